@@ -1,0 +1,95 @@
+#pragma once
+// Conversation data: the content blocks, the three message kinds and a tool call's result.
+// Plain values; no thread-safety concerns beyond those of std containers.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace nib::core {
+
+struct TextBlock {
+  std::string text;
+};
+
+// An image attachment: base64 data plus its MIME type ("image/png").
+struct ImageBlock {
+  std::string data_base64;
+  std::string mime_type;
+};
+
+using ContentBlock = std::variant<TextBlock, ImageBlock>;
+using Content = std::vector<ContentBlock>;
+
+// Model reasoning; `signature` is opaque provider data that must be sent back verbatim.
+struct ThinkingBlock {
+  std::string text;
+  std::string signature;
+};
+
+// One tool call as the model wrote it. `arguments` is the raw argument text: it may be
+// incomplete or not JSON at all, which preparation reports back to the model.
+struct ToolCall {
+  std::string id;
+  std::string name;
+  std::string arguments;
+};
+
+using AssistantBlock = std::variant<TextBlock, ThinkingBlock, ToolCall>;
+
+enum class StopReason {
+  kEndTurn,    // the model finished its reply
+  kToolUse,    // the reply asks for tool calls
+  kMaxTokens,  // the reply was cut at the output-token limit
+  kAborted,    // the user aborted while the reply streamed
+  kError,      // the request or the stream failed; see error_message
+};
+
+struct Usage {
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t cache_read_tokens = 0;
+  std::int64_t cache_write_tokens = 0;
+
+  Usage& operator+=(const Usage& other);
+};
+
+struct UserMessage {
+  Content content;
+};
+
+struct AssistantMessage {
+  std::vector<AssistantBlock> blocks;
+  StopReason stop_reason = StopReason::kEndTurn;
+  Usage usage;
+  std::string error_message;  // set when stop_reason is kError
+  std::string model;
+};
+
+// The outcome of one tool call, as it enters history (no UI-only fields).
+struct ToolResult {
+  std::string tool_call_id;
+  std::string tool_name;
+  Content content;
+  bool is_error = false;
+  std::optional<int> exit_code;
+};
+
+// Exactly one result per tool call of the assistant message before it, in call order.
+struct ToolResultMessage {
+  std::vector<ToolResult> results;
+};
+
+using Message = std::variant<UserMessage, AssistantMessage, ToolResultMessage>;
+
+// Convenience constructors and accessors.
+Content text_content(std::string text);
+// The text of every text block, joined by newlines; images become "[image <mime>]" markers.
+std::string content_text(const Content& content);
+std::vector<ToolCall> tool_calls_of(const AssistantMessage& message);
+std::string assistant_text(const AssistantMessage& message);
+const char* stop_reason_name(StopReason reason);
+
+}  // namespace nib::core

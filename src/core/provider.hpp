@@ -1,0 +1,43 @@
+#pragma once
+// The seam between the loop and a model service. Implementations (one per wire protocol) live
+// in src/provider; tests use scripted fakes.
+
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/events.hpp"
+#include "core/messages.hpp"
+#include "core/tool.hpp"
+
+namespace nib::core {
+
+struct ModelInfo {
+  std::string id;                   // the model name sent to the service
+  bool supports_images = true;      // false: image blocks are replaced by a text placeholder
+  int max_output_tokens = 0;        // 0: let the service decide
+};
+
+struct ProviderRequest {
+  ModelInfo model;
+  std::string system_prompt;
+  const std::vector<Message>* messages = nullptr;
+  std::vector<ToolSpec> tools;
+};
+
+// Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent)
+// on the calling thread, as they arrive.
+using DeltaSink = std::function<void(const Event&)>;
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  // Sends the request and streams the reply. Never throws for service failures: they come back
+  // as stop_reason kError with error_message. Returns within 100 ms of `stop` being requested,
+  // with stop_reason kAborted and whatever had arrived.
+  virtual AssistantMessage stream(const ProviderRequest& request, std::stop_token stop,
+                                  const DeltaSink& on_delta) = 0;
+};
+
+}  // namespace nib::core

@@ -1,0 +1,93 @@
+#pragma once
+// The contract every tool implements, built-in or handed in by embedding code.
+//
+// One Tool object serves both sides: its spec (name, description, JSON Schema parameters) is
+// sent to the model, and execute() runs locally when the model calls it. execute() may be
+// called from several worker threads at once when the tool is concurrency_safe, so such tools
+// must not keep unsynchronised mutable state.
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/messages.hpp"
+
+namespace nib::core {
+
+struct ToolSpec {
+  std::string name;
+  std::string description;
+  nlohmann::json parameters;  // a JSON Schema document for the arguments object
+  // Calls may run alongside other concurrency_safe calls. Off by default so that a new tool
+  // never runs in parallel without saying it may.
+  bool concurrency_safe = false;
+};
+
+// What the caller hands a tool besides its arguments; never filled in by the model.
+struct ToolContext {
+  std::string tool_call_id;
+  std::filesystem::path cwd;
+};
+
+// What a tool returns. `content`, when set, replaces `output` as the model-facing result (so a
+// tool returning an image must put any explanation in a text block of `content` as well).
+// `display` reaches the UI only and never enters history.
+struct ToolOutput {
+  std::string output;
+  bool is_error = false;
+  std::optional<Content> content;
+  std::optional<std::string> display;
+  std::optional<int> exit_code;
+
+  static ToolOutput error(std::string message) { return {std::move(message), true}; }
+};
+
+// A resource a call touches, used to keep conflicting concurrent calls apart: two claims on
+// the same key conflict unless both are shared.
+struct ResourceClaim {
+  std::string key;
+  bool exclusive = false;
+  bool operator==(const ResourceClaim&) const = default;
+};
+
+class Tool {
+ public:
+  explicit Tool(ToolSpec spec) : spec_(std::move(spec)) {}
+  virtual ~Tool() = default;
+  Tool(const Tool&) = delete;
+  Tool& operator=(const Tool&) = delete;
+
+  const ToolSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }
+
+  // Runs one call. `args` has already passed schema validation. Must return promptly once
+  // `stop` is requested; a tool that does not is abandoned after the abort grace period.
+  // Failures the model should see are returned with is_error; exceptions are caught by the
+  // caller and reported as "Error: tool X threw: ...".
+  virtual ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
+                             const ToolContext& context) = 0;
+
+  // Resources this call touches; concurrent calls with conflicting claims do not overlap.
+  virtual std::vector<ResourceClaim> claims(const nlohmann::json& /*args*/,
+                                            const ToolContext& /*context*/) const {
+    return {};
+  }
+
+ private:
+  ToolSpec spec_;
+};
+
+using ToolPtr = std::shared_ptr<Tool>;
+using ToolFunction =
+    std::function<ToolOutput(const nlohmann::json&, std::stop_token, const ToolContext&)>;
+
+// A tool whose execute() is a function: for embedders and tests.
+ToolPtr make_tool(ToolSpec spec, ToolFunction function);
+
+}  // namespace nib::core

@@ -1,0 +1,28 @@
+#pragma once
+// Every limit the built-in tools enforce, with its unit and the reason beside it. Tool
+// descriptions quote these, so what the model is told matches what the code does.
+
+#include <chrono>
+#include <cstddef>
+
+namespace nib::tools {
+
+// Output shown to the model per result: enough for a long file page or a test log's tail,
+// small enough that one result cannot crowd out the context window.
+inline constexpr std::size_t kMaxOutputLines = 2000;
+inline constexpr std::size_t kMaxOutputBytes = 50 * 1024;
+
+// bash: each stream's full log keeps at most this much; a runaway command cannot fill the disk.
+inline constexpr std::size_t kMaxLogBytes = 10 * 1024 * 1024;
+// bash: after the shell exits, a background child may still hold a pipe. Stop collecting
+// after this long without output...
+inline constexpr std::chrono::milliseconds kQuietAfterExit{100};
+// ...and in any case this long after the exit.
+inline constexpr std::chrono::milliseconds kDrainCap{2000};
+
+// read: images are scaled to fit this edge and re-encoded to fit this size, which the model
+// services accept.
+inline constexpr int kMaxImageEdgePx = 2000;
+inline constexpr std::size_t kMaxImageBytes = 4 * 1024 * 1024 + 512 * 1024;  // base64 of it < 6 MiB
+
+}  // namespace nib::tools

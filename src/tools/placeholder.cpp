@@ -1,0 +1,1 @@
+// Placeholder so the layer links before its first real file lands; delete when one does.
