@@ -1,0 +1,60 @@
+#pragma once
+// A streaming HTTP POST over libcurl: the response body is handed to a callback as it arrives,
+// and a std::stop_token aborts the transfer promptly (within one poll wake-up) even while the
+// server sends nothing.
+//
+// Thread-safety: http_post_stream may be called from several threads at once; each call owns
+// its own curl handles. The body callback runs on the calling thread.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace nib::provider {
+
+// Time allowed to establish the connection (TCP and TLS).
+inline constexpr std::chrono::seconds kConnectTimeout{30};
+// A reply may legitimately stream for a long time, so there is no overall timeout; a server
+// that sends no byte at all for this long is treated as gone.
+inline constexpr std::chrono::seconds kIdleTimeout{300};
+// How much of an error reply's body is kept for the error message.
+inline constexpr std::size_t kErrorBodyExcerptBytes = 2048;
+
+struct HttpRequest {
+  std::string url;
+  std::string body;                                          // sent as application/json
+  std::string bearer_token;                                  // "Authorization: Bearer" if set
+  std::vector<std::pair<std::string, std::string>> headers;  // extra headers (name, value)
+};
+
+struct HttpStreamResult {
+  long status = 0;  // the HTTP status of the final response; 0 when none arrived
+  // Response headers, names lower-cased; the last value wins for repeated names.
+  std::map<std::string, std::string> headers;
+  // The first kErrorBodyExcerptBytes of the body when status >= 400 (such a body is not passed
+  // to the callback).
+  std::string error_body;
+  std::string transport_error;       // curl's description when the transfer failed; empty otherwise
+  bool aborted = false;              // the stop token fired before the transfer ended
+  bool stopped_by_callback = false;  // the body callback asked to stop reading
+
+  // The value of a response header (name in lower case), or "" when absent.
+  std::string header(const std::string& lower_name) const;
+};
+
+// Receives one piece of the response body; returns false to stop the transfer early.
+using BodyCallback = std::function<bool(std::string_view bytes)>;
+
+// Posts `request` and streams the response body of a successful (< 400) reply to `on_body`.
+// Blocks until the transfer ends, fails, is stopped by the callback, or `stop` fires. Never
+// throws for network or HTTP failures; they are reported in the result.
+HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
+                                  const BodyCallback& on_body);
+
+}  // namespace nib::provider

@@ -1,0 +1,88 @@
+#include "provider/sse_parser.hpp"
+
+namespace nib::provider {
+namespace {
+
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+}  // namespace
+
+std::vector<SseEvent> SseParser::feed(std::string_view bytes) {
+  std::vector<SseEvent> out;
+  std::size_t pos = 0;
+  if (skip_next_lf_ && !bytes.empty()) {
+    if (bytes.front() == '\n') pos = 1;
+    skip_next_lf_ = false;
+  }
+  while (pos < bytes.size()) {
+    const std::size_t end = bytes.find_first_of("\r\n", pos);
+    if (end == std::string_view::npos) {
+      line_.append(bytes.substr(pos));
+      break;
+    }
+    line_.append(bytes.substr(pos, end - pos));
+    process_line(line_, out);
+    line_.clear();
+    pos = end + 1;
+    if (bytes[end] == '\r') {
+      if (pos == bytes.size()) {
+        skip_next_lf_ = true;  // the "\n" of a "\r\n" may come with the next chunk
+      } else if (bytes[pos] == '\n') {
+        ++pos;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<SseEvent> SseParser::finish() {
+  std::vector<SseEvent> out;
+  if (!line_.empty()) {
+    process_line(line_, out);
+    line_.clear();
+  }
+  dispatch(out);
+  skip_next_lf_ = false;
+  return out;
+}
+
+void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
+  if (first_line_) {
+    first_line_ = false;
+    if (line.starts_with(kByteOrderMark)) line.remove_prefix(kByteOrderMark.size());
+  }
+  if (line.empty()) {
+    dispatch(out);
+    return;
+  }
+  if (line.front() == ':') return;  // a comment, typically a keep-alive
+  std::string_view field = line;
+  std::string_view value;
+  if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
+    field = line.substr(0, colon);
+    value = line.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  }
+  if (field == "data") {
+    if (has_data_) data_ += '\n';
+    data_.append(value);
+    has_data_ = true;
+  } else if (field == "event") {
+    event_.assign(value);
+  }
+  // "id", "retry" and unknown fields are ignored: nib never reconnects a stream.
+}
+
+void SseParser::dispatch(std::vector<SseEvent>& out) {
+  if (has_data_) {
+    SseEvent event;
+    if (!event_.empty()) event.event = std::move(event_);
+    event.data = std::move(data_);
+    out.push_back(std::move(event));
+  }
+  event_.clear();
+  data_.clear();
+  has_data_ = false;
+}
+
+}  // namespace nib::provider
