@@ -72,10 +72,10 @@ struct TurnEndEvent {
 };
 
 enum class RunStopReason {
-  kDone,       // the model answered without asking for tools
-  kAborted,    // the user aborted
-  kMaxTurns,   // the turn limit was reached
-  kError,      // the provider failed
+  kDone,      // the model answered without asking for tools
+  kAborted,   // the user aborted
+  kMaxTurns,  // the turn limit was reached
+  kError,     // the provider failed
 };
 const char* run_stop_reason_name(RunStopReason reason);
 
@@ -86,10 +86,10 @@ struct RunEndEvent {
   int turns = 0;
 };
 
-using Event = std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
-                           ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent,
-                           ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent,
-                           TurnEndEvent, RunEndEvent>;
+using Event =
+    std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
+                 ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent, ToolRunningEvent,
+                 ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent, RunEndEvent>;
 
 using EventSink = std::function<void(const Event&)>;
 

@@ -10,7 +10,9 @@ Usage& Usage::operator+=(const Usage& other) {
   return *this;
 }
 
-Content text_content(std::string text) { return Content{TextBlock{std::move(text)}}; }
+Content text_content(std::string text) {
+  return Content{TextBlock{std::move(text)}};
+}
 
 std::string content_text(const Content& content) {
   std::string out;
@@ -43,11 +45,16 @@ std::string assistant_text(const AssistantMessage& message) {
 
 const char* stop_reason_name(StopReason reason) {
   switch (reason) {
-    case StopReason::kEndTurn: return "end_turn";
-    case StopReason::kToolUse: return "tool_use";
-    case StopReason::kMaxTokens: return "max_tokens";
-    case StopReason::kAborted: return "aborted";
-    case StopReason::kError: return "error";
+    case StopReason::kEndTurn:
+      return "end_turn";
+    case StopReason::kToolUse:
+      return "tool_use";
+    case StopReason::kMaxTokens:
+      return "max_tokens";
+    case StopReason::kAborted:
+      return "aborted";
+    case StopReason::kError:
+      return "error";
   }
   return "unknown";
 }

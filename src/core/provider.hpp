@@ -14,9 +14,9 @@
 namespace nib::core {
 
 struct ModelInfo {
-  std::string id;                   // the model name sent to the service
-  bool supports_images = true;      // false: image blocks are replaced by a text placeholder
-  int max_output_tokens = 0;        // 0: let the service decide
+  std::string id;               // the model name sent to the service
+  bool supports_images = true;  // false: image blocks are replaced by a text placeholder
+  int max_output_tokens = 0;    // 0: let the service decide
 };
 
 struct ProviderRequest {

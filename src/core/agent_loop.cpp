@@ -1,0 +1,93 @@
+#include "core/agent_loop.hpp"
+
+namespace nib::core {
+namespace {
+
+constexpr const char* kCutAtTokenLimit =
+    "Error: this call was not run. Your reply was cut off at the output-token limit, so its "
+    "arguments may be incomplete. Issue the call again with complete arguments; split very "
+    "large content into several smaller calls.";
+constexpr const char* kTurnLimitReached =
+    "Error: this call was not run: the run reached its turn limit.";
+constexpr const char* kReplyFailed =
+    "Error: this call was not run: the reply that contained it failed before it was complete.";
+
+}  // namespace
+
+AgentLoop::AgentLoop(LoopOptions options)
+    : options_(std::move(options)),
+      scheduler_(SchedulerOptions{options_.tools, options_.gate, options_.on_event, options_.clock,
+                                  options_.slots, options_.abort_grace, options_.cwd}) {}
+
+void AgentLoop::emit(Event event) const {
+  if (options_.on_event) options_.on_event(event);
+}
+
+void AgentLoop::record_results(std::vector<Message>& history, ToolResultMessage results) const {
+  history.emplace_back(results);
+  emit(ToolResultsEvent{std::move(results)});
+}
+
+RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) {
+  emit(RunStartEvent{});
+  RunEndEvent end;
+  const auto finish = [&](RunStopReason reason, std::string error = {}) {
+    end.reason = reason;
+    end.error_message = std::move(error);
+    emit(end);
+    return end;
+  };
+
+  const ProviderRequest request_template{options_.model, options_.system_prompt, &history,
+                                         options_.tools->specs()};
+  while (true) {
+    if (stop.stop_requested()) return finish(RunStopReason::kAborted);
+    ++end.turns;
+    emit(TurnStartEvent{end.turns});
+
+    AssistantMessage reply;
+    try {
+      reply = options_.provider->stream(request_template, stop,
+                                        [this](const Event& event) { emit(event); });
+    } catch (const std::exception& e) {
+      reply.stop_reason = StopReason::kError;
+      reply.error_message = std::string("the provider failed: ") + e.what();
+    }
+    end.usage += reply.usage;
+    const auto calls = tool_calls_of(reply);
+    const StopReason stop_reason = reply.stop_reason;
+    std::string error = reply.error_message;
+    history.emplace_back(reply);
+    emit(MessageEndEvent{std::move(reply)});
+
+    // Every tool call in history gets exactly one result, whatever happens next.
+    if (stop_reason == StopReason::kError || stop_reason == StopReason::kAborted) {
+      if (!calls.empty()) {
+        const bool aborted = stop_reason == StopReason::kAborted;
+        record_results(history, scheduler_.settle_unrun(
+                                    calls, aborted ? kInterruptedBeforeRun : kReplyFailed));
+      }
+      emit(TurnEndEvent{end.turns});
+      return stop_reason == StopReason::kAborted ? finish(RunStopReason::kAborted)
+                                                 : finish(RunStopReason::kError, std::move(error));
+    }
+    if (calls.empty()) {
+      emit(TurnEndEvent{end.turns});
+      return finish(RunStopReason::kDone);
+    }
+    if (end.turns >= options_.max_turns) {
+      record_results(history, scheduler_.settle_unrun(calls, kTurnLimitReached));
+      emit(TurnEndEvent{end.turns});
+      return finish(RunStopReason::kMaxTurns,
+                    "the run reached its turn limit of " + std::to_string(options_.max_turns));
+    }
+    if (stop_reason == StopReason::kMaxTokens) {
+      record_results(history, scheduler_.settle_unrun(calls, kCutAtTokenLimit));
+    } else {
+      record_results(history, scheduler_.execute_batch(calls, stop));
+    }
+    emit(TurnEndEvent{end.turns});
+  }
+}
+
+}  // namespace nib::core

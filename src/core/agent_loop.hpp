@@ -1,0 +1,57 @@
+#pragma once
+// The agent loop: send the history to the provider, append the assistant reply, run its tool
+// calls through the scheduler, append one toolResult message with exactly one result per call,
+// and go again until the model stops, the run is aborted, the turn limit is reached or the
+// provider fails. Knows nothing of files, shells or terminals.
+//
+// Not thread-safe: one run at a time; every event is emitted on the thread that calls run().
+
+#include <filesystem>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/events.hpp"
+#include "core/provider.hpp"
+#include "core/tool_scheduler.hpp"
+
+namespace nib::core {
+
+// Model requests per run unless the caller says otherwise: far more than a task needs, few
+// enough to stop a model that loops.
+inline constexpr int kDefaultMaxTurns = 100;
+
+struct LoopOptions {
+  Provider* provider = nullptr;
+  ModelInfo model;
+  std::string system_prompt;
+  const ToolRegistry* tools = nullptr;
+  Gate gate;           // optional on_tool_call hook
+  EventSink on_event;  // optional
+  int max_turns = kDefaultMaxTurns;
+  Clock* clock = &steady_clock();
+  SlotPool* slots = &process_slot_pool();
+  std::chrono::milliseconds abort_grace = kAbortGrace;
+  std::filesystem::path cwd;
+};
+
+class AgentLoop {
+ public:
+  explicit AgentLoop(LoopOptions options);
+
+  // Runs until the model answers without tool calls (kDone), `stop` is requested (kAborted),
+  // max_turns model requests have been made and the last still asks for tools (kMaxTurns), or
+  // the provider fails (kError). `history` ends with the user's new message; every message of
+  // the run is appended to it as it happens. Emits RunStart ... RunEnd and returns the RunEnd.
+  RunEndEvent run(std::vector<Message>& history, std::stop_token stop);
+
+ private:
+  void emit(Event event) const;
+  // Appends `results` to history and announces them.
+  void record_results(std::vector<Message>& history, ToolResultMessage results) const;
+
+  LoopOptions options_;
+  ToolScheduler scheduler_;
+};
+
+}  // namespace nib::core

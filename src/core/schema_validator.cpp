@@ -1,0 +1,118 @@
+#include "core/schema_validator.hpp"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+namespace nib::core {
+namespace {
+
+// valijson names a path as {"<root>", "[field]", "[0]"}; we speak JSON pointers.
+std::string pointer_of(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (const auto& part : context) {
+    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
+      pointer += '/' + part.substr(1, part.size() - 2);
+    }
+  }
+  return pointer;
+}
+
+bool is_wrapper_message(const std::string& description) {
+  // valijson reports each failing level again on the way up ("Failed to validate against schema
+  // associated with property name 'x'"); the leaf error below it already says what is wrong.
+  return description.rfind("Failed to validate", 0) == 0;
+}
+
+const char* json_type_name(const nlohmann::json& value) {
+  if (value.is_number_integer() || value.is_number_unsigned()) return "integer";
+  if (value.is_number()) return "number";
+  return value.type_name();
+}
+
+// The value at a JSON pointer, or nullptr when the path does not exist.
+const nlohmann::json* value_at(const nlohmann::json& root, const std::string& pointer) {
+  try {
+    return &root.at(nlohmann::json::json_pointer(pointer));
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
+  }
+}
+
+// The subschema describing the value at `pointer`, following properties and items only.
+const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::json& instance,
+                                const std::string& pointer) {
+  const nlohmann::json* node = &schema;
+  const nlohmann::json* value = &instance;
+  std::string rest = pointer;
+  while (!rest.empty()) {
+    const auto next = rest.find('/', 1);
+    const std::string token =
+        rest.substr(1, next == std::string::npos ? std::string::npos : next - 1);
+    rest = next == std::string::npos ? "" : rest.substr(next);
+    if (value->is_object() && node->contains("properties") &&
+        (*node)["properties"].contains(token)) {
+      node = &(*node)["properties"][token];
+      value = &(*value)[token];
+    } else if (value->is_array() && node->contains("items") && (*node)["items"].is_object()) {
+      node = &(*node)["items"];
+      value = &(*value)[std::stoul(token)];
+    } else {
+      return nullptr;
+    }
+  }
+  return node;
+}
+
+}  // namespace
+
+struct CompiledSchema::Impl {
+  nlohmann::json document;
+  valijson::Schema schema;
+};
+
+CompiledSchema::CompiledSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CompiledSchema::~CompiledSchema() = default;
+
+std::unique_ptr<CompiledSchema> CompiledSchema::compile(const nlohmann::json& schema,
+                                                        std::string& error) {
+  auto impl = std::make_unique<Impl>();
+  impl->document = schema;
+  try {
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
+    parser.populateSchema(adapter, impl->schema);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return nullptr;
+  }
+  return std::unique_ptr<CompiledSchema>(new CompiledSchema(std::move(impl)));
+}
+
+std::vector<FieldError> CompiledSchema::validate(const nlohmann::json& instance) const {
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter adapter(instance);
+  if (validator.validate(impl_->schema, adapter, &results)) return {};
+
+  std::vector<FieldError> errors;
+  for (const auto& error : results) {
+    if (is_wrapper_message(error.description)) continue;
+    FieldError field{pointer_of(error.context), error.description};
+    if (error.description.find("'type' constraint") != std::string::npos) {
+      // valijson does not say which type it wanted; the schema and the value do.
+      const auto* subschema = schema_at(impl_->document, instance, field.path);
+      const auto* value = value_at(instance, field.path);
+      if (subschema && value && subschema->contains("type")) {
+        field.message =
+            "expected " + (*subschema)["type"].dump() + ", got " + json_type_name(*value);
+      }
+    }
+    errors.push_back(std::move(field));
+  }
+  return errors;
+}
+
+}  // namespace nib::core

@@ -1,0 +1,315 @@
+#include "core/tool_scheduler.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+
+namespace nib::core {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+struct Completion {
+  std::size_t index;
+  ToolOutcome outcome;
+};
+
+// Where workers report and what the scheduler's thread sleeps on. Shared with the workers, so
+// an abandoned worker can still push its (ignored) result after the batch is gone.
+struct CompletionQueue {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<Completion> items;
+  bool woken = false;  // a stop request or a freed slot wants the scheduler to look again
+
+  void push(Completion completion) {
+    std::lock_guard lock(mutex);
+    items.push_back(std::move(completion));
+    cv.notify_all();
+  }
+  void wake() {
+    std::lock_guard lock(mutex);
+    woken = true;
+    cv.notify_all();
+  }
+};
+
+bool claims_conflict(const std::vector<ResourceClaim>& a, const std::vector<ResourceClaim>& b) {
+  for (const auto& x : a) {
+    for (const auto& y : b) {
+      if (x.key == y.key && (x.exclusive || y.exclusive)) return true;
+    }
+  }
+  return false;
+}
+
+ToolOutcome outcome_with_error(const ToolCall& call, std::string text) {
+  return ToolOutcome{error_result(call, std::move(text)), std::nullopt, milliseconds{0}};
+}
+
+}  // namespace
+
+class ToolScheduler::Batch {
+ public:
+  Batch(ToolScheduler& owner, const std::vector<ToolCall>& calls, std::stop_token stop)
+      : owner_(owner),
+        options_(owner.options_),
+        calls_(calls),
+        stop_(std::move(stop)),
+        states_(calls.size()) {}
+
+  ToolResultMessage run() {
+    std::size_t begin = 0;
+    while (begin < calls_.size()) {
+      const std::size_t end = chunk_end(begin);
+      if (stop_.stop_requested()) {
+        for (std::size_t i = begin; i < calls_.size(); ++i) {
+          emit_start(i);
+          settle(i, outcome_with_error(calls_[i], kInterruptedBeforeRun));
+        }
+        break;
+      }
+      run_chunk(begin, end);
+      begin = end;
+    }
+    ToolResultMessage message;
+    for (auto& state : states_) message.results.push_back(std::move(state.outcome->result));
+    return message;
+  }
+
+  ToolResultMessage settle_all(const std::string& text) {
+    for (std::size_t i = 0; i < calls_.size(); ++i) {
+      emit_start(i);
+      settle(i, outcome_with_error(calls_[i], text));
+    }
+    ToolResultMessage message;
+    for (auto& state : states_) message.results.push_back(std::move(state.outcome->result));
+    return message;
+  }
+
+ private:
+  struct CallState {
+    std::optional<PreparedCall> prepared;
+    std::vector<ResourceClaim> claims;
+    std::optional<ToolOutcome> outcome;
+    std::optional<Worker> worker;
+  };
+
+  bool is_concurrency_safe(std::size_t i) const {
+    const RegisteredTool* registered = options_.tools->find(calls_[i].name);
+    return registered && registered->tool->spec().concurrency_safe;
+  }
+
+  // A serial call is a chunk of its own; consecutive concurrency_safe calls form one chunk.
+  std::size_t chunk_end(std::size_t begin) const {
+    if (!is_concurrency_safe(begin)) return begin + 1;
+    std::size_t end = begin + 1;
+    while (end < calls_.size() && is_concurrency_safe(end)) ++end;
+    return end;
+  }
+
+  ToolContext context_for(std::size_t i) const { return ToolContext{calls_[i].id, options_.cwd}; }
+
+  void emit(Event event) const {
+    if (options_.on_event) options_.on_event(event);
+  }
+
+  void emit_start(std::size_t i) const {
+    emit(ToolStartEvent{calls_[i].id, calls_[i].name, calls_[i].arguments});
+  }
+
+  // Records a call's final outcome, then hands out every result now deliverable in call order.
+  void settle(std::size_t i, ToolOutcome outcome) {
+    states_[i].outcome = std::move(outcome);
+    emit(ToolSettledEvent{*states_[i].outcome});
+    while (next_to_end_ < states_.size() && states_[next_to_end_].outcome) {
+      emit(ToolEndEvent{*states_[next_to_end_].outcome});
+      ++next_to_end_;
+    }
+  }
+
+  void run_chunk(std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) emit_start(i);
+    // The whole chunk is checked in call order before any of it runs.
+    std::vector<std::size_t> approved;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (stop_.stop_requested()) {
+        settle(i, outcome_with_error(calls_[i], kInterruptedBeforeRun));
+        continue;
+      }
+      auto prepared = prepare_tool_call(calls_[i], *options_.tools);
+      if (auto* rejected = std::get_if<ToolResult>(&prepared)) {
+        settle(i, ToolOutcome{std::move(*rejected), std::nullopt, milliseconds{0}});
+        continue;
+      }
+      auto& call = std::get<PreparedCall>(prepared);
+      if (auto blocked = apply_gate(options_.gate, calls_[i], call, stop_)) {
+        settle(i, ToolOutcome{std::move(*blocked), std::nullopt, milliseconds{0}});
+        continue;
+      }
+      states_[i].claims = call.tool->claims(call.args, context_for(i));
+      states_[i].prepared = std::move(call);
+      approved.push_back(i);
+    }
+    run_window(approved);
+  }
+
+  // Starts waiting calls in call order while slots are free, skipping (for now) any call whose
+  // claims conflict with a running call or with an earlier call still waiting.
+  void launch_ready(std::deque<std::size_t>& waiting) {
+    std::vector<std::size_t> skipped;
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      const std::size_t i = *it;
+      const auto blocks_i = [&](std::size_t other) {
+        return claims_conflict(states_[i].claims, states_[other].claims);
+      };
+      if (std::any_of(running_.begin(), running_.end(), blocks_i) ||
+          std::any_of(skipped.begin(), skipped.end(), blocks_i)) {
+        skipped.push_back(i);
+        ++it;
+        continue;
+      }
+      if (!options_.slots->try_acquire()) return;
+      launch(i);
+      it = waiting.erase(it);
+    }
+  }
+
+  void launch(std::size_t i) {
+    running_.push_back(i);
+    emit(ToolRunningEvent{calls_[i].id, calls_[i].name});
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([queue = queue_, call = calls_[i], prepared = *states_[i].prepared,
+                        stop = stop_, context = context_for(i), clock = options_.clock, finished,
+                        i] {
+      const auto started = clock->now();
+      ToolOutcome outcome = run_tool(call, prepared, stop, context);
+      outcome.duration = duration_cast<milliseconds>(clock->now() - started);
+      queue->push(Completion{i, std::move(outcome)});
+      finished->store(true);
+    });
+    states_[i].worker = Worker{std::move(thread), std::move(finished)};
+  }
+
+  void finish_running(std::size_t i, ToolOutcome outcome) {
+    running_.erase(std::find(running_.begin(), running_.end(), i));
+    options_.slots->release();
+    settle(i, std::move(outcome));
+  }
+
+  void run_window(const std::vector<std::size_t>& approved) {
+    if (approved.empty()) return;
+    queue_ = std::make_shared<CompletionQueue>();
+    std::stop_callback wake_on_stop(stop_, [queue = queue_] { queue->wake(); });
+    SlotPool::Listener wake_on_free_slot(*options_.slots, [queue = queue_] { queue->wake(); });
+
+    std::deque<std::size_t> waiting(approved.begin(), approved.end());
+    std::optional<Clock::TimePoint> grace_deadline;
+    while (!waiting.empty() || !running_.empty()) {
+      if (!grace_deadline && stop_.stop_requested()) {
+        grace_deadline = options_.clock->now() + options_.abort_grace;
+        for (std::size_t i : waiting)
+          settle(i, outcome_with_error(calls_[i], kInterruptedBeforeRun));
+        waiting.clear();
+        if (running_.empty()) break;
+      }
+      if (!grace_deadline) launch_ready(waiting);
+
+      std::deque<Completion> done;
+      {
+        std::unique_lock lock(queue_->mutex);
+        while (queue_->items.empty() && !queue_->woken) {
+          if (!grace_deadline) {
+            queue_->cv.wait(lock);
+          } else if (options_.clock->now() < *grace_deadline) {
+            options_.clock->wait_until(queue_->cv, lock, *grace_deadline);
+          } else {
+            break;
+          }
+        }
+        queue_->woken = false;
+        done.swap(queue_->items);
+      }
+      for (auto& completion : done) finish_running(completion.index, std::move(completion.outcome));
+
+      if (grace_deadline && !running_.empty() && options_.clock->now() >= *grace_deadline) {
+        abandon_running();
+      }
+    }
+    collect_workers();
+  }
+
+  void abandon_running() {
+    const auto grace_s = duration_cast<std::chrono::seconds>(options_.abort_grace).count();
+    for (std::size_t i : std::vector<std::size_t>(running_)) {
+      abandoned_.push_back(i);
+      finish_running(
+          i, outcome_with_error(calls_[i], "Error: tool " + calls_[i].name +
+                                               " did not stop within " + std::to_string(grace_s) +
+                                               " s of the abort; its result was abandoned and the "
+                                               "operation may still be running."));
+    }
+  }
+
+  // Joins every worker of this window; an abandoned one may never finish, so the scheduler
+  // keeps it to join later instead of waiting here.
+  void collect_workers() {
+    for (auto& state : states_) {
+      if (!state.worker) continue;
+      const auto index = static_cast<std::size_t>(&state - states_.data());
+      if (std::find(abandoned_.begin(), abandoned_.end(), index) != abandoned_.end()) {
+        owner_.lingering_.push_back(std::move(*state.worker));
+      } else {
+        state.worker->thread.join();
+      }
+      state.worker.reset();
+    }
+  }
+
+  ToolScheduler& owner_;
+  const SchedulerOptions& options_;
+  const std::vector<ToolCall>& calls_;
+  std::stop_token stop_;
+  std::vector<CallState> states_;
+  std::size_t next_to_end_ = 0;
+  std::shared_ptr<CompletionQueue> queue_;
+  std::vector<std::size_t> running_;
+  std::vector<std::size_t> abandoned_;
+};
+
+ToolScheduler::ToolScheduler(SchedulerOptions options) : options_(std::move(options)) {}
+
+ToolScheduler::~ToolScheduler() {
+  for (auto& worker : lingering_) {
+    if (worker.finished->load()) {
+      worker.thread.join();
+    } else {
+      worker.thread.detach();
+    }
+  }
+}
+
+void ToolScheduler::reap_lingering() {
+  std::erase_if(lingering_, [](Worker& worker) {
+    if (!worker.finished->load()) return false;
+    worker.thread.join();
+    return true;
+  });
+}
+
+ToolResultMessage ToolScheduler::execute_batch(const std::vector<ToolCall>& calls,
+                                               std::stop_token stop) {
+  reap_lingering();
+  return Batch(*this, calls, std::move(stop)).run();
+}
+
+ToolResultMessage ToolScheduler::settle_unrun(const std::vector<ToolCall>& calls,
+                                              const std::string& text) {
+  return Batch(*this, calls, std::stop_token{}).settle_all(text);
+}
+
+}  // namespace nib::core

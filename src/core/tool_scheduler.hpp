@@ -1,0 +1,77 @@
+#pragma once
+// Runs the tool calls of one assistant reply and returns exactly one result per call, in call
+// order (spec 2.5 and 4.3).
+//
+// - Serial by default: a call to a tool that is not concurrency_safe runs alone, and is a
+//   barrier: nothing after it starts before it ends.
+// - A run of consecutive concurrency_safe calls is one chunk: the whole chunk is prepared and
+//   gated in call order first; rejected calls get error results and take no slot; approved calls
+//   run in a sliding window bounded by a process-wide SlotPool, and calls whose resource claims
+//   conflict never overlap.
+// - Events: tool_start when a call is registered, tool_running when it starts, tool_settled when
+//   it finishes (completion order), tool_end in call order as soon as every earlier call ended.
+// - Abort: running tools get the stop request; one grace deadline is shared by the batch; a call
+//   still running then gets a synthesized "abandoned" result and its late result is dropped.
+//   Calls that never started get "(interrupted before this tool ran)".
+//
+// Not thread-safe: one batch at a time, driven from the loop's thread, which emits every event.
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <stop_token>
+#include <thread>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/events.hpp"
+#include "core/slot_pool.hpp"
+#include "core/tool_call.hpp"
+#include "core/tool_registry.hpp"
+
+namespace nib::core {
+
+// After an abort, how long running tools get to stop before their results are abandoned.
+inline constexpr std::chrono::milliseconds kAbortGrace{10'000};
+
+inline constexpr const char* kInterruptedBeforeRun = "(interrupted before this tool ran)";
+
+struct SchedulerOptions {
+  const ToolRegistry* tools = nullptr;
+  Gate gate;           // optional on_tool_call hook
+  EventSink on_event;  // optional
+  Clock* clock = &steady_clock();
+  SlotPool* slots = &process_slot_pool();
+  std::chrono::milliseconds abort_grace = kAbortGrace;
+  std::filesystem::path cwd;  // handed to tools in ToolContext
+};
+
+class ToolScheduler {
+ public:
+  explicit ToolScheduler(SchedulerOptions options);
+  // Joins finished workers; a worker still running an abandoned tool is detached (it holds only
+  // shared state, and its result is dropped).
+  ~ToolScheduler();
+  ToolScheduler(const ToolScheduler&) = delete;
+  ToolScheduler& operator=(const ToolScheduler&) = delete;
+
+  // Runs `calls` as described above and returns their results in call order.
+  ToolResultMessage execute_batch(const std::vector<ToolCall>& calls, std::stop_token stop);
+
+  // Gives every call the error result `text` without running anything, with the usual events
+  // (for replies whose calls must not run: cut at the token limit, turn limit, aborted reply).
+  ToolResultMessage settle_unrun(const std::vector<ToolCall>& calls, const std::string& text);
+
+ private:
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> finished;
+  };
+  class Batch;
+  void reap_lingering();
+
+  SchedulerOptions options_;
+  std::vector<Worker> lingering_;  // workers of abandoned calls, joined once they finish
+};
+
+}  // namespace nib::core

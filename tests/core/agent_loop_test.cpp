@@ -1,0 +1,185 @@
+#include "core/agent_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "support/event_recorder.hpp"
+#include "support/fake_clock.hpp"
+#include "support/gated_tool.hpp"
+#include "support/scripted_provider.hpp"
+
+namespace nib::core {
+namespace {
+
+using testing::EventRecorder;
+using testing::GatedTool;
+using testing::ScriptedProvider;
+using testing::text_reply;
+using testing::tool_reply;
+
+ToolCall echo(const std::string& id, const std::string& text) {
+  return ToolCall{id, "echo", nlohmann::json{{"text", text}}.dump()};
+}
+
+// The invariant every run must keep: each tool call in history has exactly one result, in the
+// toolResult message right after the assistant message that made it, in call order.
+void expect_one_result_per_call(const std::vector<Message>& history) {
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const auto* assistant = std::get_if<AssistantMessage>(&history[i]);
+    if (!assistant) continue;
+    const auto calls = tool_calls_of(*assistant);
+    if (calls.empty()) continue;
+    ASSERT_LT(i + 1, history.size()) << "tool calls without a result message";
+    const auto* results = std::get_if<ToolResultMessage>(&history[i + 1]);
+    ASSERT_NE(results, nullptr);
+    ASSERT_EQ(results->results.size(), calls.size());
+    for (std::size_t c = 0; c < calls.size(); ++c) {
+      EXPECT_EQ(results->results[c].tool_call_id, calls[c].id);
+    }
+  }
+}
+
+class AgentLoopTest : public ::testing::Test {
+ protected:
+  AgentLoopTest() : gated_(std::make_shared<GatedTool>("gated", true)) {
+    std::string error;
+    registry_ = ToolRegistry::create({testing::make_echo_tool(), gated_}, {}, error);
+  }
+
+  LoopOptions options() {
+    LoopOptions options;
+    options.provider = &provider_;
+    options.tools = registry_.get();
+    options.on_event = events_.sink();
+    options.clock = &clock_;
+    options.slots = &slots_;
+    return options;
+  }
+
+  std::vector<Message> history_with_prompt(const std::string& prompt) {
+    return {UserMessage{text_content(prompt)}};
+  }
+
+  ScriptedProvider provider_;
+  std::shared_ptr<GatedTool> gated_;
+  std::unique_ptr<ToolRegistry> registry_;
+  EventRecorder events_;
+  testing::FakeClock clock_;
+  SlotPool slots_{kMaxConcurrentTools};
+};
+
+TEST_F(AgentLoopTest, RunsToolsThenAnswers) {
+  provider_.push(tool_reply({echo("c1", "one"), echo("c2", "two")}));
+  provider_.push(text_reply("all done"));
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kDone);
+  EXPECT_EQ(end.turns, 2);
+  EXPECT_EQ(end.usage.input_tokens, 20);
+  ASSERT_EQ(history.size(), 4u);
+  const auto& results = std::get<ToolResultMessage>(history[2]);
+  EXPECT_EQ(content_text(results.results[0].content), "one");
+  EXPECT_EQ(content_text(results.results[1].content), "two");
+  EXPECT_EQ(assistant_text(std::get<AssistantMessage>(history[3])), "all done");
+  // The second request carried the tool results.
+  ASSERT_EQ(provider_.requests().size(), 2u);
+  EXPECT_EQ(provider_.requests()[1].size(), 3u);
+  expect_one_result_per_call(history);
+  EXPECT_EQ(events_.events().front(), "run_start");
+  EXPECT_EQ(events_.events().back(), "run_end:done");
+}
+
+TEST_F(AgentLoopTest, ReplyCutAtTokenLimitRunsNoneOfItsCalls) {
+  provider_.push(tool_reply({ToolCall{"g1", "gated", "{\"id\":\"g1\"}"}, echo("c2", "x")},
+                            StopReason::kMaxTokens));
+  provider_.push(text_reply("retried"));
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kDone);
+  EXPECT_TRUE(gated_->start_order().empty());
+  const auto& results = std::get<ToolResultMessage>(history[2]);
+  for (const auto& result : results.results) {
+    EXPECT_TRUE(result.is_error);
+    EXPECT_NE(content_text(result.content).find("output-token limit"), std::string::npos);
+  }
+  expect_one_result_per_call(history);
+}
+
+TEST_F(AgentLoopTest, TurnLimitGivesUnexecutedCallsResultsAndStops) {
+  for (int i = 0; i < 3; ++i) provider_.push(tool_reply({echo("c" + std::to_string(i), "x")}));
+  auto opts = options();
+  opts.max_turns = 2;
+  AgentLoop loop(opts);
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kMaxTurns);
+  EXPECT_EQ(end.turns, 2);
+  EXPECT_EQ(provider_.requests().size(), 2u);
+  const auto& last = std::get<ToolResultMessage>(history.back());
+  EXPECT_NE(content_text(last.results[0].content).find("turn limit"), std::string::npos);
+  expect_one_result_per_call(history);
+}
+
+TEST_F(AgentLoopTest, ProviderErrorEndsTheRunWithItsMessage) {
+  AssistantMessage failed;
+  failed.stop_reason = StopReason::kError;
+  failed.error_message = "HTTP 500 from mock: boom";
+  provider_.push(failed);
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+  EXPECT_EQ(end.reason, RunStopReason::kError);
+  EXPECT_EQ(end.error_message, "HTTP 500 from mock: boom");
+}
+
+TEST_F(AgentLoopTest, AbortDuringToolsWritesResultsAndMakesNoFurtherRequest) {
+  provider_.push(tool_reply(
+      {ToolCall{"g1", "gated", "{\"id\":\"g1\"}"}, ToolCall{"g2", "gated", "{\"id\":\"g2\"}"}}));
+  provider_.push(text_reply("never requested"));
+  std::stop_source stop;
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  auto run = std::async(std::launch::async, [&] { return loop.run(history, stop.get_token()); });
+  gated_->await_started_count(2);
+  stop.request_stop();
+  const auto end = run.get();
+
+  EXPECT_EQ(end.reason, RunStopReason::kAborted);
+  EXPECT_EQ(provider_.requests().size(), 1u);
+  const auto& results = std::get<ToolResultMessage>(history.back());
+  EXPECT_EQ(content_text(results.results[0].content), "aborted g1");
+  expect_one_result_per_call(history);
+}
+
+TEST_F(AgentLoopTest, AbortedReplyWithPartialCallsStillGetsResults) {
+  provider_.push([](std::stop_token) {
+    auto reply = tool_reply({echo("c1", "x")});
+    reply.stop_reason = StopReason::kAborted;
+    return reply;
+  });
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+  EXPECT_EQ(end.reason, RunStopReason::kAborted);
+  expect_one_result_per_call(history);
+  EXPECT_EQ(content_text(std::get<ToolResultMessage>(history.back()).results[0].content),
+            kInterruptedBeforeRun);
+}
+
+TEST_F(AgentLoopTest, ProviderThatThrowsIsAnErrorNotACrash) {
+  provider_.push([](std::stop_token) -> AssistantMessage { throw std::runtime_error("bug"); });
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+  EXPECT_EQ(end.reason, RunStopReason::kError);
+  EXPECT_NE(end.error_message.find("bug"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nib::core

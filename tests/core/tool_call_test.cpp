@@ -1,0 +1,168 @@
+#include "core/tool_call.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/gated_tool.hpp"
+
+namespace nib::core {
+namespace {
+
+ToolPtr tool_with_schema(const std::string& name, nlohmann::json schema) {
+  return make_tool(
+      ToolSpec{name, "test", std::move(schema)},
+      [](const nlohmann::json&, std::stop_token, const ToolContext&) { return ToolOutput{"ran"}; });
+}
+
+std::unique_ptr<ToolRegistry> registry_of(std::vector<ToolPtr> tools) {
+  std::string error;
+  auto registry = ToolRegistry::create(std::move(tools), {}, error);
+  EXPECT_TRUE(registry) << error;
+  return registry;
+}
+
+std::string rejection(const ToolCall& call, const ToolRegistry& registry) {
+  auto prepared = prepare_tool_call(call, registry);
+  const auto* result = std::get_if<ToolResult>(&prepared);
+  if (!result) return "(accepted)";
+  EXPECT_TRUE(result->is_error);
+  EXPECT_EQ(result->tool_call_id, call.id);
+  EXPECT_EQ(result->tool_name, call.name);
+  return content_text(result->content);
+}
+
+const nlohmann::json kReadSchema = {
+    {"type", "object"},
+    {"properties",
+     {{"path", {{"type", "string"}}}, {"offset", {{"type", "integer"}, {"minimum", 1}}}}},
+    {"required", {"path"}}};
+
+TEST(RegistryTest, DuplicateNameIsAnErrorNamingBoth) {
+  std::string error;
+  auto registry = ToolRegistry::create(
+      {tool_with_schema("read", kReadSchema)},
+      {tool_with_schema("grep", kReadSchema), tool_with_schema("read", kReadSchema)}, error);
+  EXPECT_EQ(registry, nullptr);
+  EXPECT_EQ(error,
+            "tool name \"read\" is registered twice: by built-in tool #1 and by extra tool #2; "
+            "each tool needs a unique name");
+}
+
+TEST(RegistryTest, InvalidSchemaIsAnErrorAtStartUp) {
+  std::string error;
+  auto registry = ToolRegistry::create(
+      {tool_with_schema("bad", {{"type", "object"}, {"properties", {{"x", {{"type", 7}}}}}})}, {},
+      error);
+  EXPECT_EQ(registry, nullptr);
+  EXPECT_NE(error.find("tool \"bad\""), std::string::npos);
+}
+
+TEST(RegistryTest, SpecsKeepRegistrationOrder) {
+  auto registry =
+      registry_of({tool_with_schema("b", kReadSchema), tool_with_schema("a", kReadSchema)});
+  ASSERT_EQ(registry->specs().size(), 2u);
+  EXPECT_EQ(registry->specs()[0].name, "b");
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(PrepareTest, UnknownToolListsTheAvailableOnes) {
+  auto registry =
+      registry_of({tool_with_schema("read", kReadSchema), tool_with_schema("bash", kReadSchema)});
+  EXPECT_EQ(rejection(ToolCall{"1", "Read", "{}"}, *registry),
+            "Error: unknown tool \"Read\". Available tools: read, bash.");
+}
+
+TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
+  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  EXPECT_NE(rejection(ToolCall{"1", "read", "{\"path\": \"a"}, *registry).find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(
+      rejection(ToolCall{"1", "read", "[1,2]"}, *registry).find("must be a JSON object, not array"),
+      std::string::npos);
+  EXPECT_NE(rejection(ToolCall{"1", "read", "null"}, *registry).find("not null"),
+            std::string::npos);
+}
+
+TEST(PrepareTest, UnknownToolIsCheckedBeforeArguments) {
+  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  EXPECT_NE(rejection(ToolCall{"1", "nope", "not json"}, *registry).find("unknown tool"),
+            std::string::npos);
+}
+
+TEST(PrepareTest, SchemaErrorNamesFieldAndWhatWasExpected) {
+  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  EXPECT_EQ(rejection(ToolCall{"1", "read", "{\"path\":123}"}, *registry),
+            "Error: invalid arguments for read — /path: expected \"string\", got integer. Fix the "
+            "arguments and retry.");
+}
+
+TEST(PrepareTest, MissingRequiredFieldIsARootError) {
+  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  EXPECT_NE(rejection(ToolCall{"1", "read", "{}"}, *registry)
+                .find("(root): Missing required property 'path'"),
+            std::string::npos);
+}
+
+TEST(PrepareTest, AtMostFiveFieldErrorsAreReported) {
+  nlohmann::json properties;
+  nlohmann::json args;
+  for (const char* field : {"a", "b", "c", "d", "e", "f", "g"}) {
+    properties[field] = {{"type", "string"}};
+    args[field] = 1;
+  }
+  auto registry =
+      registry_of({tool_with_schema("many", {{"type", "object"}, {"properties", properties}})});
+  const std::string text = rejection(ToolCall{"1", "many", args.dump()}, *registry);
+  EXPECT_EQ(std::count(text.begin(), text.end(), ';'), 4) << text;
+  EXPECT_NE(text.find("/a:"), std::string::npos);
+  EXPECT_EQ(text.find("/f:"), std::string::npos);
+  EXPECT_NE(text.find("Fix the arguments and retry."), std::string::npos);
+}
+
+TEST(PrepareTest, NestedArrayErrorsUseJsonPointers) {
+  auto registry = registry_of({tool_with_schema(
+      "edit",
+      {{"type", "object"},
+       {"properties",
+        {{"edits",
+          {{"type", "array"},
+           {"items",
+            {{"type", "object"}, {"properties", {{"oldText", {{"type", "string"}}}}}}}}}}}})});
+  EXPECT_NE(
+      rejection(ToolCall{"1", "edit", R"({"edits":[{"oldText":"x"},{"oldText":5}]})"}, *registry)
+          .find("/edits/1/oldText: expected \"string\", got integer"),
+      std::string::npos);
+}
+
+TEST(PrepareTest, ValidCallIsPreparedButNotRun) {
+  int runs = 0;
+  auto tool = make_tool(ToolSpec{"read", "", kReadSchema},
+                        [&](const nlohmann::json&, std::stop_token, const ToolContext&) {
+                          ++runs;
+                          return ToolOutput{"ran"};
+                        });
+  auto registry = registry_of({tool});
+  auto prepared = prepare_tool_call(ToolCall{"1", "read", R"({"path":"README.md"})"}, *registry);
+  ASSERT_TRUE(std::holds_alternative<PreparedCall>(prepared));
+  EXPECT_EQ(std::get<PreparedCall>(prepared).args["path"], "README.md");
+  EXPECT_EQ(runs, 0);
+}
+
+TEST(RunToolTest, ContentWinsOverOutput) {
+  auto tool =
+      make_tool(ToolSpec{"img", "", {{"type", "object"}}},
+                [](const nlohmann::json&, std::stop_token, const ToolContext&) {
+                  ToolOutput output{"ignored text"};
+                  output.content = Content{TextBlock{"caption"}, ImageBlock{"AAAA", "image/png"}};
+                  output.exit_code = 3;
+                  return output;
+                });
+  const ToolCall call{"7", "img", "{}"};
+  const auto outcome = run_tool(call, PreparedCall{tool, nlohmann::json::object()}, {}, {});
+  ASSERT_EQ(outcome.result.content.size(), 2u);
+  EXPECT_EQ(std::get<TextBlock>(outcome.result.content[0]).text, "caption");
+  EXPECT_EQ(outcome.result.exit_code, 3);
+  EXPECT_EQ(outcome.result.tool_call_id, "7");
+}
+
+}  // namespace
+}  // namespace nib::core

@@ -1,0 +1,324 @@
+#include "core/tool_scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "support/event_recorder.hpp"
+#include "support/fake_clock.hpp"
+#include "support/gated_tool.hpp"
+
+namespace nib::core {
+namespace {
+
+using testing::EventRecorder;
+using testing::FakeClock;
+using testing::GatedTool;
+
+ToolCall call(const std::string& tool, const std::string& id, nlohmann::json extra = {}) {
+  nlohmann::json args = {{"id", id}};
+  if (extra.is_object()) args.update(extra);
+  return ToolCall{id, tool, args.dump()};
+}
+
+std::string text_of(const ToolResult& result) {
+  return content_text(result.content);
+}
+
+class SchedulerTest : public ::testing::Test {
+ protected:
+  SchedulerTest()
+      : safe_(std::make_shared<GatedTool>("safe", true)),
+        serial_(std::make_shared<GatedTool>("serial", false)),
+        stubborn_(std::make_shared<GatedTool>("stubborn", true, /*honour_stop=*/false)) {
+    std::string error;
+    registry_ =
+        ToolRegistry::create({safe_, serial_, stubborn_, testing::make_echo_tool()}, {}, error);
+    EXPECT_TRUE(registry_) << error;
+  }
+
+  SchedulerOptions options() {
+    SchedulerOptions options;
+    options.tools = registry_.get();
+    options.on_event = events_.sink();
+    options.clock = &clock_;
+    options.slots = &slots_;
+    return options;
+  }
+
+  // Runs the batch on another thread so the test can drive the gated tools meanwhile.
+  std::future<ToolResultMessage> start(ToolScheduler& scheduler, std::vector<ToolCall> calls,
+                                       std::stop_token stop = {}) {
+    return std::async(std::launch::async, [&scheduler, calls = std::move(calls), stop] {
+      return scheduler.execute_batch(calls, stop);
+    });
+  }
+
+  std::shared_ptr<GatedTool> safe_, serial_, stubborn_;
+  std::unique_ptr<ToolRegistry> registry_;
+  EventRecorder events_;
+  FakeClock clock_;
+  SlotPool slots_{kMaxConcurrentTools};
+};
+
+TEST_F(SchedulerTest, SevenConcurrentCallsUseAWindowOfFiveAndEndInCallOrder) {
+  ToolScheduler scheduler(options());
+  std::vector<ToolCall> calls;
+  for (const char* id : {"a", "b", "c", "d", "e", "f", "g"}) calls.push_back(call("safe", id));
+  auto batch = start(scheduler, calls);
+
+  safe_->await_started_count(5);
+  EXPECT_EQ(
+      events_.events_with("running:"),
+      (std::vector<std::string>{"running:a", "running:b", "running:c", "running:d", "running:e"}));
+
+  // b finishes first: f takes its slot at once, b settles, but b's tool_end waits for a.
+  safe_->open("b");
+  safe_->await_started("f");
+  events_.await("settled:b");
+  EXPECT_TRUE(events_.events_with("end:").empty());
+
+  safe_->open("c");
+  safe_->await_started("g");
+  for (const char* id : {"d", "e", "f", "g"}) {
+    safe_->open(id);
+    events_.await(std::string("settled:") + id);
+  }
+  EXPECT_TRUE(events_.events_with("end:").empty());
+
+  safe_->open("a");
+  const auto results = batch.get();
+
+  EXPECT_EQ(safe_->max_concurrent(), 5u);
+  EXPECT_EQ(
+      events_.events_with("end:"),
+      (std::vector<std::string>{"end:a", "end:b", "end:c", "end:d", "end:e", "end:f", "end:g"}));
+  EXPECT_EQ(events_.events_with("settled:").back(), "settled:a");
+  ASSERT_EQ(results.results.size(), 7u);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(results.results[i].tool_call_id, calls[i].id);
+    EXPECT_EQ(text_of(results.results[i]), "done " + calls[i].id);
+  }
+}
+
+TEST_F(SchedulerTest, EveryCallIsRegisteredBeforeAnyRunsAndRunsBeforeItSettles) {
+  ToolScheduler scheduler(options());
+  safe_->open_all();
+  scheduler.execute_batch({call("safe", "a"), call("safe", "b")}, {});
+  const auto events = events_.events();
+  const auto position = [&](const std::string& e) {
+    return std::find(events.begin(), events.end(), e) - events.begin();
+  };
+  EXPECT_LT(position("start:b"), position("running:a"));
+  EXPECT_LT(position("running:a"), position("settled:a"));
+  EXPECT_LT(position("settled:a"), position("end:a"));
+}
+
+TEST_F(SchedulerTest, SerialCallIsABarrier) {
+  ToolScheduler scheduler(options());
+  auto batch = start(
+      scheduler, {call("safe", "A"), call("safe", "B"), call("serial", "C"), call("safe", "D")});
+  safe_->await_started_count(2);  // A and B run together
+  safe_->open("A");
+  events_.await("settled:A");
+  EXPECT_TRUE(serial_->start_order().empty());  // C waits for B as well
+
+  safe_->open("B");
+  serial_->await_started("C");
+  EXPECT_EQ(safe_->start_order().size(), 2u);  // D does not jump ahead of C
+
+  serial_->open("C");
+  safe_->await_started("D");
+  safe_->open("D");
+  const auto results = batch.get();
+  ASSERT_EQ(results.results.size(), 4u);
+  EXPECT_EQ(events_.events_with("end:"),
+            (std::vector<std::string>{"end:A", "end:B", "end:C", "end:D"}));
+}
+
+TEST_F(SchedulerTest, DurationExcludesTimeSpentWaitingForASlot) {
+  SlotPool one_slot(1);
+  auto opts = options();
+  opts.slots = &one_slot;
+  ToolScheduler scheduler(opts);
+  auto batch = start(scheduler, {call("safe", "a"), call("safe", "b")});
+  safe_->await_started("a");
+  clock_.advance(std::chrono::seconds(5));  // a runs for 5 s while b waits for the slot
+  safe_->open("a");
+  safe_->await_started("b");
+  safe_->open("b");
+  batch.get();
+  const auto ended = events_.ended();
+  ASSERT_EQ(ended.size(), 2u);
+  EXPECT_EQ(ended[0].duration, std::chrono::seconds(5));
+  EXPECT_EQ(ended[1].duration, std::chrono::milliseconds(0));
+}
+
+TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult) {
+  ToolScheduler scheduler(options());
+  std::stop_source stop;
+  // a honours the abort, b ignores it, c waits for a slot and never runs; d is a later chunk.
+  SlotPool two_slots(2);
+  auto opts = options();
+  opts.slots = &two_slots;
+  ToolScheduler limited(opts);
+  auto batch = start(
+      limited, {call("safe", "a"), call("stubborn", "b"), call("safe", "c"), call("serial", "d")},
+      stop.get_token());
+  safe_->await_started("a");
+  stubborn_->await_started("b");
+
+  stop.request_stop();
+  clock_.await_waits(1);  // the scheduler is now inside the grace period
+  events_.await("settled:a");
+  clock_.advance(std::chrono::seconds(9));
+  clock_.await_waits(2);  // still waiting: 9 s is within the grace
+  EXPECT_EQ(events_.events_with("settled:b").size(), 0u);
+  clock_.advance(std::chrono::seconds(1));
+  const auto results = batch.get();
+
+  ASSERT_EQ(results.results.size(), 4u);
+  EXPECT_EQ(text_of(results.results[0]), "aborted a");
+  EXPECT_TRUE(results.results[1].is_error);
+  EXPECT_NE(text_of(results.results[1]).find("abandoned"), std::string::npos);
+  EXPECT_NE(text_of(results.results[1]).find("may still be running"), std::string::npos);
+  EXPECT_EQ(text_of(results.results[2]), kInterruptedBeforeRun);
+  EXPECT_EQ(text_of(results.results[3]), kInterruptedBeforeRun);
+  EXPECT_TRUE(serial_->start_order().empty());
+  EXPECT_EQ(safe_->start_order(), std::vector<std::string>{"a"});
+
+  // The stubborn tool finishes late: its result goes nowhere, and the next batch is unaffected.
+  stubborn_->open("b");
+  safe_->open_all();
+  const auto next = limited.execute_batch({call("safe", "e")}, {});
+  ASSERT_EQ(next.results.size(), 1u);
+  EXPECT_EQ(text_of(next.results[0]), "done e");
+  EXPECT_EQ(events_.events_with("end:b").size(), 1u);
+}
+
+TEST_F(SchedulerTest, AbortBeforeTheBatchRunsNothing) {
+  ToolScheduler scheduler(options());
+  std::stop_source stop;
+  stop.request_stop();
+  const auto results =
+      scheduler.execute_batch({call("safe", "a"), call("serial", "b")}, stop.get_token());
+  ASSERT_EQ(results.results.size(), 2u);
+  for (const auto& result : results.results) EXPECT_EQ(text_of(result), kInterruptedBeforeRun);
+  EXPECT_TRUE(safe_->start_order().empty());
+}
+
+TEST_F(SchedulerTest, BlockingGateStopsTheCallAndTakesNoSlot) {
+  SlotPool one_slot(1);
+  auto opts = options();
+  opts.slots = &one_slot;
+  std::vector<std::string> gated;
+  opts.gate = [&](const GateRequest& request, std::stop_token) {
+    gated.push_back(request.tool_call_id);
+    if (request.tool_call_id == "a") return GateDecision{true, "reads are off today", "policy"};
+    return GateDecision{};
+  };
+  ToolScheduler scheduler(opts);
+  safe_->open_all();
+  const auto results = scheduler.execute_batch({call("safe", "a"), call("safe", "b")}, {});
+  EXPECT_EQ(gated, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(text_of(results.results[0]), "Tool \"safe\" blocked by policy: reads are off today");
+  EXPECT_TRUE(results.results[0].is_error);
+  EXPECT_EQ(text_of(results.results[1]), "done b");
+  EXPECT_EQ(safe_->start_order(), std::vector<std::string>{"b"});
+}
+
+TEST_F(SchedulerTest, GateThatThrowsBlocks) {
+  auto opts = options();
+  opts.gate = [](const GateRequest&, std::stop_token) -> GateDecision {
+    throw std::runtime_error("approval service unreachable");
+  };
+  ToolScheduler scheduler(opts);
+  safe_->open_all();
+  const auto results = scheduler.execute_batch({call("safe", "a")}, {});
+  EXPECT_TRUE(results.results[0].is_error);
+  EXPECT_NE(text_of(results.results[0]).find("approval service unreachable"), std::string::npos);
+  EXPECT_TRUE(safe_->start_order().empty());
+}
+
+TEST_F(SchedulerTest, ThrowingToolBecomesAnErrorResultAndSiblingsContinue) {
+  ToolScheduler scheduler(options());
+  safe_->open_all();
+  const auto results =
+      scheduler.execute_batch({call("safe", "a", {{"throw", true}}),
+                               call("safe", "b", {{"fail", true}}), call("safe", "c")},
+                              {});
+  EXPECT_EQ(text_of(results.results[0]), "Error: tool safe threw: boom a");
+  EXPECT_TRUE(results.results[0].is_error);
+  EXPECT_EQ(text_of(results.results[1]), "failed b");
+  EXPECT_TRUE(results.results[1].is_error);
+  EXPECT_EQ(text_of(results.results[2]), "done c");
+}
+
+TEST_F(SchedulerTest, RejectedCallsGetResultsInPlace) {
+  ToolScheduler scheduler(options());
+  safe_->open_all();
+  const auto results =
+      scheduler.execute_batch({call("safe", "a"), ToolCall{"x", "nope", "{}"},
+                               ToolCall{"y", "safe", "{\"id\":"}, call("safe", "b")},
+                              {});
+  ASSERT_EQ(results.results.size(), 4u);
+  EXPECT_EQ(results.results[1].tool_call_id, "x");
+  EXPECT_NE(text_of(results.results[1]).find("unknown tool \"nope\""), std::string::npos);
+  EXPECT_NE(text_of(results.results[2]).find("not valid JSON"), std::string::npos);
+  EXPECT_EQ(text_of(results.results[3]), "done b");
+  EXPECT_EQ(safe_->start_order(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(SchedulerTest, DisplayReachesEventsButNotHistory) {
+  ToolScheduler scheduler(options());
+  safe_->open_all();
+  const auto results = scheduler.execute_batch({call("safe", "a")}, {});
+  ASSERT_EQ(events_.ended().size(), 1u);
+  EXPECT_EQ(events_.ended()[0].display, "display a");
+  EXPECT_EQ(text_of(results.results[0]), "done a");  // the history's result has no display
+}
+
+TEST_F(SchedulerTest, ConflictingClaimsNeverOverlapButOthersProceed) {
+  ToolScheduler scheduler(options());
+  auto batch = start(
+      scheduler, {call("safe", "a", {{"resource", "f"}}), call("safe", "b", {{"resource", "f"}}),
+                  call("safe", "c", {{"resource", "g"}})});
+  safe_->await_started("a");
+  safe_->await_started("c");
+  EXPECT_EQ(safe_->start_order().size(), 2u);  // b waits for a, c does not
+  safe_->open("a");
+  safe_->await_started("b");
+  safe_->open("b");
+  safe_->open("c");
+  batch.get();
+  EXPECT_EQ(safe_->max_concurrent(), 2u);
+}
+
+TEST_F(SchedulerTest, ConcurrencyLimitIsSharedAcrossSchedulers) {
+  SlotPool shared(3);
+  auto opts = options();
+  opts.slots = &shared;
+  ToolScheduler first(opts), second(opts);
+  auto one = start(first, {call("safe", "a"), call("safe", "b")});
+  auto two = start(second, {call("safe", "c"), call("safe", "d")});
+  safe_->await_started_count(3);
+  EXPECT_EQ(safe_->start_order().size(), 3u);
+  safe_->open_all();
+  one.get();
+  two.get();
+  EXPECT_EQ(safe_->max_concurrent(), 3u);
+  EXPECT_EQ(safe_->start_order().size(), 4u);
+}
+
+TEST_F(SchedulerTest, SettleUnrunGivesEveryCallItsResultWithEvents) {
+  ToolScheduler scheduler(options());
+  const auto results = scheduler.settle_unrun({call("safe", "a"), call("serial", "b")}, "not run");
+  ASSERT_EQ(results.results.size(), 2u);
+  EXPECT_EQ(text_of(results.results[1]), "not run");
+  EXPECT_EQ(events_.events_with("end:"), (std::vector<std::string>{"end:a", "end:b"}));
+  EXPECT_TRUE(events_.events_with("running:").empty());
+}
+
+}  // namespace
+}  // namespace nib::core

@@ -1,1 +1,0 @@
-// Placeholder so the layer links before its first real file lands; delete when one does.
