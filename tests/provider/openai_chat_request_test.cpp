@@ -1,0 +1,164 @@
+#include "provider/openai_chat_request.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace nib::provider {
+namespace {
+
+using nlohmann::json;
+
+core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
+  core::ProviderRequest request;
+  request.model.id = "gpt-test";
+  request.messages = &messages;
+  return request;
+}
+
+core::ImageBlock png() {
+  return core::ImageBlock{"iVBORw0KGgo=", "image/png"};
+}
+
+core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks) {
+  core::AssistantMessage message;
+  message.blocks = std::move(blocks);
+  return message;
+}
+
+TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request = make_request(messages);
+  request.system_prompt = "You are nib.";
+  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["model"], "gpt-test");
+  EXPECT_EQ(body["stream"], true);
+  EXPECT_EQ(body["stream_options"], json({{"include_usage", true}}));
+  EXPECT_EQ(body["messages"], json::parse(R"([
+    {"role": "system", "content": "You are nib."},
+    {"role": "user", "content": "hi"}])"));
+  EXPECT_FALSE(body.contains("tools"));
+  EXPECT_FALSE(body.contains("max_tokens"));
+  EXPECT_FALSE(body.contains("max_completion_tokens"));
+}
+
+TEST(OpenAIChatRequestTest, OmitsEmptySystemPrompt) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  ASSERT_EQ(body["messages"].size(), 1u);
+  EXPECT_EQ(body["messages"][0]["role"], "user");
+}
+
+TEST(OpenAIChatRequestTest, UserImagesBecomeDataUrlParts) {
+  const std::vector<core::Message> messages = {
+      core::UserMessage{{core::TextBlock{"what is this?"}, png()}}};
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["messages"][0]["content"], json::parse(R"([
+    {"type": "text", "text": "what is this?"},
+    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}])"));
+}
+
+TEST(OpenAIChatRequestTest, AssistantTextAndToolCallsWithoutThinking) {
+  const std::vector<core::Message> messages = {
+      core::UserMessage{core::text_content("list files")},
+      assistant({core::ThinkingBlock{"let me think", "sig"}, core::TextBlock{"Looking."},
+                 core::ToolCall{"call_1", "ls", R"({"path":"."})"},
+                 core::ToolCall{"call_2", "read", R"({"path":"a)"}}),
+      assistant({core::ToolCall{"call_3", "ls", "{}"}}),
+      assistant({core::ThinkingBlock{"only thoughts", ""}}),
+  };
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  ASSERT_EQ(body["messages"].size(), 3u);  // the thinking-only reply is skipped
+  EXPECT_EQ(body["messages"][1], json::parse(R"({
+    "role": "assistant", "content": "Looking.",
+    "tool_calls": [
+      {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{\"path\":\".\"}"}},
+      {"id": "call_2", "type": "function", "function": {"name": "read", "arguments": "{\"path\":\"a"}}]})"));
+  EXPECT_EQ(body["messages"][2], json::parse(R"({
+    "role": "assistant", "content": null,
+    "tool_calls": [{"id": "call_3", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]})"));
+}
+
+TEST(OpenAIChatRequestTest, ToolResultsBecomeOneToolMessageEach) {
+  core::ToolResult ok{"call_1", "ls", {core::TextBlock{"a.txt"}, core::TextBlock{"b.txt"}}};
+  core::ToolResult failed{"call_2", "read", core::text_content("Error: no such file"), true};
+  const std::vector<core::Message> messages = {core::ToolResultMessage{{ok, failed}}};
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["messages"], json::parse(R"([
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.txt\nb.txt"},
+    {"role": "tool", "tool_call_id": "call_2", "content": "Error: no such file"}])"));
+}
+
+TEST(OpenAIChatRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllToolMessages) {
+  core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, png()}};
+  core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
+  const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["messages"], json::parse(R"([
+    {"role": "tool", "tool_call_id": "call_1",
+     "content": "Read image a.png\n[image: see the next user message]"},
+    {"role": "tool", "tool_call_id": "call_2", "content": "a.png"},
+    {"role": "user", "content": [
+      {"type": "text", "text": "Images from the result of tool call call_1 (read):"},
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]}])"));
+}
+
+TEST(OpenAIChatRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouched) {
+  const std::vector<core::Message> messages = {
+      core::UserMessage{{core::TextBlock{"look"}, png()}},
+      core::ToolResultMessage{{core::ToolResult{"call_1", "read", {png()}}}},
+  };
+  core::ProviderRequest request = make_request(messages);
+  request.model.supports_images = false;
+  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["messages"], json::parse(R"([
+    {"role": "user", "content": "look\n[image omitted: the current model does not accept images]"},
+    {"role": "tool", "tool_call_id": "call_1",
+     "content": "[image omitted: the current model does not accept images]"}])"));
+  ASSERT_EQ(std::get<core::UserMessage>(messages[0]).content.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<core::ImageBlock>(
+      std::get<core::UserMessage>(messages[0]).content[1]));
+}
+
+TEST(OpenAIChatRequestTest, ToolSpecsAreFunctionTools) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request = make_request(messages);
+  request.tools.push_back(core::ToolSpec{
+      "read", "Reads a file.",
+      json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})"), true});
+  request.tools.push_back(core::ToolSpec{"now", "The time.", nullptr});
+  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["tools"], json::parse(R"([
+    {"type": "function", "function": {"name": "read", "description": "Reads a file.",
+      "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "now", "description": "The time.",
+      "parameters": {"type": "object", "properties": {}}}}])"));
+}
+
+TEST(OpenAIChatRequestTest, TokenLimitUsesTheRequestedField) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request = make_request(messages);
+  request.model.max_output_tokens = 4096;
+  const json openai = build_chat_request(request, TokenLimitField::kMaxCompletionTokens);
+  EXPECT_EQ(openai["max_completion_tokens"], 4096);
+  EXPECT_FALSE(openai.contains("max_tokens"));
+  const json compatible = build_chat_request(request, TokenLimitField::kMaxTokens);
+  EXPECT_EQ(compatible["max_tokens"], 4096);
+  EXPECT_FALSE(compatible.contains("max_completion_tokens"));
+}
+
+TEST(OpenAIChatRequestTest, TokenLimitFieldFollowsTheService) {
+  EXPECT_EQ(token_limit_field_for("https://api.openai.com/v1"),
+            TokenLimitField::kMaxCompletionTokens);
+  EXPECT_EQ(token_limit_field_for("https://api.openai.com:443/v1/"),
+            TokenLimitField::kMaxCompletionTokens);
+  EXPECT_EQ(token_limit_field_for("https://example.openai.azure.com/openai/v1"),
+            TokenLimitField::kMaxCompletionTokens);
+  EXPECT_EQ(token_limit_field_for("http://localhost:11434/v1"), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(token_limit_field_for("http://127.0.0.1:8080/v1"), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(token_limit_field_for("https://api.openai.com.evil.example/v1"),
+            TokenLimitField::kMaxTokens);
+}
+
+}  // namespace
+}  // namespace nib::provider
