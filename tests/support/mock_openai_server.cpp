@@ -1,0 +1,272 @@
+#include "support/mock_openai_server.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <stdexcept>
+
+#include "util/utf8.hpp"
+
+namespace nib::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kHost = "127.0.0.1";
+constexpr const char* kModel = "mock-model";
+
+// Splits `text` into pieces of about `size` bytes without cutting a UTF-8 sequence (a piece
+// holds at least one whole character, so it may exceed `size` for a wide one).
+std::vector<std::string> utf8_pieces(const std::string& text, std::size_t size) {
+  std::vector<std::string> pieces;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::string_view rest(text.data() + pos, text.size() - pos);
+    std::size_t length = util::utf8_prefix_length(rest, std::max<std::size_t>(size, 1));
+    if (length == 0) length = std::max<std::size_t>(util::utf8_sequence_length(rest, 0), 1);
+    pieces.emplace_back(rest.substr(0, length));
+    pos += length;
+  }
+  return pieces;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+MockReply MockReply::text(const std::string& text, std::size_t split_into,
+                          const std::string& finish_reason, MockUsage usage) {
+  MockReply reply;
+  reply.chunks.push_back(sse(delta_chunk({{"role", "assistant"}, {"content", ""}})));
+  // Cut points at even byte offsets, each moved back to a UTF-8 boundary.
+  const std::size_t parts = std::max<std::size_t>(split_into, 1);
+  std::size_t start = 0;
+  for (std::size_t part = 1; part <= parts; ++part) {
+    const std::size_t end =
+        part == parts ? text.size() : util::utf8_prefix_length(text, text.size() * part / parts);
+    if (end <= start) continue;
+    reply.chunks.push_back(sse(delta_chunk({{"content", text.substr(start, end - start)}})));
+    start = end;
+  }
+  reply.chunks.push_back(sse(delta_chunk(json::object(), finish_reason)));
+  reply.chunks.push_back(sse(usage_chunk(usage)));
+  return reply;
+}
+
+MockReply MockReply::tool_calls(const std::vector<MockToolCall>& calls, std::size_t fragment_size,
+                                const std::string& finish_reason, MockUsage usage) {
+  MockReply reply;
+  reply.chunks.push_back(sse(delta_chunk({{"role", "assistant"}, {"content", nullptr}})));
+  std::vector<std::vector<std::string>> fragments;
+  std::size_t rounds = 1;
+  for (const auto& call : calls) {
+    fragments.push_back(utf8_pieces(call.arguments, fragment_size));
+    rounds = std::max(rounds, fragments.back().size() + 1);
+  }
+  for (std::size_t round = 0; round < rounds; ++round) {
+    for (std::size_t index = 0; index < calls.size(); ++index) {
+      json fragment = {{"index", index}};
+      if (round == 0) {
+        fragment["id"] = calls[index].id;
+        fragment["type"] = "function";
+        fragment["function"] = {{"name", calls[index].name}, {"arguments", ""}};
+      } else if (round <= fragments[index].size()) {
+        fragment["function"] = {{"arguments", fragments[index][round - 1]}};
+      } else {
+        continue;
+      }
+      reply.chunks.push_back(sse(delta_chunk({{"tool_calls", json::array({fragment})}})));
+    }
+  }
+  reply.chunks.push_back(sse(delta_chunk(json::object(), finish_reason)));
+  reply.chunks.push_back(sse(usage_chunk(usage)));
+  return reply;
+}
+
+MockReply MockReply::http_error(int status, std::string body,
+                                std::vector<std::pair<std::string, std::string>> headers) {
+  MockReply reply;
+  reply.status = status;
+  reply.body = std::move(body);
+  reply.headers = std::move(headers);
+  return reply;
+}
+
+MockReply MockReply::events(const std::vector<json>& payloads, bool send_done) {
+  MockReply reply;
+  for (const json& payload : payloads) reply.chunks.push_back(sse(payload));
+  reply.send_done = send_done;
+  return reply;
+}
+
+std::string MockReply::sse(const json& payload) {
+  return "data: " + payload.dump() + "\n\n";
+}
+
+json MockReply::delta_chunk(const json& delta, const std::string& finish_reason) {
+  return {{"id", "chatcmpl-mock"},
+          {"object", "chat.completion.chunk"},
+          {"created", 1700000000},
+          {"model", kModel},
+          {"choices",
+           json::array(
+               {{{"index", 0},
+                 {"delta", delta},
+                 {"logprobs", nullptr},
+                 {"finish_reason", finish_reason.empty() ? json(nullptr) : json(finish_reason)}}})},
+          {"usage", nullptr}};
+}
+
+json MockReply::usage_chunk(const MockUsage& usage) {
+  return {{"id", "chatcmpl-mock"},
+          {"object", "chat.completion.chunk"},
+          {"created", 1700000000},
+          {"model", kModel},
+          {"choices", json::array()},
+          {"usage",
+           {{"prompt_tokens", usage.prompt_tokens},
+            {"completion_tokens", usage.completion_tokens},
+            {"total_tokens", usage.prompt_tokens + usage.completion_tokens},
+            {"prompt_tokens_details", {{"cached_tokens", usage.cached_tokens}}}}}};
+}
+
+MockReply& MockReply::disconnect_after(std::size_t count) {
+  chunks.resize(std::min(count, chunks.size()));
+  disconnect = true;
+  send_done = false;
+  return *this;
+}
+
+MockReply& MockReply::hold_after_chunks(std::size_t count) {
+  hold_after = count;
+  return *this;
+}
+
+std::string RecordedRequest::header(const std::string& lower_name) const {
+  const auto found = headers.find(lower_name);
+  return found == headers.end() ? std::string() : found->second;
+}
+
+MockOpenAIServer::MockOpenAIServer() {
+  server_.Post("/v1/chat/completions",
+               [this](const httplib::Request& request, httplib::Response& response) {
+                 handle(request, response);
+               });
+  port_ = server_.bind_to_any_port(kHost);
+  if (port_ <= 0) throw std::runtime_error("mock server: cannot bind a port on 127.0.0.1");
+  // The socket already listens, so clients may connect before the accept loop runs.
+  thread_ = std::thread([this] { server_.listen_after_bind(); });
+  // stop() only works once the accept loop runs; wait for it so the destructor cannot hang.
+  while (!server_.is_running()) std::this_thread::yield();
+}
+
+MockOpenAIServer::~MockOpenAIServer() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  server_.stop();
+  thread_.join();
+}
+
+std::string MockOpenAIServer::base_url() const {
+  return "http://" + std::string(kHost) + ":" + std::to_string(port_) + "/v1";
+}
+
+void MockOpenAIServer::enqueue(MockReply reply) {
+  const std::lock_guard lock(mutex_);
+  replies_.push_back(std::move(reply));
+}
+
+std::size_t MockOpenAIServer::replies_left() const {
+  const std::lock_guard lock(mutex_);
+  return replies_.size();
+}
+
+std::vector<RecordedRequest> MockOpenAIServer::requests() const {
+  const std::lock_guard lock(mutex_);
+  return requests_;
+}
+
+bool MockOpenAIServer::wait_for_requests(std::size_t count,
+                                         std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return requests_.size() >= count; });
+}
+
+void MockOpenAIServer::release() {
+  {
+    const std::lock_guard lock(mutex_);
+    released_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool MockOpenAIServer::wait_for_release() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return released_ || stopping_; });
+  return released_ && !stopping_;
+}
+
+void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response& response) {
+  RecordedRequest recorded;
+  recorded.path = request.path;
+  recorded.raw_body = request.body;
+  recorded.body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (recorded.body.is_discarded()) recorded.body = nullptr;
+  for (const auto& [name, value] : request.headers) recorded.headers[lower(name)] = value;
+
+  std::optional<MockReply> reply;
+  {
+    const std::lock_guard lock(mutex_);
+    requests_.push_back(std::move(recorded));
+    if (!replies_.empty()) {
+      reply = std::move(replies_.front());
+      replies_.pop_front();
+    }
+  }
+  changed_.notify_all();
+
+  if (!reply) {
+    response.status = 500;
+    response.set_content(R"({"error":{"message":"mock: no scripted reply left","type":"mock"}})",
+                         "application/json");
+    return;
+  }
+  for (const auto& [name, value] : reply->headers) response.set_header(name, value);
+  if (reply->status != 200) {
+    response.status = reply->status;
+    response.set_content(reply->body, "application/json");
+    return;
+  }
+  auto shared = std::make_shared<MockReply>(std::move(*reply));
+  response.set_chunked_content_provider(
+      "text/event-stream", [this, shared](std::size_t /*offset*/, httplib::DataSink& sink) {
+        // Returning false makes httplib drop the connection without the final empty chunk.
+        if (!write_stream(*shared, sink) || shared->disconnect) return false;
+        sink.done();
+        return true;
+      });
+}
+
+bool MockOpenAIServer::write_stream(const MockReply& reply, httplib::DataSink& sink) {
+  const auto write = [&](const std::string& chunk) {
+    const std::size_t step = reply.max_write_bytes > 0 ? reply.max_write_bytes : chunk.size();
+    for (std::size_t pos = 0; pos < chunk.size(); pos += step) {
+      if (!sink.write(chunk.data() + pos, std::min(step, chunk.size() - pos))) return false;
+    }
+    return true;
+  };
+  for (std::size_t index = 0; index <= reply.chunks.size(); ++index) {
+    if (reply.hold_after == index && !wait_for_release()) return false;
+    if (index < reply.chunks.size() && !write(reply.chunks[index])) return false;
+  }
+  return !reply.send_done || write("data: [DONE]\n\n");
+}
+
+}  // namespace nib::testing

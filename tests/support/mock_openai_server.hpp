@@ -1,0 +1,144 @@
+#pragma once
+// A scripted OpenAI Chat Completions server for tests: it answers each
+// POST /v1/chat/completions with the next queued MockReply and records every request.
+//
+// It listens on 127.0.0.1 with an ephemeral port and serves from its own threads, so it can
+// back both in-process provider tests and end-to-end tests that run the real `nib` binary with
+// `--base-url server.base_url()`. All public methods are thread-safe.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+namespace nib::testing {
+
+struct MockToolCall {
+  std::string id;
+  std::string name;
+  std::string arguments;  // raw argument text, sent in fragments
+};
+
+struct MockUsage {
+  std::int64_t prompt_tokens = 12;
+  std::int64_t completion_tokens = 7;
+  std::int64_t cached_tokens = 0;  // reported as prompt_tokens_details.cached_tokens
+};
+
+// One scripted answer. A status other than 200 makes it an HTTP error reply (body and headers
+// as given); otherwise `chunks` are written as an SSE stream, each chunk written and flushed
+// separately.
+struct MockReply {
+  int status = 200;
+  std::string body;                                          // error replies only
+  std::vector<std::pair<std::string, std::string>> headers;  // extra response headers
+  std::vector<std::string> chunks;  // raw stream bytes, normally whole "data: ...\n\n" events
+  bool send_done = true;            // end with "data: [DONE]" after the chunks
+  // After the chunks, close the connection without "[DONE]" and without ending the HTTP
+  // response properly, as a crashed server or a broken network would.
+  bool disconnect = false;
+  // Before writing chunk number `*hold_after` (so after that many chunks), wait until the test
+  // calls MockOpenAIServer::release() or the server stops.
+  std::optional<std::size_t> hold_after;
+  // When > 0, every chunk is written in pieces of at most this many bytes (which splits lines
+  // and UTF-8 sequences at the transport level).
+  std::size_t max_write_bytes = 0;
+
+  // A text answer in `split_into` content deltas of about equal size (fewer when the text has
+  // fewer characters; cut on UTF-8 boundaries), then the finish chunk and a usage chunk.
+  static MockReply text(const std::string& text, std::size_t split_into = 1,
+                        const std::string& finish_reason = "stop", MockUsage usage = {});
+  // Tool calls streamed as OpenAI does: a first fragment per call with id and name, then the
+  // arguments in fragments of `fragment_size` bytes (moved to the next UTF-8 boundary), the
+  // calls' fragments interleaved round-robin; then the finish chunk and a usage chunk.
+  static MockReply tool_calls(const std::vector<MockToolCall>& calls, std::size_t fragment_size = 7,
+                              const std::string& finish_reason = "tool_calls",
+                              MockUsage usage = {});
+  // An HTTP error reply, e.g. http_error(429, R"({"error":{"message":"slow down"}})",
+  // {{"Retry-After", "3"}}).
+  static MockReply http_error(int status, std::string body,
+                              std::vector<std::pair<std::string, std::string>> headers = {});
+  // A stream of the given chunk payloads, each sent as one "data: <json>" event.
+  static MockReply events(const std::vector<nlohmann::json>& payloads, bool send_done = true);
+
+  // Chunk builders. sse(): one "data: <payload>\n\n" event. delta_chunk(): a
+  // chat.completion.chunk whose single choice carries `delta` (and `finish_reason` when not
+  // empty). usage_chunk(): the final chunk with empty choices and the usage.
+  static std::string sse(const nlohmann::json& payload);
+  static nlohmann::json delta_chunk(const nlohmann::json& delta,
+                                    const std::string& finish_reason = "");
+  static nlohmann::json usage_chunk(const MockUsage& usage);
+
+  // Keeps the first `count` chunks and then drops the connection (see `disconnect`).
+  MockReply& disconnect_after(std::size_t count);
+  // Holds the stream after the first `count` chunks (see `hold_after`).
+  MockReply& hold_after_chunks(std::size_t count);
+};
+
+struct RecordedRequest {
+  std::string path;
+  std::string raw_body;
+  nlohmann::json body;                         // the parsed body; null when not JSON
+  std::map<std::string, std::string> headers;  // names lower-cased
+
+  // The header's value (name in lower case), or "" when absent.
+  std::string header(const std::string& lower_name) const;
+};
+
+class MockOpenAIServer {
+ public:
+  // Starts listening and serving; throws std::runtime_error if no port can be bound.
+  MockOpenAIServer();
+  // Releases any held stream, stops the server and joins its threads.
+  ~MockOpenAIServer();
+  MockOpenAIServer(const MockOpenAIServer&) = delete;
+  MockOpenAIServer& operator=(const MockOpenAIServer&) = delete;
+
+  // "http://127.0.0.1:<port>/v1": the value for OpenAIChatConfig::base_url or --base-url.
+  std::string base_url() const;
+  int port() const { return port_; }
+
+  // Queues the answer to a later request. When the queue is empty a request gets HTTP 500
+  // with the JSON error "mock: no scripted reply left".
+  void enqueue(MockReply reply);
+  std::size_t replies_left() const;
+
+  // Every request received so far, in arrival order.
+  std::vector<RecordedRequest> requests() const;
+  // Waits until at least `count` requests have arrived; false when `timeout` passes first.
+  bool wait_for_requests(std::size_t count,
+                         std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+
+  // Lets every held stream (now and later) continue.
+  void release();
+
+ private:
+  void handle(const httplib::Request& request, httplib::Response& response);
+  bool write_stream(const MockReply& reply, httplib::DataSink& sink);
+  // Waits until release() or shutdown; true when released.
+  bool wait_for_release();
+
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::deque<MockReply> replies_;
+  std::vector<RecordedRequest> requests_;
+  bool released_ = false;
+  bool stopping_ = false;
+};
+
+}  // namespace nib::testing
