@@ -1,0 +1,63 @@
+#include "app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace nib::app {
+
+ParseOutcome parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{
+      "nib: a coding agent for the terminal.\n\n"
+      "  nib                    interactive session\n"
+      "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
+      "on stderr\n"
+      "  nib tool NAME 'JSON'   run one tool call in the current directory",
+      "nib"};
+  CliOptions options;
+  std::vector<std::string> words;
+  std::string format = "text";
+  std::string tools;
+  app.add_flag("-p,--print", options.print, "Answer the prompt and exit (print mode)");
+  app.add_option("prompt", words, "The prompt (print mode reads stdin when none is given)");
+  app.add_option("--provider", options.provider,
+                 "Model service: openai (also any OpenAI-compatible server) [env NIB_PROVIDER]");
+  app.add_option("--model", options.model, "Model name [env NIB_MODEL]");
+  app.add_option("--base-url", options.base_url,
+                 "Service URL, e.g. http://localhost:11434/v1 for Ollama [env OPENAI_BASE_URL]");
+  app.add_option("--output-format", format, "text, json or stream-json (print mode)")
+      ->check(CLI::IsMember({"text", "json", "stream-json"}));
+  app.add_option("--max-turns", options.max_turns, "Model requests per run (default 100)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--tools", tools, "Comma-separated built-in tools to enable (default: all)");
+  app.add_flag("--version", options.version, "Print the version and exit");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, 0, app.help()};
+  } catch (const CLI::ParseError& error) {
+    return {std::nullopt, 2, std::string("nib: ") + error.what() + "\nRun 'nib --help' for usage."};
+  }
+
+  for (const auto& word : words) {
+    if (!options.prompt.empty()) options.prompt += ' ';
+    options.prompt += word;
+  }
+  if (format == "json") options.output_format = OutputFormat::kJson;
+  if (format == "stream-json") options.output_format = OutputFormat::kStreamJson;
+  if (app.count("--tools") > 0) {
+    std::vector<std::string> names;
+    std::string name;
+    for (const char c : tools + ",") {
+      if (c != ',') {
+        if (c != ' ') name += c;
+      } else if (!name.empty()) {
+        names.push_back(std::move(name));
+        name.clear();
+      }
+    }
+    options.tools = std::move(names);
+  }
+  return {options, 0, {}};
+}
+
+}  // namespace nib::app

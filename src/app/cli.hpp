@@ -1,0 +1,32 @@
+#pragma once
+// The command line (DESIGN.md "Command line"): parsed into plain options; no side effects.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nib::app {
+
+enum class OutputFormat { kText, kJson, kStreamJson };
+
+struct CliOptions {
+  bool print = false;  // -p/--print: one run, answer on stdout
+  std::string prompt;  // the positional words, joined by spaces
+  std::optional<std::string> provider;
+  std::optional<std::string> model;
+  std::optional<std::string> base_url;
+  OutputFormat output_format = OutputFormat::kText;
+  int max_turns = 0;                              // 0: the default
+  std::optional<std::vector<std::string>> tools;  // --tools a,b,c
+  bool version = false;
+};
+
+struct ParseOutcome {
+  std::optional<CliOptions> options;  // set when the program should run
+  int exit_code = 0;                  // otherwise: exit with this (help: 0, bad usage: 2)
+  std::string message;                // printed before exiting (help text or the error)
+};
+
+ParseOutcome parse_command_line(int argc, const char* const* argv);
+
+}  // namespace nib::app

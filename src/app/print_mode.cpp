@@ -1,0 +1,82 @@
+#include "app/print_mode.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+
+#include "app/system_prompt.hpp"
+#include "core/agent_loop.hpp"
+#include "provider/openai_chat.hpp"
+#include "tools/builtin.hpp"
+#include "ui/print_output.hpp"
+
+namespace nib::app {
+namespace {
+
+ui::PrintFormat print_format(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return ui::PrintFormat::kJson;
+    case OutputFormat::kStreamJson:
+      return ui::PrintFormat::kStreamJson;
+    case OutputFormat::kText:
+      break;
+  }
+  return ui::PrintFormat::kText;
+}
+
+int exit_status(core::RunStopReason reason) {
+  switch (reason) {
+    case core::RunStopReason::kDone:
+      return 0;
+    case core::RunStopReason::kAborted:
+      return 130;
+    case core::RunStopReason::kMaxTurns:
+    case core::RunStopReason::kError:
+      break;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int run_print_mode(const CliOptions& options, const ModelConfig& model, std::stop_token stop) {
+  std::string prompt = options.prompt;
+  if (prompt.empty() && !isatty(STDIN_FILENO)) {
+    prompt.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  if (prompt.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::cerr << "nib: no prompt given. Usage: nib -p \"PROMPT\" (or pipe the prompt on stdin)\n";
+    return 2;
+  }
+
+  std::string error;
+  auto tools = tools::builtin_tools();
+  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, error);
+  const auto registry =
+      error.empty() ? core::ToolRegistry::create(std::move(tools), {}, error) : nullptr;
+  if (!registry) {
+    std::cerr << "nib: " << error << '\n';
+    return 2;
+  }
+
+  provider::OpenAIChatProvider provider(provider::OpenAIChatConfig{model.base_url, model.api_key});
+  ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
+                         isatty(STDOUT_FILENO) != 0);
+  core::LoopOptions loop_options;
+  loop_options.provider = &provider;
+  loop_options.model.id = model.model;
+  loop_options.tools = registry.get();
+  loop_options.cwd = std::filesystem::current_path();
+  loop_options.system_prompt = build_system_prompt(registry->specs(), loop_options.cwd, today());
+  loop_options.on_event = [&output](const core::Event& event) { output.on_event(event); };
+  if (options.max_turns > 0) loop_options.max_turns = options.max_turns;
+
+  core::AgentLoop loop(loop_options);
+  std::vector<core::Message> history{core::UserMessage{core::text_content(prompt)}};
+  return exit_status(loop.run(history, stop).reason);
+}
+
+}  // namespace nib::app

@@ -1,0 +1,41 @@
+#include "app/system_prompt.hpp"
+
+#include <sys/utsname.h>
+
+#include <ctime>
+
+namespace nib::app {
+
+std::string build_system_prompt(const std::vector<core::ToolSpec>& tools,
+                                const std::filesystem::path& cwd, const std::string& date) {
+  std::string prompt =
+      "You are nib, a coding agent working in the user's terminal. You help with software "
+      "tasks by reading files, running commands and editing code with the tools below, then "
+      "reporting what you did and found.\n\n"
+      "Guidelines:\n"
+      "- Look before you answer: read the relevant files and run commands instead of guessing.\n"
+      "- Calls that do not depend on each other can be made in one reply; they may run in "
+      "parallel.\n"
+      "- Tool results may be truncated; they say how to get the rest.\n"
+      "- Be concise. Show file paths clearly. Do not invent results you did not see.\n\nTools:\n";
+  for (const auto& tool : tools) {
+    const std::string first_line = tool.description.substr(0, tool.description.find('\n'));
+    prompt += "- " + tool.name + ": " + first_line + "\n";
+  }
+  utsname system{};
+  uname(&system);
+  prompt += "\nWorking directory: " + cwd.string() + "\nPlatform: " + system.sysname + " " +
+            system.release + " (" + system.machine + ")\nToday's date: " + date + "\n";
+  return prompt;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buffer[16];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &local);
+  return buffer;
+}
+
+}  // namespace nib::app

@@ -1,0 +1,56 @@
+#include "app/tool_command.hpp"
+
+#include <filesystem>
+
+#include "core/tool_registry.hpp"
+#include "core/tool_scheduler.hpp"
+#include "tools/builtin.hpp"
+#include "util/base64.hpp"
+
+namespace nib::app {
+namespace {
+
+void write_content(const core::Content& content, std::ostream& out) {
+  for (const auto& block : content) {
+    std::string text;
+    if (const auto* text_block = std::get_if<core::TextBlock>(&block)) {
+      text = text_block->text;
+    } else {
+      const auto& image = std::get<core::ImageBlock>(block);
+      const auto bytes = util::base64_decode(image.data_base64);
+      text = "[image mime=" + image.mime_type +
+             " bytes=" + std::to_string(bytes ? bytes->size() : 0) + "]";
+    }
+    out << text;
+    if (text.empty() || text.back() != '\n') out << '\n';
+  }
+  out << std::flush;
+}
+
+}  // namespace
+
+int run_tool_command(const std::vector<std::string>& args, std::stop_token stop, std::ostream& out,
+                     std::ostream& err) {
+  if (args.empty() || args.size() > 2) {
+    err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
+    return 2;
+  }
+  std::string error;
+  const auto registry = core::ToolRegistry::create(tools::builtin_tools(), {}, error);
+  if (!registry) {
+    err << "nib: " << error << '\n';
+    return 2;
+  }
+  core::SchedulerOptions options;
+  options.tools = registry.get();
+  options.cwd = std::filesystem::current_path();
+  core::ToolScheduler scheduler(options);
+  const core::ToolCall call{"cli", args[0], args.size() > 1 ? args[1] : "{}"};
+  const auto results = scheduler.execute_batch({call}, stop);
+  const auto& result = results.results.at(0);
+  write_content(result.content, out);
+  if (stop.stop_requested()) return 130;
+  return result.is_error ? 1 : 0;
+}
+
+}  // namespace nib::app

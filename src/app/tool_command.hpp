@@ -1,0 +1,17 @@
+#pragma once
+// `nib tool NAME 'JSON'`: one tool call through the same prepare → gate → run path the loop
+// uses, in the current directory. The model-facing content goes to `out` and nothing else.
+
+#include <ostream>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace nib::app {
+
+// `args` are the words after "tool". Returns the exit status: 0 success, 1 an error result,
+// 2 bad usage, 130 aborted through `stop`.
+int run_tool_command(const std::vector<std::string>& args, std::stop_token stop, std::ostream& out,
+                     std::ostream& err);
+
+}  // namespace nib::app

@@ -1,0 +1,132 @@
+#include "core/message_json.hpp"
+
+namespace nib::core {
+namespace {
+
+using nlohmann::json;
+
+json assistant_block_json(const AssistantBlock& block) {
+  if (const auto* text = std::get_if<TextBlock>(&block))
+    return {{"type", "text"}, {"text", text->text}};
+  if (const auto* thinking = std::get_if<ThinkingBlock>(&block)) {
+    return {{"type", "thinking"}, {"text", thinking->text}, {"signature", thinking->signature}};
+  }
+  const auto& call = std::get<ToolCall>(block);
+  return {
+      {"type", "tool_call"}, {"id", call.id}, {"name", call.name}, {"arguments", call.arguments}};
+}
+
+json outcome_json(const char* type, const ToolOutcome& outcome) {
+  json out = to_json(outcome.result);
+  out["type"] = type;
+  out["duration_ms"] = outcome.duration.count();
+  if (outcome.display) out["display"] = *outcome.display;
+  return out;
+}
+
+}  // namespace
+
+json to_json(const ContentBlock& block) {
+  if (const auto* text = std::get_if<TextBlock>(&block))
+    return {{"type", "text"}, {"text", text->text}};
+  const auto& image = std::get<ImageBlock>(block);
+  return {{"type", "image"}, {"mime_type", image.mime_type}, {"data", image.data_base64}};
+}
+
+json to_json(const Content& content) {
+  json out = json::array();
+  for (const auto& block : content) out.push_back(to_json(block));
+  return out;
+}
+
+json to_json(const Usage& usage) {
+  return {{"input_tokens", usage.input_tokens},
+          {"output_tokens", usage.output_tokens},
+          {"cache_read_tokens", usage.cache_read_tokens},
+          {"cache_write_tokens", usage.cache_write_tokens}};
+}
+
+json to_json(const ToolResult& result) {
+  json out = {{"tool_call_id", result.tool_call_id},
+              {"tool_name", result.tool_name},
+              {"content", to_json(result.content)},
+              {"is_error", result.is_error}};
+  if (result.exit_code) out["exit_code"] = *result.exit_code;
+  return out;
+}
+
+json to_json(const Message& message) {
+  if (const auto* user = std::get_if<UserMessage>(&message)) {
+    return {{"role", "user"}, {"content", to_json(user->content)}};
+  }
+  if (const auto* assistant = std::get_if<AssistantMessage>(&message)) {
+    json blocks = json::array();
+    for (const auto& block : assistant->blocks) blocks.push_back(assistant_block_json(block));
+    json out = {{"role", "assistant"},
+                {"content", blocks},
+                {"stop_reason", stop_reason_name(assistant->stop_reason)},
+                {"usage", to_json(assistant->usage)},
+                {"model", assistant->model}};
+    if (!assistant->error_message.empty()) out["error"] = assistant->error_message;
+    return out;
+  }
+  json results = json::array();
+  for (const auto& result : std::get<ToolResultMessage>(message).results) {
+    results.push_back(to_json(result));
+  }
+  return {{"role", "tool_result"}, {"results", results}};
+}
+
+json to_json(const Event& event) {
+  return std::visit(
+      [](const auto& e) -> json {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, RunStartEvent>) {
+          return {{"type", "run_start"}};
+        } else if constexpr (std::is_same_v<T, TurnStartEvent>) {
+          return {{"type", "turn_start"}, {"turn", e.turn}};
+        } else if constexpr (std::is_same_v<T, TextDeltaEvent>) {
+          return {{"type", "text_delta"}, {"text", e.text}};
+        } else if constexpr (std::is_same_v<T, ThinkingDeltaEvent>) {
+          return {{"type", "thinking_delta"}, {"text", e.text}};
+        } else if constexpr (std::is_same_v<T, ToolCallDeltaEvent>) {
+          return {{"type", "tool_call_delta"},
+                  {"index", e.index},
+                  {"id", e.id},
+                  {"name", e.name},
+                  {"fragment", e.fragment}};
+        } else if constexpr (std::is_same_v<T, RetryEvent>) {
+          return {{"type", "retry"},
+                  {"attempt", e.attempt},
+                  {"delay_ms", e.delay.count()},
+                  {"reason", e.reason}};
+        } else if constexpr (std::is_same_v<T, MessageEndEvent>) {
+          return {{"type", "message_end"}, {"message", to_json(Message{e.message})}};
+        } else if constexpr (std::is_same_v<T, ToolStartEvent>) {
+          return {
+              {"type", "tool_start"}, {"id", e.id}, {"name", e.name}, {"arguments", e.arguments}};
+        } else if constexpr (std::is_same_v<T, ToolRunningEvent>) {
+          return {{"type", "tool_running"}, {"id", e.id}, {"name", e.name}};
+        } else if constexpr (std::is_same_v<T, ToolSettledEvent>) {
+          return outcome_json("tool_settled", e.outcome);
+        } else if constexpr (std::is_same_v<T, ToolEndEvent>) {
+          return outcome_json("tool_end", e.outcome);
+        } else if constexpr (std::is_same_v<T, ToolResultsEvent>) {
+          return {{"type", "tool_results"}, {"message", to_json(Message{e.message})}};
+        } else if constexpr (std::is_same_v<T, TurnEndEvent>) {
+          return {{"type", "turn_end"}, {"turn", e.turn}};
+        } else {
+          static_assert(std::is_same_v<T, RunEndEvent>);
+          json out = {{"type", "result"},
+                      {"stop_reason", run_stop_reason_name(e.reason)},
+                      {"is_error", e.reason != RunStopReason::kDone},
+                      {"turns", e.turns},
+                      {"usage", to_json(e.usage)}};
+          if (!e.error_message.empty()) out["error"] = e.error_message;
+          return out;
+        }
+      },
+      event);
+}
+
+}  // namespace nib::core

@@ -1,0 +1,32 @@
+#include "tools/builtin.hpp"
+
+#include <algorithm>
+
+#include "tools/bash.hpp"
+#include "tools/read.hpp"
+
+namespace nib::tools {
+
+std::vector<core::ToolPtr> builtin_tools() {
+  return {make_read_tool(), make_bash_tool()};
+}
+
+std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,
+                                        const std::vector<std::string>& names, std::string& error) {
+  for (const auto& name : names) {
+    const bool known = std::any_of(tools.begin(), tools.end(),
+                                   [&](const core::ToolPtr& tool) { return tool->name() == name; });
+    if (!known) {
+      std::string available;
+      for (const auto& tool : tools) available += (available.empty() ? "" : ", ") + tool->name();
+      error = "unknown tool \"" + name + "\" in --tools; available: " + available;
+      return {};
+    }
+  }
+  std::erase_if(tools, [&](const core::ToolPtr& tool) {
+    return std::find(names.begin(), names.end(), tool->name()) == names.end();
+  });
+  return tools;
+}
+
+}  // namespace nib::tools

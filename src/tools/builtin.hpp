@@ -1,0 +1,19 @@
+#pragma once
+// The built-in tool set, assembled in one place: a new tool is one file plus one line here.
+
+#include <string>
+#include <vector>
+
+#include "core/tool.hpp"
+
+namespace nib::tools {
+
+// Every built-in tool, in the order the model sees them.
+std::vector<core::ToolPtr> builtin_tools();
+
+// Keeps only the tools named in `names`, in the built-in order. On an unknown name returns an
+// empty vector and sets `error` (naming the tool and listing the available ones).
+std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,
+                                        const std::vector<std::string>& names, std::string& error);
+
+}  // namespace nib::tools

@@ -1,0 +1,67 @@
+#include "ui/tool_summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "util/utf8.hpp"
+
+namespace nib::ui {
+namespace {
+
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+std::string fit(std::string text, std::size_t width) {
+  if (text.size() <= width) return text;
+  return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
+}
+
+std::string format_duration(std::chrono::milliseconds duration) {
+  if (duration.count() < 1000) return std::to_string(duration.count()) + " ms";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(duration.count()) / 1000);
+  return buffer;
+}
+
+std::string string_field(const nlohmann::json& args, const char* key) {
+  const auto it = args.find(key);
+  return it != args.end() && it->is_string() ? it->get<std::string>() : std::string{};
+}
+
+}  // namespace
+
+std::string summarize_call(const std::string& name, const std::string& arguments) {
+  const auto args = nlohmann::json::parse(arguments, nullptr, false);
+  if (!args.is_object()) return fit(name + " " + arguments, kSummaryWidth);
+
+  std::string detail;
+  if (name == "bash") {
+    detail = first_line(string_field(args, "command"));
+  } else if (args.contains("path") || args.contains("pattern")) {
+    detail = string_field(args, "pattern");
+    const std::string path = string_field(args, "path");
+    if (!path.empty()) detail += detail.empty() ? path : " in " + path;
+    const auto offset = args.value("offset", nlohmann::json());
+    const auto limit = args.value("limit", nlohmann::json());
+    if (name == "read" && offset.is_number_integer()) {
+      detail += ":" + std::to_string(offset.get<long>());
+      if (limit.is_number_integer())
+        detail += "-" + std::to_string(offset.get<long>() + limit.get<long>() - 1);
+    }
+  } else {
+    detail = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  return fit(detail.empty() ? name : name + " " + detail, kSummaryWidth);
+}
+
+std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome) {
+  std::string line = (outcome.result.is_error ? "✗ " : "✓ ") + call_summary;
+  if (outcome.result.exit_code && *outcome.result.exit_code != 0) {
+    line += ": exit " + std::to_string(*outcome.result.exit_code);
+  } else if (outcome.result.is_error) {
+    line += ": " + fit(first_line(core::content_text(outcome.result.content)), kSummaryWidth);
+  }
+  return line + " (" + format_duration(outcome.duration) + ")";
+}
+
+}  // namespace nib::ui

@@ -1,0 +1,248 @@
+// End-to-end: the real nib binary in print mode against the mock OpenAI server.
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+
+#include "support/mock_openai_server.hpp"
+#include "support/nib_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace nib::testing {
+namespace {
+
+using nlohmann::json;
+
+class PrintModeTest : public ::testing::Test {
+ protected:
+  std::map<std::string, std::string> env() const {
+    return {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}};
+  }
+  NibResult run(std::vector<std::string> args) { return run_nib(args, dir_.path(), env()); }
+
+  // The tool messages the model received in request number `index`.
+  std::vector<json> tool_messages(std::size_t index) {
+    std::vector<json> out;
+    const auto requests = server_.requests();
+    for (const auto& message : requests.at(index).body["messages"]) {
+      if (message["role"] == "tool") out.push_back(message);
+    }
+    return out;
+  }
+
+  MockOpenAIServer server_;
+  TempDir dir_;
+};
+
+TEST_F(PrintModeTest, ReadsAFileThenAnswers) {
+  dir_.write("README.md", "# Demo\nStart with: make run\n");
+  server_.enqueue(MockReply::tool_calls({{"call_1", "read", R"({"path":"README.md"})"}}));
+  server_.enqueue(MockReply::text("Run `make run`.", 3));
+  const auto result = run({"-p", "How do I start the project?"});
+
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "Run `make run`.\n");
+  EXPECT_NE(result.err.find("✓ read README.md"), std::string::npos) << result.err;
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  const auto& first = requests[0].body;
+  EXPECT_EQ(first["model"], "mock-model");
+  EXPECT_EQ(first["stream"], true);
+  EXPECT_EQ(first["messages"][0]["role"], "system");
+  EXPECT_EQ(first["messages"][1]["content"], "How do I start the project?");
+  const auto tools = tool_messages(1);
+  ASSERT_EQ(tools.size(), 1u);
+  EXPECT_EQ(tools[0]["tool_call_id"], "call_1");
+  EXPECT_NE(tools[0]["content"].dump().find("Start with: make run"), std::string::npos);
+}
+
+TEST_F(PrintModeTest, FiveParallelCallsWithArgumentsSplitMidToken) {
+  std::vector<MockToolCall> calls;
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "f" + std::to_string(i) + ".txt";
+    dir_.write(name, "content of file number " + std::to_string(i) + " ✓\n");
+    calls.push_back({"call_" + std::to_string(i), "read", json{{"path", name}}.dump()});
+  }
+  server_.enqueue(MockReply::tool_calls(calls, /*fragment_size=*/3));
+  server_.enqueue(MockReply::text("five files read"));
+  const auto result = run({"-p", "read them all"});
+
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto tools = tool_messages(1);
+  ASSERT_EQ(tools.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(tools[i]["tool_call_id"], "call_" + std::to_string(i));
+    EXPECT_NE(tools[i]["content"].dump().find("content of file number " + std::to_string(i)),
+              std::string::npos)
+        << tools[i].dump();
+  }
+}
+
+TEST_F(PrintModeTest, BadArgumentsThenRecovery) {
+  dir_.write("a.txt", "alpha\n");
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":123})"}}));
+  server_.enqueue(MockReply::tool_calls({{"c2", "read", R"({"path":"a.txt"})"}}));
+  server_.enqueue(MockReply::text("alpha it is"));
+  const auto result = run({"-p", "read a.txt"});
+
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "alpha it is\n");
+  const auto first = tool_messages(1);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_NE(first[0]["content"].dump().find("invalid arguments for read — /path: expected"),
+            std::string::npos)
+      << first[0].dump();
+  EXPECT_NE(tool_messages(2).back()["content"].dump().find("alpha"), std::string::npos);
+}
+
+TEST_F(PrintModeTest, UnknownToolGetsAnErrorListingTheTools) {
+  server_.enqueue(MockReply::tool_calls({{"c1", "write_file", R"({"path":"x"})"}}));
+  server_.enqueue(MockReply::text("ok"));
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto tools = tool_messages(1);
+  ASSERT_EQ(tools.size(), 1u);
+  const std::string text = tools[0]["content"].dump();
+  EXPECT_NE(text.find("unknown tool \\\"write_file\\\""), std::string::npos) << text;
+  EXPECT_NE(text.find("read"), std::string::npos);
+  EXPECT_NE(text.find("bash"), std::string::npos);
+}
+
+TEST_F(PrintModeTest, ReplyCutAtLengthRunsNoToolAndTheModelIsTold) {
+  server_.enqueue(
+      MockReply::tool_calls({{"c1", "bash", R"({"command":"touch ran"})"}}, 7, "length"));
+  server_.enqueue(MockReply::text("understood"));
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "ran"));
+  const auto tools = tool_messages(1);
+  ASSERT_EQ(tools.size(), 1u);
+  EXPECT_NE(tools[0]["content"].dump().find("output-token limit"), std::string::npos);
+}
+
+TEST_F(PrintModeTest, Http500IsAClearError) {
+  server_.enqueue(MockReply::http_error(500, R"({"error":{"message":"the mock fell over"}})"));
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(result.out.empty());
+  EXPECT_NE(result.err.find("500"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("the mock fell over"), std::string::npos) << result.err;
+}
+
+TEST_F(PrintModeTest, Http429IsAClearError) {
+  server_.enqueue(MockReply::http_error(429, R"({"error":{"message":"rate limited"}})",
+                                        {{"Retry-After", "1"}}));
+  // Retries (a later feature) may answer it; with nothing more queued the run must fail cleanly.
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("429"), std::string::npos) << result.err;
+}
+
+TEST_F(PrintModeTest, DisconnectMidStreamIsAnErrorNotAPartialAnswer) {
+  server_.enqueue(MockReply::text("this answer never finishes", 5).disconnect_after(2));
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_NE(result.err.find("stream ended"), std::string::npos) << result.err;
+}
+
+TEST_F(PrintModeTest, SigintDuringASlowToolAbortsAndLeavesNoProcess) {
+  // The command reports its pid through a FIFO: reading it blocks until the command runs.
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  server_.enqueue(MockReply::tool_calls(
+      {{"c1", "bash", json{{"command", "echo $$ > sync; exec sleep 1000"}}.dump()}}));
+  NibProcess nib({"-p", "go", "--output-format", "stream-json"}, dir_.path(), env());
+  pid_t pid = 0;
+  std::ifstream(dir_.path() / "sync") >> pid;
+  ASSERT_GT(pid, 0);
+  nib.send_signal(SIGINT);
+  const auto result = nib.wait();
+
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  EXPECT_EQ(server_.requests().size(), 1u);  // no further model request after the abort
+  const auto last =
+      json::parse(result.out.substr(result.out.rfind('\n', result.out.size() - 2) + 1));
+  EXPECT_EQ(last["type"], "result");
+  EXPECT_EQ(last["stop_reason"], "aborted");
+  EXPECT_NE(result.out.find("\"tool_running\""), std::string::npos);
+  EXPECT_NE(result.out.find("\"tool_end\""), std::string::npos);
+  // The shell (which became the sleep) is gone: absent, or a zombie awaiting its reaper.
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (std::getline(stat, line)) {
+    EXPECT_NE(line.find(") Z"), std::string::npos) << line;
+  }
+}
+
+TEST_F(PrintModeTest, StreamJsonEmitsEveryToolEventAndAResultLine) {
+  dir_.write("a.txt", "alpha\n");
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"a.txt"})"}}));
+  server_.enqueue(MockReply::text("done"));
+  const auto result = run({"-p", "go", "--output-format", "stream-json"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  std::vector<std::string> types;
+  std::istringstream lines(result.out);
+  json last;
+  for (std::string line; std::getline(lines, line);) {
+    last = json::parse(line);
+    const std::string type = last["type"];
+    if (type.rfind("tool_", 0) == 0 && type != "tool_call_delta" && type != "tool_results") {
+      types.push_back(type);
+    }
+  }
+  EXPECT_EQ(types,
+            (std::vector<std::string>{"tool_start", "tool_running", "tool_settled", "tool_end"}));
+  EXPECT_EQ(last["type"], "result");
+  EXPECT_EQ(last["stop_reason"], "done");
+  EXPECT_EQ(last["result"], "done");
+  EXPECT_EQ(last["usage"]["input_tokens"], 24);
+}
+
+TEST_F(PrintModeTest, JsonOutputIsOneObject) {
+  server_.enqueue(MockReply::text("hello"));
+  const auto result = run({"-p", "hi", "--output-format", "json"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto object = json::parse(result.out);
+  EXPECT_EQ(object["result"], "hello");
+  EXPECT_EQ(object["stop_reason"], "done");
+}
+
+TEST_F(PrintModeTest, MaxTurnsStopsWithItsOwnReason) {
+  server_.enqueue(MockReply::tool_calls({{"c1", "bash", R"({"command":"touch ran"})"}}));
+  const auto result = run({"-p", "go", "--max-turns", "1", "--output-format", "json"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(json::parse(result.out)["stop_reason"], "max_turns");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "ran"));
+}
+
+TEST_F(PrintModeTest, ToolsFlagLimitsWhatTheModelSees) {
+  server_.enqueue(MockReply::text("ok"));
+  const auto result = run({"-p", "go", "--tools", "read"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto tools = server_.requests().at(0).body["tools"];
+  ASSERT_EQ(tools.size(), 1u);
+  EXPECT_EQ(tools[0]["function"]["name"], "read");
+  EXPECT_EQ(run({"-p", "go", "--tools", "nope"}).exit_code, 2);
+}
+
+TEST(PrintModeConfigTest, NoProviderConfiguredSaysHowAndExits2) {
+  TempDir dir;
+  const auto result = run_nib({"-p", "hello"}, dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(result.out.empty());
+  EXPECT_NE(result.err.find("OPENAI_API_KEY"), std::string::npos) << result.err;
+  EXPECT_LE(std::count(result.err.begin(), result.err.end(), '\n'), 2);
+}
+
+TEST(PrintModeConfigTest, BadFlagIsAUsageError) {
+  TempDir dir;
+  EXPECT_EQ(run_nib({"--no-such-flag"}, dir.path()).exit_code, 2);
+  EXPECT_EQ(run_nib({"-p", "x", "--output-format", "yaml"}, dir.path()).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace nib::testing

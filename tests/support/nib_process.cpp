@@ -1,0 +1,112 @@
+#include "support/nib_process.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
+
+#ifndef NIB_BINARY
+#error "NIB_BINARY must name the nib executable"
+#endif
+
+namespace nib::testing {
+
+NibProcess::NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                       const std::map<std::string, std::string>& env) {
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe failed");
+  }
+  std::vector<std::string> argv_storage{NIB_BINARY};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<std::string> env_storage{"PATH=" + std::string(std::getenv("PATH")),
+                                       "HOME=" + cwd.string()};
+  for (const auto& [name, value] : env) env_storage.push_back(name + "=" + value);
+  std::vector<char*> argv, envp;
+  for (auto& arg : argv_storage) argv.push_back(arg.data());
+  for (auto& entry : env_storage) envp.push_back(entry.data());
+  argv.push_back(nullptr);
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  const int status =
+      posix_spawn(&pid_, NIB_BINARY, &actions, &attributes, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (status != 0) throw std::runtime_error("cannot start " + std::string(NIB_BINARY));
+  out_reader_ = std::thread([this, fd = out_pipe[0]] { read_stream(fd, out_); });
+  err_reader_ = std::thread([this, fd = err_pipe[0]] { read_stream(fd, err_); });
+}
+
+NibProcess::~NibProcess() {
+  if (!waited_) {
+    kill(pid_, SIGKILL);
+    wait();
+  }
+}
+
+void NibProcess::read_stream(int fd, std::string& into) {
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    std::lock_guard lock(mutex_);
+    if (n <= 0) {
+      --streams_open_;
+      changed_.notify_all();
+      break;
+    }
+    into.append(buffer, static_cast<std::size_t>(n));
+    changed_.notify_all();
+  }
+  close(fd);
+}
+
+void NibProcess::send_signal(int signal_number) {
+  kill(pid_, signal_number);
+}
+
+bool NibProcess::wait_for_stdout(const std::string& text) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return out_.find(text) != std::string::npos || streams_open_ == 0; });
+  return out_.find(text) != std::string::npos;
+}
+
+NibResult NibProcess::wait() {
+  if (waited_) return result_;
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  out_reader_.join();
+  err_reader_.join();
+  waited_ = true;
+  std::lock_guard lock(mutex_);
+  result_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result_.out = out_;
+  result_.err = err_;
+  return result_;
+}
+
+NibResult run_nib(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                  const std::map<std::string, std::string>& env) {
+  return NibProcess(args, cwd, env).wait();
+}
+
+}  // namespace nib::testing

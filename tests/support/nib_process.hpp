@@ -1,0 +1,60 @@
+#pragma once
+// Runs the real `nib` binary for end-to-end tests: arguments, a controlled environment and
+// working directory, stdout/stderr captured on reader threads, signals on demand. The test can
+// wait for a piece of output to appear (e.g. a "tool_running" event) before acting.
+// Thread-safe accessors; one owner drives the process.
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nib::testing {
+
+struct NibResult {
+  int exit_code = -1;  // the exit status, or 128 + signal when killed by one
+  std::string out;
+  std::string err;
+};
+
+class NibProcess {
+ public:
+  // Starts `NIB_BINARY args...` in `cwd`. The environment holds only PATH, HOME=`cwd` and
+  // `env`, so a developer's own keys and settings never leak into a test.
+  NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+             const std::map<std::string, std::string>& env = {});
+  // Kills the process if it is still running.
+  ~NibProcess();
+  NibProcess(const NibProcess&) = delete;
+  NibProcess& operator=(const NibProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void send_signal(int signal_number);
+  // Blocks until stdout contains `text`; false if the process ended without printing it.
+  bool wait_for_stdout(const std::string& text);
+  // Waits for the exit and returns everything it printed.
+  NibResult wait();
+
+ private:
+  void read_stream(int fd, std::string& into);
+
+  pid_t pid_ = -1;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::string out_, err_;
+  int streams_open_ = 2;
+  std::thread out_reader_, err_reader_;
+  bool waited_ = false;
+  NibResult result_;
+};
+
+// Runs nib to completion.
+NibResult run_nib(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                  const std::map<std::string, std::string>& env = {});
+
+}  // namespace nib::testing
