@@ -19,18 +19,17 @@ void PrintOutput::on_event(const core::Event& event) {
          << std::flush;
     return;
   }
-  if (format_ == PrintFormat::kJson) {
-    if (std::holds_alternative<core::RunEndEvent>(event)) {
-      auto result = core::to_json(event);
-      result["result"] = final_text_;
-      out_ << result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
-           << std::flush;
-    } else if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
-      err_ << "nib: " << retry->reason << "; retrying in " << retry->delay.count() << " ms\n";
-    }
-    return;
+  if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
+    err_ << "nib: " << retry->reason << "; retrying in " << retry->delay.count() << " ms\n"
+         << std::flush;
+  } else if (format_ == PrintFormat::kText) {
+    on_text_event(event);
+  } else if (std::holds_alternative<core::RunEndEvent>(event)) {
+    auto result = core::to_json(event);
+    result["result"] = final_text_;
+    out_ << result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
+         << std::flush;
   }
-  on_text_event(event);
 }
 
 void PrintOutput::on_text_event(const core::Event& event) {
@@ -60,8 +59,6 @@ void PrintOutput::on_text_event(const core::Event& event) {
     const auto& id = tool_end->outcome.result.tool_call_id;
     err_ << outcome_line(summaries_[id], tool_end->outcome) << '\n' << std::flush;
     summaries_.erase(id);
-  } else if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
-    err_ << "nib: " << retry->reason << "; retrying in " << retry->delay.count() << " ms\n";
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
     switch (run_end->reason) {
       case core::RunStopReason::kDone:

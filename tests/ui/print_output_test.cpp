@@ -1,0 +1,92 @@
+#include "ui/print_output.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace nib::ui {
+namespace {
+
+using namespace core;
+
+AssistantMessage reply(const std::string& text, bool with_call,
+                       StopReason reason = StopReason::kEndTurn) {
+  AssistantMessage message;
+  message.blocks.push_back(TextBlock{text});
+  if (with_call) message.blocks.push_back(ToolCall{"c1", "read", R"({"path":"a.txt"})"});
+  message.stop_reason = reason;
+  return message;
+}
+
+ToolOutcome outcome(bool is_error, std::string text) {
+  return ToolOutcome{
+      ToolResult{"c1", "read", text_content(std::move(text)), is_error, std::nullopt}, std::nullopt,
+      std::chrono::milliseconds(12)};
+}
+
+struct Streams {
+  std::ostringstream out, err;
+};
+
+TEST(PrintOutputTest, TextModeSendsOnlyTheFinalAnswerToStdout) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false);
+  output.on_event(TextDeltaEvent{"Let me look."});
+  output.on_event(MessageEndEvent{reply("Let me look.", true)});
+  output.on_event(ToolStartEvent{"c1", "read", R"({"path":"a.txt"})"});
+  output.on_event(ToolEndEvent{outcome(false, "alpha")});
+  output.on_event(TextDeltaEvent{"It says alpha."});
+  output.on_event(MessageEndEvent{reply("It says alpha.", false)});
+  output.on_event(RunEndEvent{});
+  EXPECT_EQ(s.out.str(), "It says alpha.\n");
+  EXPECT_EQ(s.err.str(), "Let me look.\n✓ read a.txt (12 ms)\n");
+}
+
+TEST(PrintOutputTest, FailedReplyIsNotPrintedAsAnAnswer) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, false);
+  output.on_event(MessageEndEvent{reply("half an ans", false, StopReason::kError)});
+  output.on_event(RunEndEvent{RunStopReason::kError, "stream ended before the reply was complete"});
+  EXPECT_EQ(s.out.str(), "");
+  EXPECT_NE(s.err.str().find("stream ended"), std::string::npos);
+}
+
+TEST(PrintOutputTest, ErrorResultShowsItsFirstLine) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, false);
+  output.on_event(ToolStartEvent{"c1", "read", R"({"path":"x"})"});
+  output.on_event(ToolEndEvent{outcome(true, "Error: x not found\nmore")});
+  EXPECT_EQ(s.err.str(), "✗ read x: Error: x not found (12 ms)\n");
+}
+
+TEST(PrintOutputTest, LiveTextStreamsDeltas) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/true);
+  output.on_event(TextDeltaEvent{"Hel"});
+  EXPECT_EQ(s.out.str(), "Hel");
+  output.on_event(TextDeltaEvent{"lo"});
+  output.on_event(MessageEndEvent{reply("Hello", false)});
+  EXPECT_EQ(s.out.str(), "Hello\n");
+}
+
+TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
+  Streams s;
+  PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
+  output.on_event(ToolStartEvent{"c1", "read", "{}"});
+  output.on_event(MessageEndEvent{reply("answer", false)});
+  output.on_event(RunEndEvent{RunStopReason::kDone, "", Usage{3, 4, 0, 0}, 1});
+  std::istringstream lines(s.out.str());
+  std::vector<nlohmann::json> parsed;
+  for (std::string line; std::getline(lines, line);) parsed.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(parsed.size(), 3u);
+  EXPECT_EQ(parsed[0]["type"], "tool_start");
+  EXPECT_EQ(parsed[2]["type"], "result");
+  EXPECT_EQ(parsed[2]["result"], "answer");
+  EXPECT_EQ(parsed[2]["usage"]["output_tokens"], 4);
+  EXPECT_TRUE(s.err.str().empty());
+}
+
+}  // namespace
+}  // namespace nib::ui
