@@ -1,0 +1,104 @@
+#include "tools/bash.hpp"
+
+#include <system_error>
+
+#include "tools/command_report.hpp"
+#include "tools/command_runner.hpp"
+#include "tools/limits.hpp"
+#include "tools/subprocess.hpp"
+
+namespace nib::tools {
+namespace {
+
+std::string describe() {
+  const auto quiet_ms = std::to_string(kQuietAfterExit.count());
+  const auto drain_s = std::to_string(kDrainCap.count() / 1000);
+  return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
+         "and exit status. A non-zero exit code is reported in the result, not as a failure "
+         "of this tool.\n"
+         "- Output: stdout and stderr are shown separately (labelled when both have output); "
+         "together at most the last " +
+         std::to_string(kMaxOutputLines) + " lines and " + std::to_string(kMaxOutputBytes / 1024) +
+         " KB are shown. When more was printed, a note gives the path of a log holding the "
+         "stream (its first " +
+         std::to_string(kMaxLogBytes / (1024 * 1024)) +
+         " MiB); use read on it. Prefer narrowing output yourself (grep, head, tail, -q).\n"
+         "- Non-interactive: stdin is /dev/null, there is no terminal, and editors and pagers "
+         "are disabled (CI=1, EDITOR=true, GIT_EDITOR=true, PAGER=cat, "
+         "GIT_TERMINAL_PROMPT=0, DEBIAN_FRONTEND=noninteractive). Pass flags such as -y or "
+         "-m \"message\"; a program that waits for input gets end-of-file instead.\n"
+         "- timeout: seconds. When it expires the command and every process it started are "
+         "killed and the output so far is returned. There is no timeout by default: set one "
+         "for anything that may hang (servers, watchers, network access).\n"
+         "- Every call starts a fresh shell: cd, variables and functions do not carry over to "
+         "the next call; chain commands with && instead.\n"
+         "- Background processes (cmd &) keep running after the call returns, until nib exits. "
+         "The call returns once the shell has exited and the output has been quiet for " +
+         quiet_ms + " ms (at most " + drain_s +
+         " s after the exit). Redirect a background process's output to a file "
+         "(cmd > file.log 2>&1 &): output it prints after the call has returned is lost, and "
+         "writing it may kill the process with SIGPIPE.";
+}
+
+nlohmann::json parameters() {
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"command", {{"type", "string"}, {"description", "The command to run with bash -c."}}},
+        {"timeout",
+         {{"type", "number"},
+          {"exclusiveMinimum", 0},
+          {"description", "Seconds after which the command is killed; no limit when absent."}}}}},
+      {"required", {"command"}},
+      {"additionalProperties", false},
+  };
+}
+
+class BashTool final : public core::Tool {
+ public:
+  explicit BashTool(BashToolOptions options)
+      : core::Tool({"bash", describe(), parameters(), /*concurrency_safe=*/false}),
+        options_(std::move(options)) {}
+
+  core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
+                           const core::ToolContext& context) override {
+    const std::string command = args.value("command", "");
+    if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+      return core::ToolOutput::error("Error: command is empty. Pass the shell command to run.");
+    }
+    std::optional<double> timeout;
+    if (const auto found = args.find("timeout"); found != args.end() && found->is_number()) {
+      timeout = found->get<double>();
+      if (!(*timeout > 0)) {
+        return core::ToolOutput::error("Error: timeout must be a number of seconds above 0.");
+      }
+    }
+    std::error_code error;
+    if (!std::filesystem::is_directory(context.cwd, error)) {
+      return core::ToolOutput::error("Error: the working directory " + context.cwd.string() +
+                                     " does not exist or is not a directory, so the command "
+                                     "could not start.");
+    }
+    CommandRequest request{
+        .command = command,
+        .cwd = context.cwd,
+        .timeout = timeout ? std::optional(std::chrono::duration<double>(*timeout)) : std::nullopt,
+        .environment = non_interactive_environment(),
+        .stdout_log = [this] { return options_.create_log("bash-stdout"); },
+        .stderr_log = [this] { return options_.create_log("bash-stderr"); },
+    };
+    CommandResult result = run_command(request, std::move(stop));
+    return report_command(result, {.timeout_seconds = timeout});
+  }
+
+ private:
+  const BashToolOptions options_;
+};
+
+}  // namespace
+
+core::ToolPtr make_bash_tool(BashToolOptions options) {
+  return std::make_shared<BashTool>(std::move(options));
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,25 @@
+#pragma once
+// The `bash` tool: runs a shell command non-interactively and reports its exit status and
+// output (command_runner.hpp runs it, command_report.hpp words the result). Not
+// concurrency_safe: commands may change files other calls read. Thread-safe: execute() keeps
+// no state between calls.
+
+#include <functional>
+#include <string_view>
+
+#include "core/tool.hpp"
+#include "tools/temp_log.hpp"
+
+namespace nib::tools {
+
+struct BashToolOptions {
+  // Creates the log for a long stream; `prefix` is "bash-stdout" or "bash-stderr".
+  std::function<LogFile(std::string_view prefix)> create_log = create_private_log;
+};
+
+// The bash tool. Processes it starts are killed on timeout and abort; background ones that
+// outlive their command are killed by kill_all_descendants() (process_reaper.hpp), which the
+// application calls when it exits, after become_subreaper() at start-up.
+core::ToolPtr make_bash_tool(BashToolOptions options = {});
+
+}  // namespace nib::tools

@@ -1,0 +1,35 @@
+#pragma once
+// The model-facing result of a finished command: the exit status and the end of each output
+// stream, cleaned of terminal control sequences, within one result's budget (kMaxOutputLines
+// and kMaxOutputBytes for stdout and stderr together), with notes that say what was cut and
+// where the full stream was saved. Pure apart from creating or deleting the logs through the
+// captures. Thread-safe for distinct results.
+
+#include <optional>
+#include <string>
+
+#include "core/tool.hpp"
+#include "tools/command_runner.hpp"
+
+namespace nib::tools {
+
+// What the report needs besides the result itself.
+struct ReportContext {
+  std::optional<double> timeout_seconds;  // as the model gave it
+};
+
+// The tool output for `result`: a non-zero exit status is data (exit_code set, not an error);
+// a timeout, an abort, death by a signal and a failure to start are errors that keep the
+// output collected so far. Creates a log for each stream that is cut (if it has none yet),
+// then finishes both captures.
+core::ToolOutput report_command(CommandResult& result, const ReportContext& context);
+
+// Splits a budget between two parts of sizes `first` and `second`: each keeps all it needs
+// if both fit; otherwise the smaller keeps up to half and the larger gets the rest.
+std::pair<std::size_t, std::size_t> share_budget(std::size_t budget, std::size_t first,
+                                                 std::size_t second);
+
+// "SIGSEGV (Segmentation fault)" for a signal number; "signal N" when it has no name.
+std::string describe_signal(int signal);
+
+}  // namespace nib::tools

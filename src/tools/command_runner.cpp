@@ -1,0 +1,240 @@
+#include "tools/command_runner.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <vector>
+
+#include "tools/limits.hpp"
+#include "tools/process_reaper.hpp"
+
+namespace nib::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr const char* kShell = "/bin/bash";
+// Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
+constexpr std::size_t kReadChunkBytes = 256 * 1024;
+// Without a pidfd the exit is noticed by polling waitpid this often.
+constexpr auto kExitPollInterval = 10ms;
+// Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
+constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
+// Every process of one command carries NAME=<unique value> in its environment, so processes
+// that double-forked out of its tree can still be found and killed with it.
+constexpr const char* kTagVariable = "NIB_COMMAND_ID";
+
+std::string new_command_tag() {
+  static std::atomic<unsigned long> counter{0};
+  return std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1) + 1);
+}
+
+struct Stream {
+  int fd;
+  OutputCapture* capture;
+  bool open;
+};
+
+void signal_eventfd(int fd) {
+  const std::uint64_t one = 1;
+  if (fd >= 0) [[maybe_unused]]
+    const auto written = ::write(fd, &one, sizeof one);
+}
+
+void drain_eventfd(int fd) {
+  std::uint64_t counter = 0;
+  [[maybe_unused]] const auto got = ::read(fd, &counter, sizeof counter);
+}
+
+// The poll loop for one spawned command; see command_runner.hpp for the rules it implements.
+class CommandWaiter {
+ public:
+  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag,
+                std::optional<Clock::time_point> deadline, std::stop_token stop)
+      : process_(process),
+        result_(result),
+        tag_(std::move(tag)),
+        deadline_(deadline),
+        stop_(std::move(stop)),
+        streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
+                  {process.stderr_fd.get(), &result.stderr_capture, true}}} {}
+
+  void run() {
+    UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    std::stop_callback on_stop(stop_, [fd = wake.get()] { signal_eventfd(fd); });
+    std::vector<char> buffer(kReadChunkBytes);
+    while (true) {
+      const Clock::time_point now = Clock::now();
+      if (!exited_ && !process_.pidfd.valid()) check_exit(now);
+      if (exited_) {
+        if (!streams_[0].open && !streams_[1].open) break;
+        // A stop after a normal exit ends the drain; after a kill, the dead tree's pipes
+        // reach end-of-file at once and what they still hold is worth reading.
+        if (now >= drain_end() || (stop_.stop_requested() && !kill_reason_)) break;
+      } else if (kill_time_) {
+        if (now >= *kill_time_ + kDrainCap) {
+          give_up();
+          break;
+        }
+      } else if (stop_.stop_requested()) {
+        kill(CommandEnd::kAborted, now);
+        continue;
+      } else if (deadline_ && now >= *deadline_) {
+        kill(CommandEnd::kTimedOut, now);
+        continue;
+      }
+      poll_once(now, wake.get(), buffer);
+    }
+    if (kill_reason_) result_.end = *kill_reason_;
+  }
+
+ private:
+  // When collecting stops after the exit: quiet for kQuietAfterExit, or kDrainCap after it.
+  Clock::time_point drain_end() const {
+    return std::min(std::max(exit_time_, last_output_) + kQuietAfterExit, exit_time_ + kDrainCap);
+  }
+
+  // The next moment a decision in run() may change without any descriptor becoming ready.
+  std::optional<Clock::time_point> next_deadline(Clock::time_point now, bool can_wake) const {
+    std::optional<Clock::time_point> next;
+    const auto consider = [&next](Clock::time_point when) {
+      if (!next || when < *next) next = when;
+    };
+    if (exited_) consider(drain_end());
+    if (!exited_ && kill_time_) consider(*kill_time_ + kDrainCap);
+    if (!exited_ && !kill_time_ && deadline_) consider(*deadline_);
+    if ((!exited_ && !process_.pidfd.valid()) || !can_wake) consider(now + kExitPollInterval);
+    return next;
+  }
+
+  void poll_once(Clock::time_point now, int wake_fd, std::vector<char>& buffer) {
+    std::array<pollfd, 4> fds{};
+    std::array<Stream*, 4> stream_of{};  // null for the exit and wake-up descriptors
+    nfds_t count = 0;
+    for (Stream& stream : streams_) {
+      if (!stream.open) continue;
+      stream_of[count] = &stream;
+      fds[count++] = {stream.fd, POLLIN, 0};
+    }
+    if (!exited_ && process_.pidfd.valid()) fds[count++] = {process_.pidfd.get(), POLLIN, 0};
+    if (wake_fd >= 0) fds[count++] = {wake_fd, POLLIN, 0};
+
+    int timeout_ms = -1;
+    if (const auto next = next_deadline(now, wake_fd >= 0)) {
+      const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*next - now);
+      timeout_ms = static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(
+          wait.count(), 0, std::numeric_limits<int>::max()));
+    }
+    if (::poll(fds.data(), count, timeout_ms) <= 0) return;  // timeout, or EINTR: re-evaluate
+    for (nfds_t i = 0; i < count; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (stream_of[i] != nullptr) {
+        read_stream(*stream_of[i], buffer);
+      } else if (fds[i].fd == wake_fd) {
+        drain_eventfd(wake_fd);
+      } else {
+        check_exit(Clock::now());
+      }
+    }
+  }
+
+  void read_stream(Stream& stream, std::vector<char>& buffer) {
+    const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
+    if (got > 0) {
+      stream.capture->append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+      last_output_ = Clock::now();
+    } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+      stream.open = false;
+    }
+  }
+
+  void check_exit(Clock::time_point now) {
+    int status = 0;
+    switch (reap_registered(process_.pid, &status)) {
+      case ReapStatus::kRunning:
+        return;
+      case ReapStatus::kReaped:
+        if (WIFEXITED(status)) {
+          result_.end = CommandEnd::kExited;
+          result_.exit_code = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+          result_.end = CommandEnd::kSignaled;
+          result_.signal = WTERMSIG(status);
+          result_.core_dumped = WCOREDUMP(status);
+        }
+        break;
+      case ReapStatus::kLost:
+        result_.end = CommandEnd::kNoStatus;
+        break;
+    }
+    exited_ = true;
+    exit_time_ = now;
+  }
+
+  void kill(CommandEnd reason, Clock::time_point now) {
+    kill_reason_ = reason;
+    kill_time_ = now;
+    kill_process_tree(process_.pid, std::string(kTagVariable) + "=" + tag_);
+  }
+
+  // The killed process has not exited (stuck in the kernel): stop waiting, and let the
+  // adopted-zombie reaper collect it whenever it does.
+  void give_up() {
+    release_registered(process_.pid);
+    result_.error = "the process did not exit within " +
+                    std::to_string(std::chrono::milliseconds(kDrainCap).count()) +
+                    " ms of being killed";
+  }
+
+  SpawnedProcess& process_;
+  CommandResult& result_;
+  const std::string tag_;
+  const std::optional<Clock::time_point> deadline_;
+  const std::stop_token stop_;
+  std::array<Stream, 2> streams_;
+  bool exited_ = false;
+  Clock::time_point exit_time_{};
+  Clock::time_point last_output_{};
+  std::optional<Clock::time_point> kill_time_;
+  std::optional<CommandEnd> kill_reason_;
+};
+
+}  // namespace
+
+CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
+  CommandResult result{.stdout_capture = OutputCapture(request.stdout_log),
+                       .stderr_capture = OutputCapture(request.stderr_log)};
+  if (stop.stop_requested()) {
+    result.end = CommandEnd::kAborted;
+    return result;
+  }
+  const std::string tag = new_command_tag();
+  EnvironmentOverrides overrides = request.environment;
+  overrides.emplace_back(kTagVariable, tag);
+  const auto deadline =
+      request.timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                         std::min(*request.timeout, kMaxTimeout)))
+                      : std::nullopt;
+  SpawnedProcess process = spawn_process({.argv = {kShell, "-c", request.command},
+                                          .cwd = request.cwd,
+                                          .environment = merge_environment(environ, overrides),
+                                          .open_pidfd = request.use_pidfd});
+  if (process.pid < 0) {
+    result.error = process.error;
+    return result;
+  }
+  result.pid = process.pid;
+  CommandWaiter(process, result, tag, deadline, std::move(stop)).run();
+  // Background processes of earlier commands that have ended since are collected here.
+  reap_adopted_zombies();
+  return result;
+}
+
+}  // namespace nib::tools

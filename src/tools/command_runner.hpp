@@ -1,0 +1,58 @@
+#pragma once
+// Running one shell command to completion: spawn it (subprocess.hpp), collect stdout and
+// stderr into bounded captures, and wait in one poll() loop over both pipes, the process's
+// exit (a pidfd), a wake-up eventfd fired by the stop token, and the timeout.
+//
+// The call ends when the process has exited and both pipes are at end-of-file; a background
+// child still holding a pipe ends it after kQuietAfterExit without output (output resets the
+// wait) and at most kDrainCap after the exit. On timeout or stop the command's whole tree is
+// killed (process_reaper.hpp) and the output collected so far is kept.
+// Thread-safe: independent calls may run on several threads.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "tools/output_capture.hpp"
+#include "tools/subprocess.hpp"
+
+namespace nib::tools {
+
+struct CommandRequest {
+  std::string command;  // run as /bin/bash -c <command>
+  std::filesystem::path cwd;
+  std::optional<std::chrono::duration<double>> timeout;  // none: no timer
+  EnvironmentOverrides environment;                      // added to nib's own environment
+  LogOpener stdout_log;  // where each stream's full output goes when it is long
+  LogOpener stderr_log;
+  bool use_pidfd = true;  // false waits by polling waitpid, as on kernels without pidfds
+};
+
+enum class CommandEnd {
+  kExited,      // exit_code is set
+  kSignaled,    // killed by `signal` (not by nib)
+  kTimedOut,    // nib killed it when the timeout expired
+  kAborted,     // nib killed it when stop was requested
+  kNoStatus,    // it ended, but its exit status was collected elsewhere
+  kNotStarted,  // `error` says why
+};
+
+struct CommandResult {
+  CommandEnd end = CommandEnd::kNotStarted;
+  int exit_code = 0;
+  int signal = 0;
+  bool core_dumped = false;
+  pid_t pid = -1;
+  std::string error;  // kNotStarted: the reason; otherwise an extra note, usually empty
+  OutputCapture stdout_capture;
+  OutputCapture stderr_capture;
+};
+
+// Runs the command and returns once it has ended as described above.
+CommandResult run_command(const CommandRequest& request, std::stop_token stop);
+
+}  // namespace nib::tools

@@ -1,0 +1,89 @@
+#pragma once
+// OutputCapture: one output stream of a command, kept in bounded memory however much it
+// prints. It keeps the end of the stream in a fixed-size ring, counts bytes and lines, and
+// writes the stream's first bytes (at most a cap) to a private log file, which is created only
+// once the stream is longer than what the model can see, so short commands do no disk I/O.
+// Not thread-safe: one owner feeds it and reads it.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tools/limits.hpp"
+#include "tools/temp_log.hpp"
+#include "tools/unique_fd.hpp"
+
+namespace nib::tools {
+
+// Memory kept for a stream's end: twice what the model sees, so that output still fills the
+// view after escape sequences (colours, progress bars) are stripped from it.
+inline constexpr std::size_t kTailBufferBytes = 2 * kMaxOutputBytes;
+
+// Opens the file that will hold a stream's full output (see create_private_log).
+using LogOpener = std::function<LogFile()>;
+
+struct CaptureLimits {
+  std::size_t tail_bytes = kTailBufferBytes;  // the ring's size
+  std::size_t spill_lines = kMaxOutputLines;  // more lines than this cannot all be shown
+  std::size_t max_log_bytes = kMaxLogBytes;   // the log keeps at most this many first bytes
+};
+
+class OutputCapture {
+ public:
+  explicit OutputCapture(LogOpener open_log, CaptureLimits limits = {});
+  OutputCapture(OutputCapture&&) = default;
+  OutputCapture& operator=(OutputCapture&&) = default;
+  ~OutputCapture();
+
+  // Adds bytes the stream produced. Starts the log once the stream no longer fits in memory or
+  // has more lines than can be shown.
+  void append(std::string_view bytes);
+
+  std::uint64_t total_bytes() const { return total_bytes_; }
+  std::uint64_t total_lines() const { return newlines_ + (ends_open_line_ ? 1 : 0); }
+  // True when tail() is the whole stream.
+  bool complete() const { return total_bytes_ <= limits_.tail_bytes; }
+  // The last min(total_bytes, tail_bytes) bytes, in order.
+  std::string tail() const;
+
+  // Makes sure the log exists (creating it from memory if it was not needed so far), so the
+  // model can be pointed at the full stream. No effect when the log could not be created.
+  void ensure_log();
+  // Ends logging; when the log holds only the start of the stream, appends a note saying so.
+  void finish();
+
+  // The log's path, when there is one.
+  const std::optional<std::filesystem::path>& log_path() const { return log_path_; }
+  std::uint64_t log_bytes() const { return log_bytes_; }
+  // Lines the log holds completely (its newlines).
+  std::uint64_t log_lines() const { return log_newlines_; }
+  // True when the log holds less than the whole stream (the size cap or a write error).
+  bool log_partial() const { return log_path_.has_value() && log_bytes_ < total_bytes_; }
+  // Why the log could not be created or completed; empty when all went well.
+  const std::string& log_error() const { return log_error_; }
+
+ private:
+  void push_tail(std::string_view bytes);
+  void start_log();
+  void write_log(std::string_view bytes);
+
+  LogOpener open_log_;
+  CaptureLimits limits_;
+  std::string ring_;           // grows up to tail_bytes, then wraps at ring_next_
+  std::size_t ring_next_ = 0;  // where the next byte goes once the ring is full
+  std::uint64_t total_bytes_ = 0;
+  std::uint64_t newlines_ = 0;
+  bool ends_open_line_ = false;
+  bool log_started_ = false;  // start_log() ran (whether or not it succeeded)
+  UniqueFd log_fd_;
+  std::optional<std::filesystem::path> log_path_;
+  std::uint64_t log_bytes_ = 0;
+  std::uint64_t log_newlines_ = 0;
+  std::string log_error_;
+};
+
+}  // namespace nib::tools

@@ -1,0 +1,284 @@
+#include "tools/bash.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "support/temp_dir.hpp"
+#include "tools/limits.hpp"
+#include "tools/process_reaper.hpp"
+#include "tools/process_test_util.hpp"
+
+namespace nib::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+// The log path a truncation note points at: the word that ends in ".log".
+std::filesystem::path log_path_in(const std::string& text) {
+  const std::size_t end = text.find(".log");
+  if (end == std::string::npos) return {};
+  const std::size_t start = text.rfind(' ', end) + 1;
+  return text.substr(start, end + 4 - start);
+}
+
+long max_rss_kib() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+class BashToolTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(become_subreaper()); }
+  // Tests stay independent: nothing one starts survives into the next.
+  void TearDown() override { kill_all_descendants(); }
+
+  core::ToolOutput run(const std::string& command, std::optional<double> timeout = std::nullopt,
+                       std::stop_token stop = {}) {
+    nlohmann::json args = {{"command", command}};
+    if (timeout) args["timeout"] = *timeout;
+    return tool_->execute(args, std::move(stop), {"call-1", dir_.path()});
+  }
+
+  testing::TempDir dir_;
+  testing::TempDir logs_;
+  testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
+  core::ToolPtr tool_ = make_bash_tool();
+};
+
+TEST_F(BashToolTest, SpecDescribesTheRealLimits) {
+  const core::ToolSpec& spec = tool_->spec();
+  EXPECT_EQ(spec.name, "bash");
+  EXPECT_FALSE(spec.concurrency_safe);
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxOutputLines) + " lines"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxOutputBytes / 1024) + " KB"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxLogBytes / (1024 * 1024)) + " MiB"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kQuietAfterExit.count()) + " ms"));
+  EXPECT_EQ(spec.parameters["required"], nlohmann::json::array({"command"}));
+  EXPECT_EQ(spec.parameters["properties"]["timeout"]["exclusiveMinimum"], 0);
+}
+
+TEST_F(BashToolTest, ExitCodeZero) {
+  const core::ToolOutput output = run("echo hi");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.exit_code, 0);
+  EXPECT_EQ(output.output, "hi\n");
+}
+
+TEST_F(BashToolTest, NonZeroExitCodeIsDataNotAnError) {
+  const core::ToolOutput output = run("echo before; exit 3");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.exit_code, 3);
+  EXPECT_EQ(output.output, "before\n[exit code 3]\n");
+}
+
+TEST_F(BashToolTest, SeparatesStdoutAndStderr) {
+  const core::ToolOutput output = run("echo out1; echo err1 >&2; echo out2; echo err2 >&2");
+  EXPECT_EQ(output.output, "[stdout]\nout1\nout2\n[stderr]\nerr1\nerr2\n");
+}
+
+TEST_F(BashToolTest, RunsInTheContextDirectory) {
+  EXPECT_EQ(run("pwd").output, dir_.path().string() + "\n");
+}
+
+TEST_F(BashToolTest, EnvironmentIsMarkedAndNonInteractive) {
+  const core::ToolOutput output =
+      run("echo \"$NIB $CI $PAGER $GIT_PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND\"");
+  EXPECT_EQ(output.output, "1 1 cat cat true 0 noninteractive\n");
+}
+
+TEST_F(BashToolTest, StdinIsDevNull) {
+  EXPECT_EQ(run("cat; echo done").output, "done\n");
+  EXPECT_EQ(run("read x; echo \"read=$? x=[$x]\"").output, "read=1 x=[]\n");
+}
+
+TEST_F(BashToolTest, HasNoControllingTerminal) {
+  EXPECT_EQ(run("if { : </dev/tty; } 2>/dev/null; then echo tty; else echo none; fi").output,
+            "none\n");
+}
+
+TEST_F(BashToolTest, InvalidUtf8IsReplaced) {
+  EXPECT_EQ(run("printf 'a\\xffb\\n'").output,
+            "a\xEF\xBF\xBD"
+            "b\n");
+}
+
+TEST_F(BashToolTest, AnsiEscapesAreStripped) {
+  EXPECT_EQ(run("printf '\\033[1;31mred\\033[0m \\033]0;title\\007plain\\n'").output,
+            "red plain\n");
+}
+
+TEST_F(BashToolTest, DeathBySignalIsANamedError) {
+  const core::ToolOutput segv = run("echo last words; kill -SEGV $$");
+  EXPECT_TRUE(segv.is_error);
+  EXPECT_FALSE(segv.exit_code.has_value());
+  EXPECT_THAT(segv.output, HasSubstr("SIGSEGV"));
+  EXPECT_THAT(segv.output, HasSubstr("last words"));
+  const core::ToolOutput killed = run("kill -9 $$");
+  EXPECT_TRUE(killed.is_error);
+  EXPECT_THAT(killed.output, HasSubstr("SIGKILL"));
+}
+
+TEST_F(BashToolTest, MissingWorkingDirectoryIsAnError) {
+  const core::ToolOutput output =
+      tool_->execute({{"command", "true"}}, {}, {"call-1", dir_.path() / "gone"});
+  EXPECT_TRUE(output.is_error);
+  EXPECT_THAT(output.output, HasSubstr("does not exist"));
+}
+
+TEST_F(BashToolTest, EmptyCommandIsAnError) {
+  EXPECT_TRUE(run("  ").is_error);
+}
+
+TEST_F(BashToolTest, TimeoutKillsTheGroupAndKeepsPartialOutput) {
+  const core::ToolOutput output = run("echo $$; echo partial; sleep 1000", 1);
+  EXPECT_TRUE(output.is_error);
+  EXPECT_THAT(output.output, StartsWith("Error: command timed out after 1 s"));
+  EXPECT_THAT(output.output, HasSubstr("partial\n"));
+  const std::string after_header = output.output.substr(output.output.find('\n') + 1);
+  const pid_t pgid = std::stoi(after_header);
+  EXPECT_TRUE(testing::process_gone(-pgid));
+  EXPECT_TRUE(testing::process_gone(pgid));
+}
+
+TEST_F(BashToolTest, TimeoutKillsProcessesThatLeftTheGroup) {
+  const auto escaped_file = dir_.path() / "escaped.pid";
+  const auto daemon_file = dir_.path() / "daemon.pid";
+  // One child starts its own session; another double-forks so that its parent is gone too.
+  const core::ToolOutput output =
+      run("setsid sleep 1000 >/dev/null 2>&1 & echo $! > escaped.pid; "
+          "(setsid sleep 1000 >/dev/null 2>&1 & echo $! > daemon.pid); sleep 1000",
+          1);
+  EXPECT_TRUE(output.is_error);
+  const pid_t escaped = std::stoi(read_file(escaped_file));
+  const pid_t daemon = std::stoi(read_file(daemon_file));
+  EXPECT_TRUE(testing::process_gone(escaped));
+  EXPECT_TRUE(testing::process_gone(daemon));
+}
+
+TEST_F(BashToolTest, AbortThroughTheStopTokenKillsTheCommand) {
+  const auto gate = dir_.path() / "gate";
+  testing::make_fifo(gate);
+  std::stop_source stop;
+  auto call = std::async(std::launch::async, [&] {
+    return run("echo ready; setsid sleep 1000 >/dev/null 2>&1 & echo \"$$ $!\" > gate; sleep 1000",
+               std::nullopt, stop.get_token());
+  });
+  std::istringstream pids(testing::read_fifo_line(gate));
+  pid_t shell = 0;
+  pid_t escaped = 0;
+  pids >> shell >> escaped;
+  ASSERT_GT(shell, 0);
+  stop.request_stop();
+  const core::ToolOutput output = call.get();
+  EXPECT_TRUE(output.is_error);
+  EXPECT_THAT(output.output, HasSubstr("aborted"));
+  EXPECT_THAT(output.output, HasSubstr("ready\n"));
+  EXPECT_TRUE(testing::process_gone(-shell));
+  EXPECT_TRUE(testing::process_gone(escaped));
+}
+
+TEST_F(BashToolTest, BackgroundChildHoldingStdoutDoesNotHoldTheCall) {
+  const core::ToolOutput output = run("sleep 30 & echo \"started $!\"");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.exit_code, 0);
+  ASSERT_THAT(output.output, StartsWith("started "));
+  const pid_t background = std::stoi(output.output.substr(8));
+  EXPECT_FALSE(testing::process_gone(background));  // left running, as asked
+  kill_all_descendants();
+  EXPECT_TRUE(testing::process_gone(background));
+}
+
+TEST_F(BashToolTest, EscapedBackgroundChildIsKilledByKillAllDescendants) {
+  const core::ToolOutput output = run("setsid sleep 1000 & echo $!");
+  EXPECT_FALSE(output.is_error);
+  const pid_t escaped = std::stoi(output.output);
+  EXPECT_FALSE(testing::process_gone(escaped));
+  kill_all_descendants();
+  EXPECT_TRUE(testing::process_gone(escaped));
+}
+
+TEST_F(BashToolTest, ChattyBackgroundChildIsCutOffAfterTheDrainCap) {
+  const core::ToolOutput output = run("(while :; do echo tick; sleep 0.01; done) & echo started");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_THAT(output.output, StartsWith("started\n"));
+}
+
+TEST_F(BashToolTest, StderrFloodIsBoundedAndLogged) {
+  const long rss_before = max_rss_kib();
+  const std::uint64_t total = 50ull * 1024 * 1024;
+  const core::ToolOutput output =
+      run("yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c " + std::to_string(total) + " >&2");
+  EXPECT_LT(max_rss_kib() - rss_before, 32 * 1024);
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.exit_code, 0);
+  EXPECT_LE(output.output.size(), kMaxOutputBytes + 2048);
+  EXPECT_THAT(output.output, HasSubstr("[stderr truncated: showing lines"));
+  EXPECT_THAT(output.output, HasSubstr("(" + std::to_string(total) + " bytes in all)"));
+  EXPECT_THAT(output.output, HasSubstr("A log keeps at most the first 10485760 bytes."));
+  const std::filesystem::path log = log_path_in(output.output);
+  ASSERT_TRUE(std::filesystem::exists(log)) << output.output;
+  EXPECT_EQ(log.parent_path().parent_path(), logs_.path());
+  struct stat info {};
+  ASSERT_EQ(::stat(log.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+  const std::string content = read_file(log);
+  ASSERT_GT(content.size(), kMaxLogBytes);
+  EXPECT_EQ(content.substr(0, 37), "0123456789abcdefghijklmnopqrstuvwxyz\n");
+  EXPECT_EQ(content.substr(kMaxLogBytes),
+            "\n[nib: this log holds only the first 10485760 bytes of " + std::to_string(total) +
+                "; the rest was not kept]\n");
+}
+
+TEST_F(BashToolTest, TwoMillionLinesShowTheTailAndPointAtTheLog) {
+  const core::ToolOutput output = run("seq 1 2000000");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_THAT(output.output, StartsWith("1998001\n1998002\n"));
+  EXPECT_THAT(output.output, HasSubstr("\n2000000\n"));
+  EXPECT_THAT(output.output, Not(HasSubstr("1998000")));
+  EXPECT_THAT(output.output, HasSubstr("showing lines 1998001-2000000 of 2000000"));
+  const std::filesystem::path log = log_path_in(output.output);
+  EXPECT_THAT(output.output, HasSubstr(log.string() + "; use read on it to see them."));
+  EXPECT_THAT(read_file(log), StartsWith("1\n2\n3\n"));
+}
+
+TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
+  const long rss_before = max_rss_kib();
+  // One writer with big blocks, so the test measures nib rather than a pipeline of tools.
+  const core::ToolOutput output = run("dd if=/dev/zero bs=1000000 count=1000 status=none");
+  EXPECT_LT(max_rss_kib() - rss_before, 32 * 1024);
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.output,
+            "[stdout truncated: the end of its 1 line holds nothing printable (1000000000 bytes "
+            "in all). The first 10485760 bytes are saved in " +
+                log_path_in(output.output).string() +
+                "; use read on it to see them. A log keeps at most the first 10485760 bytes. The "
+                "output between the log's end and the lines shown was not kept.]\n");
+}
+
+TEST_F(BashToolTest, ShortOutputCreatesNoLog) {
+  run("seq 1 100");
+  EXPECT_TRUE(std::filesystem::is_empty(logs_.path()) ||
+              std::filesystem::is_empty(logs_.path() / ("nib-" + std::to_string(::geteuid()))));
+}
+
+}  // namespace
+}  // namespace nib::tools
