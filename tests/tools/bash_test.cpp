@@ -217,7 +217,7 @@ TEST_F(BashToolTest, EscapedBackgroundChildIsKilledByKillAllDescendants) {
 }
 
 TEST_F(BashToolTest, ChattyBackgroundChildIsCutOffAfterTheDrainCap) {
-  const core::ToolOutput output = run("(while :; do echo tick; sleep 0.01; done) & echo started");
+  const core::ToolOutput output = run("echo started; (while :; do echo tick; sleep 0.01; done) &");
   EXPECT_FALSE(output.is_error);
   EXPECT_THAT(output.output, StartsWith("started\n"));
 }
