@@ -215,6 +215,7 @@ bool MockOpenAIServer::wait_for_release() {
 
 void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response& response) {
   RecordedRequest recorded;
+  recorded.arrived_at = std::chrono::steady_clock::now();
   recorded.path = request.path;
   recorded.raw_body = request.body;
   recorded.body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
@@ -222,8 +223,10 @@ void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response
   for (const auto& [name, value] : request.headers) recorded.headers[lower(name)] = value;
 
   std::optional<MockReply> reply;
+  std::size_t index = 0;
   {
     const std::lock_guard lock(mutex_);
+    index = requests_.size();
     requests_.push_back(std::move(recorded));
     if (!replies_.empty()) {
       reply = std::move(replies_.front());
@@ -246,10 +249,12 @@ void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response
   }
   auto shared = std::make_shared<MockReply>(std::move(*reply));
   response.set_chunked_content_provider(
-      "text/event-stream", [this, shared](std::size_t /*offset*/, httplib::DataSink& sink) {
+      "text/event-stream", [this, shared, index](std::size_t /*offset*/, httplib::DataSink& sink) {
         // Returning false makes httplib drop the connection without the final empty chunk.
         if (!write_stream(*shared, sink) || shared->disconnect) return false;
         sink.done();
+        const std::lock_guard lock(mutex_);
+        requests_[index].reply_completed_at = std::chrono::steady_clock::now();
         return true;
       });
 }

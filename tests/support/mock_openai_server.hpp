@@ -91,6 +91,11 @@ struct RecordedRequest {
   std::string raw_body;
   nlohmann::json body;                         // the parsed body; null when not JSON
   std::map<std::string, std::string> headers;  // names lower-cased
+  // When the handler received the request (its body fully read), for latency benchmarks.
+  std::chrono::steady_clock::time_point arrived_at;
+  // When the last byte of the streamed reply to it was written; unset for error replies and
+  // while the stream is still being written.
+  std::optional<std::chrono::steady_clock::time_point> reply_completed_at;
 
   // The header's value (name in lower case), or "" when absent.
   std::string header(const std::string& lower_name) const;

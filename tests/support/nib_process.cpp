@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
@@ -16,12 +18,14 @@
 namespace nib::testing {
 
 NibProcess::NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-                       const std::map<std::string, std::string>& env) {
+                       const std::map<std::string, std::string>& env,
+                       const std::filesystem::path& binary) {
+  const std::string program = binary.empty() ? std::string(NIB_BINARY) : binary.string();
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error("pipe failed");
   }
-  std::vector<std::string> argv_storage{NIB_BINARY};
+  std::vector<std::string> argv_storage{program};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<std::string> env_storage{"PATH=" + std::string(std::getenv("PATH")),
                                        "HOME=" + cwd.string()};
@@ -45,14 +49,14 @@ NibProcess::NibProcess(const std::vector<std::string>& args, const std::filesyst
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   const int status =
-      posix_spawn(&pid_, NIB_BINARY, &actions, &attributes, argv.data(), envp.data());
+      posix_spawn(&pid_, program.c_str(), &actions, &attributes, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (status != 0) throw std::runtime_error("cannot start " + std::string(NIB_BINARY));
-  out_reader_ = std::thread([this, fd = out_pipe[0]] { read_stream(fd, out_); });
-  err_reader_ = std::thread([this, fd = err_pipe[0]] { read_stream(fd, err_); });
+  if (status != 0) throw std::runtime_error("cannot start " + program);
+  out_reader_ = std::thread([this, fd = out_pipe[0]] { read_stream(fd, out_, &out_arrivals_); });
+  err_reader_ = std::thread([this, fd = err_pipe[0]] { read_stream(fd, err_, nullptr); });
 }
 
 NibProcess::~NibProcess() {
@@ -62,7 +66,7 @@ NibProcess::~NibProcess() {
   }
 }
 
-void NibProcess::read_stream(int fd, std::string& into) {
+void NibProcess::read_stream(int fd, std::string& into, std::vector<Arrival>* arrivals) {
   char buffer[65536];
   while (true) {
     const ssize_t n = read(fd, buffer, sizeof buffer);
@@ -74,6 +78,7 @@ void NibProcess::read_stream(int fd, std::string& into) {
       break;
     }
     into.append(buffer, static_cast<std::size_t>(n));
+    if (arrivals) arrivals->push_back({into.size(), std::chrono::steady_clock::now()});
     changed_.notify_all();
   }
   close(fd);
@@ -92,7 +97,8 @@ bool NibProcess::wait_for_stdout(const std::string& text) {
 NibResult NibProcess::wait() {
   if (waited_) return result_;
   int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  struct rusage usage {};
+  while (wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   out_reader_.join();
   err_reader_.join();
@@ -101,7 +107,18 @@ NibResult NibProcess::wait() {
   result_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result_.out = out_;
   result_.err = err_;
+  result_.peak_rss_kb = usage.ru_maxrss;
   return result_;
+}
+
+std::optional<std::chrono::steady_clock::time_point> NibProcess::stdout_arrival(
+    std::size_t offset) const {
+  std::lock_guard lock(mutex_);
+  const auto arrival =
+      std::upper_bound(out_arrivals_.begin(), out_arrivals_.end(), offset,
+                       [](std::size_t wanted, const Arrival& read) { return wanted < read.end; });
+  if (arrival == out_arrivals_.end()) return std::nullopt;
+  return arrival->at;
 }
 
 NibResult run_nib(const std::vector<std::string>& args, const std::filesystem::path& cwd,

@@ -6,10 +6,12 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,14 +22,17 @@ struct NibResult {
   int exit_code = -1;  // the exit status, or 128 + signal when killed by one
   std::string out;
   std::string err;
+  long peak_rss_kb = 0;  // ru_maxrss from wait4: the process's (or a waited-for child's) peak
 };
 
 class NibProcess {
  public:
-  // Starts `NIB_BINARY args...` in `cwd`. The environment holds only PATH, HOME=`cwd` and
-  // `env`, so a developer's own keys and settings never leak into a test.
+  // Starts `NIB_BINARY args...` (or `binary args...` when `binary` is given) in `cwd`. The
+  // environment holds only PATH, HOME=`cwd` and `env`, so a developer's own keys and settings
+  // never leak into a test.
   NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-             const std::map<std::string, std::string>& env = {});
+             const std::map<std::string, std::string>& env = {},
+             const std::filesystem::path& binary = {});
   // Kills the process if it is still running.
   ~NibProcess();
   NibProcess(const NibProcess&) = delete;
@@ -39,14 +44,22 @@ class NibProcess {
   bool wait_for_stdout(const std::string& text);
   // Waits for the exit and returns everything it printed.
   NibResult wait();
+  // When the byte at `offset` of stdout was read from the pipe (steady clock), or nullopt if it
+  // has not arrived yet: lets benchmarks time events nib prints.
+  std::optional<std::chrono::steady_clock::time_point> stdout_arrival(std::size_t offset) const;
 
  private:
-  void read_stream(int fd, std::string& into);
+  struct Arrival {
+    std::size_t end = 0;  // stdout size after this read
+    std::chrono::steady_clock::time_point at;
+  };
+  void read_stream(int fd, std::string& into, std::vector<Arrival>* arrivals);
 
   pid_t pid_ = -1;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::string out_, err_;
+  std::vector<Arrival> out_arrivals_;  // one per read, in order
   int streams_open_ = 2;
   std::thread out_reader_, err_reader_;
   bool waited_ = false;

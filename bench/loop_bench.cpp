@@ -1,0 +1,304 @@
+// loop_bench: latency and memory of the real nib binary (NIB_BINARY) in print mode against the
+// in-process mock model server, compared with nib's targets:
+//   1. process start to first model request (spawn of `nib -p` to the mock receiving it);
+//   2. loop overhead per turn over a 40-turn session of cheap `read` calls, excluding model and
+//      tool time, with a breakdown of where each turn's gap goes;
+//   3. peak RSS of nib over that session (wait4's ru_maxrss).
+// Prints a report, then one "summary<TAB>metric<TAB>value<TAB>target<TAB>verdict" line per
+// figure for bench/run. Single-threaded driver; not a test (timings depend on the machine).
+//
+// Usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] [--verbose]
+//   --nib: the binary to measure (default NIB_BINARY, this build's nib)
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/mock_openai_server.hpp"
+#include "support/nib_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace nib::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+using testing::MockOpenAIServer;
+using testing::MockReply;
+using testing::NibProcess;
+using testing::TempDir;
+
+// nib's targets (README: "starts in milliseconds").
+constexpr double kFirstRequestTargetMs = 20.0;
+constexpr double kTurnOverheadTargetMs = 2.0;
+constexpr double kPeakRssTargetMiB = 20.0;
+// A run that has not finished after this long is hung, not slow.
+constexpr auto kHangLimit = std::chrono::seconds(60);
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+struct Stats {
+  double mean = 0, median = 0, p90 = 0, min = 0, max = 0;
+  std::size_t count = 0;
+};
+
+// Nearest-rank percentiles over `values` (not empty).
+Stats stats_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto rank = [&](double p) {
+    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(index, values.size() - 1)];
+  };
+  Stats s;
+  s.count = values.size();
+  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(s.count);
+  s.median = rank(0.5);
+  s.p90 = rank(0.9);
+  s.min = values.front();
+  s.max = values.back();
+  return s;
+}
+
+void print_stats_row(const std::string& label, const Stats& s) {
+  std::printf("  %-40s mean %8.3f  median %8.3f  p90 %8.3f  min %8.3f  max %8.3f ms\n",
+              label.c_str(), s.mean, s.median, s.p90, s.min, s.max);
+}
+
+void print_summary(const std::string& metric, double value, const std::string& unit,
+                   double target) {
+  std::printf("summary\t%s\t%.3f %s\t< %.0f %s\t%s\n", metric.c_str(), value, unit.c_str(), target,
+              unit.c_str(), value < target ? "ok" : "MISSED");
+}
+
+std::map<std::string, std::string> nib_env(const MockOpenAIServer& server) {
+  return {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}};
+}
+
+// The binary under test: NIB_BINARY unless --nib names another.
+std::filesystem::path nib_binary = NIB_BINARY;
+
+// Waits for nib's exit and insists that it succeeded: a failed run measures nothing.
+testing::NibResult finish(NibProcess& process, const char* what) {
+  auto result = process.wait();
+  if (result.exit_code != 0) {
+    throw std::runtime_error(std::string(what) + ": nib exited with " +
+                             std::to_string(result.exit_code) + "\nstderr:\n" + result.err);
+  }
+  return result;
+}
+
+// --- 1. process start to first model request ------------------------------------------------
+
+void bench_first_request(int runs) {
+  std::vector<double> to_request, to_exit;
+  for (int run = -1; run < runs; ++run) {  // run -1 warms the page cache and is not counted
+    TempDir dir;
+    MockOpenAIServer server;
+    server.enqueue(MockReply::text("ok"));
+    const auto spawned = Clock::now();
+    NibProcess process({"-p", "hello"}, dir.path(), nib_env(server), nib_binary);
+    if (!server.wait_for_requests(1, kHangLimit)) throw std::runtime_error("no request arrived");
+    finish(process, "first request");
+    const auto exited = Clock::now();
+    if (run < 0) continue;
+    to_request.push_back(ms_between(spawned, server.requests().at(0).arrived_at));
+    to_exit.push_back(ms_between(spawned, exited));
+  }
+  const Stats request = stats_of(to_request);
+  std::printf("\n1. process start to first model request (%d runs of `nib -p hello`)\n", runs);
+  print_stats_row("spawn -> first request at the mock", request);
+  print_stats_row("spawn -> exit (one text reply)", stats_of(to_exit));
+  print_summary("first request, median", request.median, "ms", kFirstRequestTargetMs);
+  print_summary("first request, p90", request.p90, "ms", kFirstRequestTargetMs);
+}
+
+// --- 2 and 3. a session of cheap tool calls --------------------------------------------------
+
+// Arrival times of the stream-json lines of one turn that mark its phases.
+struct TurnMarks {
+  std::optional<Clock::time_point> message_end, tool_running, tool_settled, turn_end;
+  long tool_duration_ms = 0;  // duration_ms of tool_end (whole milliseconds)
+};
+
+// Splits nib's stdout into stream-json lines and notes, per turn, when the marking lines arrived.
+std::vector<TurnMarks> turn_marks(const NibProcess& process, const std::string& out) {
+  std::vector<TurnMarks> turns;
+  std::size_t begin = 0;
+  while (begin < out.size()) {
+    std::size_t end = out.find('\n', begin);
+    if (end == std::string::npos) end = out.size();
+    const json event = json::parse(out.substr(begin, end - begin), nullptr, false);
+    const auto arrival = process.stdout_arrival(end < out.size() ? end : end - 1);
+    begin = end + 1;
+    if (event.is_discarded() || !arrival) continue;
+    const std::string type = event.value("type", "");
+    if (type == "turn_start") turns.emplace_back();
+    if (turns.empty()) continue;
+    TurnMarks& turn = turns.back();
+    if (type == "message_end") turn.message_end = arrival;
+    if (type == "tool_running") turn.tool_running = arrival;
+    if (type == "tool_settled") turn.tool_settled = arrival;
+    if (type == "tool_end") turn.tool_duration_ms = event.value("duration_ms", 0L);
+    if (type == "turn_end") turn.turn_end = arrival;
+  }
+  return turns;
+}
+
+// Per-turn figures of all sessions, in milliseconds.
+struct SessionFigures {
+  std::vector<double> gap;                 // reply k done -> request k+1 arrived
+  std::vector<double> overhead;            // gap minus observed tool time (running -> settled)
+  std::vector<double> overhead_tool_ms;    // gap minus duration_ms
+  std::vector<double> reply_to_message;    // reply done -> message_end line
+  std::vector<double> message_to_running;  // message_end -> tool_running (prepare, validate)
+  std::vector<double> tool_observed;       // tool_running -> tool_settled
+  std::vector<double> settled_to_end;      // tool_settled -> turn_end
+  std::vector<double> end_to_request;      // turn_end -> next request (build, connect, send)
+  std::vector<double> session_ms;
+  long peak_rss_kb = 0;
+};
+
+void run_session(int turns, bool verbose, SessionFigures& figures) {
+  TempDir dir;
+  dir.write("tiny.txt", "one small line\n");
+  MockOpenAIServer server;
+  for (int k = 1; k < turns; ++k) {
+    server.enqueue(
+        MockReply::tool_calls({{"call_" + std::to_string(k), "read", R"({"path":"tiny.txt"})"}}));
+  }
+  server.enqueue(MockReply::text("done"));
+
+  const auto started = Clock::now();
+  NibProcess process({"-p", "read tiny.txt many times", "--output-format", "stream-json"},
+                     dir.path(), nib_env(server), nib_binary);
+  const auto result = finish(process, "session");
+  figures.session_ms.push_back(ms_between(started, Clock::now()));
+  figures.peak_rss_kb = std::max(figures.peak_rss_kb, result.peak_rss_kb);
+
+  const auto requests = server.requests();
+  const auto marks = turn_marks(process, result.out);
+  if (requests.size() != static_cast<std::size_t>(turns) ||
+      marks.size() != static_cast<std::size_t>(turns)) {
+    throw std::runtime_error("session: expected " + std::to_string(turns) + " requests and turns");
+  }
+  for (int k = 0; k + 1 < turns; ++k) {
+    const TurnMarks& m = marks[static_cast<std::size_t>(k)];
+    const auto& done = requests[static_cast<std::size_t>(k)].reply_completed_at;
+    const auto next = requests[static_cast<std::size_t>(k) + 1].arrived_at;
+    if (!done || !m.message_end || !m.tool_running || !m.tool_settled || !m.turn_end) {
+      throw std::runtime_error("session: turn " + std::to_string(k + 1) + " lacks an event");
+    }
+    const double gap = ms_between(*done, next);
+    const double tool = ms_between(*m.tool_running, *m.tool_settled);
+    figures.gap.push_back(gap);
+    figures.overhead.push_back(gap - tool);
+    figures.overhead_tool_ms.push_back(gap - static_cast<double>(m.tool_duration_ms));
+    figures.reply_to_message.push_back(ms_between(*done, *m.message_end));
+    figures.message_to_running.push_back(ms_between(*m.message_end, *m.tool_running));
+    figures.tool_observed.push_back(tool);
+    figures.settled_to_end.push_back(ms_between(*m.tool_settled, *m.turn_end));
+    figures.end_to_request.push_back(ms_between(*m.turn_end, next));
+    if (verbose) {
+      std::printf("  turn %2d: gap %7.3f  tool %7.3f (duration_ms %ld)  overhead %7.3f ms\n", k + 1,
+                  gap, tool, m.tool_duration_ms, gap - tool);
+    }
+  }
+}
+
+void bench_session(int turns, int sessions, bool verbose) {
+  SessionFigures figures;
+  for (int session = 0; session < sessions; ++session) run_session(turns, verbose, figures);
+
+  std::printf(
+      "\n2. loop overhead per turn (%d sessions of %d turns: %d `read` calls of a tiny "
+      "file, then a text reply; %zu turn gaps)\n",
+      sessions, turns, turns - 1, figures.gap.size());
+  const Stats overhead = stats_of(figures.overhead);
+  print_stats_row("gap: reply k done -> request k+1", stats_of(figures.gap));
+  print_stats_row("overhead = gap - observed tool time", overhead);
+  print_stats_row("gap - duration_ms (integer ms only)", stats_of(figures.overhead_tool_ms));
+  std::printf("  where the gap goes (times at which nib's stream-json lines reached the bench):\n");
+  print_stats_row("  reply done -> message_end", stats_of(figures.reply_to_message));
+  print_stats_row("  message_end -> tool_running", stats_of(figures.message_to_running));
+  print_stats_row("  tool_running -> tool_settled (tool)", stats_of(figures.tool_observed));
+  print_stats_row("  tool_settled -> turn_end", stats_of(figures.settled_to_end));
+  print_stats_row("  turn_end -> next request at the mock", stats_of(figures.end_to_request));
+  print_stats_row("whole session, spawn to exit", stats_of(figures.session_ms));
+  std::printf(
+      "  note: tool_end's duration_ms has 1 ms resolution (a tiny read is 0 ms), so the tool's\n"
+      "  time is taken from the arrival of its tool_running and tool_settled lines instead;\n"
+      "  that span also holds the worker thread's start and the scheduler's wake-up.\n");
+
+  const double rss_mib = static_cast<double>(figures.peak_rss_kb) / 1024.0;
+  std::printf(
+      "\n3. peak RSS of nib over a %d-turn session: %.1f MiB (%ld KB, wait4 ru_maxrss, "
+      "max of %d sessions)\n",
+      turns, rss_mib, figures.peak_rss_kb, sessions);
+  print_summary("loop overhead per turn, mean", overhead.mean, "ms", kTurnOverheadTargetMs);
+  print_summary("loop overhead per turn, median", overhead.median, "ms", kTurnOverheadTargetMs);
+  print_summary("loop overhead per turn, max", overhead.max, "ms", kTurnOverheadTargetMs);
+  print_summary("peak RSS, " + std::to_string(turns) + "-turn session", rss_mib, "MiB",
+                kPeakRssTargetMiB);
+}
+
+int parse_count(const char* text, const char* flag) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || value < 1 || value > 10'000) {
+    throw std::invalid_argument(std::string(flag) + " wants a count from 1 to 10000");
+  }
+  return static_cast<int>(value);
+}
+
+int run(int argc, char** argv) {
+  int runs = 20, turns = 40, sessions = 3;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--nib" && has_value) {
+      nib_binary = std::filesystem::absolute(argv[++i]);  // nib runs in a temp directory
+    } else if (arg == "--runs" && has_value) {
+      runs = parse_count(argv[++i], "--runs");
+    } else if (arg == "--turns" && has_value) {
+      turns = std::max(parse_count(argv[++i], "--turns"), 2);
+    } else if (arg == "--sessions" && has_value) {
+      sessions = parse_count(argv[++i], "--sessions");
+    } else if (arg == "--verbose") {
+      verbose = true;
+    } else {
+      std::cerr << "usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] "
+                   "[--verbose]\n";
+      return 2;
+    }
+  }
+  std::printf("loop_bench: %s\n", nib_binary.c_str());
+  bench_first_request(runs);
+  bench_session(turns, sessions, verbose);
+  return 0;
+}
+
+}  // namespace
+}  // namespace nib::bench
+
+int main(int argc, char** argv) {
+  try {
+    return nib::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "loop_bench: " << e.what() << '\n';
+    return 1;
+  }
+}
