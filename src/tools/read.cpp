@@ -1,0 +1,403 @@
+#include "tools/read.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <system_error>
+#include <variant>
+#include <vector>
+
+#include "tools/file_type.hpp"
+#include "tools/image.hpp"
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/text_page.hpp"
+#include "tools/unique_fd.hpp"
+#include "util/base64.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::tools {
+namespace {
+
+using core::ToolOutput;
+using nlohmann::json;
+
+// Entries of a directory looked at for "did you mean" suggestions: bounded so that a missing
+// file in a huge directory costs little.
+constexpr std::size_t kMaxSuggestionScan = 10'000;
+constexpr std::size_t kMaxSuggestions = 3;
+
+std::string description() {
+  const std::string bytes = util::format_byte_size(kMaxOutputBytes);
+  const std::string lines = std::to_string(kMaxOutputLines);
+  const std::string edge = std::to_string(kMaxImageEdgePx);
+  std::string text =
+      "Read a file from the local filesystem. `path` may be relative to the working directory, "
+      "absolute, or start with ~/.\n\n";
+  text +=
+      "Text files: returns the lines exactly as they are in the file, without line numbers, "
+      "at most " +
+      lines + " lines or " + bytes + " per call, whichever comes first. ";
+  text += "When more remains, the result ends with a note such as \"[Showing lines 1-" + lines +
+          " of 5120. Use offset=" + std::to_string(kMaxOutputLines + 1) + " to continue.]\". ";
+  text +=
+      "Use offset (1-based line number) and limit (number of lines) to read part of a large "
+      "file; reading is streamed, so any part of a huge file is cheap to reach. ";
+  text += "A line longer than " + bytes +
+          " is cut, and the note says how to see the rest with "
+          "bash. CRLF line ends are shown as plain line breaks; bytes that are not valid UTF-8 "
+          "appear as U+FFFD.\n\n";
+  text +=
+      "Images (PNG, JPEG, GIF, WebP; recognised by their content, not their name) are "
+      "attached for you to see: turned upright by their EXIF orientation, scaled to fit " +
+      edge + "x" + edge + " pixels and " + util::format_byte_size(kMaxImageBytes) + ".\n\n";
+  text +=
+      "Other binary files are not shown: you get their size and a guess at their type. "
+      "Directories cannot be read; list them with ls.";
+  return text;
+}
+
+json parameters() {
+  // No "additionalProperties": false. Models now and then add a field of their own (a
+  // "reason", an "encoding"); rejecting the whole call for it costs a turn and teaches
+  // nothing, while ignoring it is harmless.
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"path",
+         {{"type", "string"},
+          {"description",
+           "The file to read: relative to the working directory, absolute, or ~/..."}}},
+        {"offset",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"description", "First line to return, 1-based. Default: 1."}}},
+        {"limit",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"description", "Number of lines to return. Default: as many as fit (at most " +
+                              std::to_string(kMaxOutputLines) + " lines / " +
+                              util::format_byte_size(kMaxOutputBytes) + ")."}}}}},
+      {"required", {"path"}},
+  };
+}
+
+struct ReadArguments {
+  std::string path;
+  std::size_t offset = 1;
+  std::optional<std::size_t> limit;
+};
+
+// A whole number >= 1 from `args[name]`, nullopt when absent, or a message saying what is wrong.
+std::variant<std::optional<std::size_t>, std::string> positive_integer(const json& args,
+                                                                       const char* name) {
+  const auto it = args.find(name);
+  if (it == args.end() || it->is_null()) return std::optional<std::size_t>{};
+  const json& value = *it;
+  if (value.is_number_integer() && value.get<std::int64_t>() >= 1) {
+    return std::optional<std::size_t>(value.get<std::uint64_t>());
+  }
+  // 10.0 is as good as 10; some models write integers that way.
+  if (value.is_number_float() && value.get<double>() >= 1 && value.get<double>() < 1e18 &&
+      value.get<double>() == static_cast<double>(static_cast<std::uint64_t>(value.get<double>()))) {
+    return std::optional<std::size_t>(static_cast<std::uint64_t>(value.get<double>()));
+  }
+  return std::string(name) + " must be a whole number >= 1, got " + value.dump() + ".";
+}
+
+// The arguments, or a message saying what is wrong with them.
+std::variant<ReadArguments, std::string> parse_arguments(const json& args) {
+  ReadArguments parsed;
+  const auto path = args.find("path");
+  if (path == args.end() || !path->is_string()) return std::string("path must be a string.");
+  parsed.path = path->get<std::string>();
+  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return std::string("path is blank: give the file to read.");
+  }
+  auto offset = positive_integer(args, "offset");
+  if (auto* error = std::get_if<std::string>(&offset)) return std::move(*error);
+  parsed.offset = std::get<0>(offset).value_or(1);
+  auto limit = positive_integer(args, "limit");
+  if (auto* error = std::get_if<std::string>(&limit)) return std::move(*error);
+  parsed.limit = std::get<0>(limit);
+  return parsed;
+}
+
+// `text` as one POSIX shell word, for commands the model may copy.
+std::string shell_quote(std::string_view text) {
+  const bool plain = !text.empty() && text.find_first_not_of(
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                          "0123456789_-./+,:@%") == std::string_view::npos;
+  if (plain) return std::string(text);
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string error_text(int error_number) {
+  return std::system_category().message(error_number);
+}
+
+// Everything one call needs to name its file.
+struct Target {
+  std::filesystem::path path;  // resolved
+  std::string shown;           // as named to the model
+  std::string quoted;          // as a shell word
+};
+
+ToolOutput aborted(const Target& target) {
+  return ToolOutput::error("Aborted: reading " + target.shown + " was stopped.");
+}
+
+ToolOutput read_failure(int error_number, const Target& target) {
+  return ToolOutput::error("Error reading " + target.shown + ": " + error_text(error_number) + ".");
+}
+
+// Names in `path`'s directory that differ only in case or extension.
+std::vector<std::string> similar_names(const std::filesystem::path& path) {
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  const std::string wanted_name = lower(path.filename().string());
+  const std::string wanted_stem = lower(path.stem().string());
+  std::vector<std::string> found;
+  std::error_code error;
+  std::filesystem::directory_iterator it(path.parent_path(), error);
+  for (std::size_t seen = 0;
+       !error && it != std::filesystem::directory_iterator() && seen < kMaxSuggestionScan;
+       it.increment(error), ++seen) {
+    const auto name = it->path().filename();
+    if (lower(name.string()) == wanted_name || lower(name.stem().string()) == wanted_stem) {
+      found.push_back(name.string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  if (found.size() > kMaxSuggestions) found.resize(kMaxSuggestions);
+  return found;
+}
+
+ToolOutput open_failure(int error_number, const Target& target) {
+  const std::string absolute = target.path.string();
+  switch (error_number) {
+    case ENOENT: {
+      std::string message = "File not found: " + target.shown;
+      if (target.shown != absolute) message += " (looked for " + absolute + ")";
+      message += ".";
+      std::error_code ignored;
+      if (!std::filesystem::is_directory(target.path.parent_path(), ignored)) {
+        message +=
+            " Its directory " + target.path.parent_path().string() + " does not exist either.";
+      } else if (const auto names = similar_names(target.path); !names.empty()) {
+        message += " Did you mean";
+        for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : " ") + names[i];
+        message += "? (in the same directory)";
+      }
+      return ToolOutput::error(message + " Check the path, or search for the file with find.");
+    }
+    case EACCES:
+    case EPERM:
+      return ToolOutput::error("Permission denied: cannot read " + target.shown +
+                               ". Check its permissions with bash: ls -l " + target.quoted);
+    case ENOTDIR:
+      return ToolOutput::error("Cannot read " + target.shown +
+                               ": a part of the path before the last is a file, not a "
+                               "directory.");
+    default:
+      return ToolOutput::error("Cannot read " + target.shown + ": " + error_text(error_number) +
+                               ".");
+  }
+}
+
+// An error for anything that is not a regular file, or nullopt for a regular file.
+std::optional<ToolOutput> refuse_unless_regular(const struct stat& info, const Target& target) {
+  if (S_ISREG(info.st_mode)) return std::nullopt;
+  if (S_ISDIR(info.st_mode)) {
+    return ToolOutput::error(target.shown +
+                             " is a directory, not a file. List it with the "
+                             "ls tool or with bash: ls -la " +
+                             target.quoted);
+  }
+  const char* kind = S_ISFIFO(info.st_mode)   ? "a FIFO (named pipe)"
+                     : S_ISSOCK(info.st_mode) ? "a socket"
+                     : S_ISCHR(info.st_mode)  ? "a character device"
+                     : S_ISBLK(info.st_mode)  ? "a block device"
+                                              : "not a regular file";
+  return ToolOutput::error(target.shown + " is " + std::string(kind) +
+                           ", not a regular file, so read does not open it: reading it "
+                           "could block forever or never end. If you need its data, use "
+                           "bash with a timeout, e.g. timeout 5 head -c 4096 " +
+                           target.quoted);
+}
+
+// Up to `max_bytes` from the start of `fd`, read in blocks with `stop` checked between them.
+// std::monostate when stopped; an errno value when a read fails.
+std::variant<std::string, int, std::monostate> read_prefix(int fd, std::size_t max_bytes,
+                                                           std::stop_token stop) {
+  std::string data;
+  std::vector<char> buffer(std::min(max_bytes, kReadChunkBytes));
+  while (data.size() < max_bytes) {
+    if (stop.stop_requested()) return std::monostate{};
+    const ssize_t count = pread(fd, buffer.data(), std::min(buffer.size(), max_bytes - data.size()),
+                                static_cast<off_t>(data.size()));
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) return errno;
+    if (count == 0) break;
+    data.append(buffer.data(), static_cast<std::size_t>(count));
+  }
+  return data;
+}
+
+ToolOutput read_image(int fd, const struct stat& info, ImageFormat format, const Target& target,
+                      std::stop_token stop) {
+  const std::string mime = image_mime_type(format);
+  const auto omitted = [&](const std::string& reason) {
+    return ToolOutput::error("Image file " + target.shown + " [" + mime + ", " +
+                             util::format_byte_size(info.st_size) + "] omitted: " + reason + ".");
+  };
+  if (static_cast<std::uint64_t>(info.st_size) > kMaxImageFileBytes) {
+    return omitted("it is larger than the " + util::format_byte_size(kMaxImageFileBytes) +
+                   " this tool decodes. Make a smaller copy with bash (e.g. ImageMagick: convert " +
+                   target.quoted + " -resize " + std::to_string(kMaxImageEdgePx) + "x" +
+                   std::to_string(kMaxImageEdgePx) + " /tmp/smaller.png) and read that");
+  }
+  auto bytes = read_prefix(fd, kMaxImageFileBytes, stop);
+  if (std::holds_alternative<std::monostate>(bytes)) return aborted(target);
+  if (const int* error = std::get_if<int>(&bytes)) return read_failure(*error, target);
+  const ImageOutcome outcome = prepare_image(std::get<std::string>(bytes), format, {}, stop);
+  if (outcome.aborted) return aborted(target);
+  if (!outcome.image) return omitted(outcome.failure);
+
+  const PreparedImage& image = *outcome.image;
+  const std::string text =
+      "Read image file [" + image.mime_type + "] " + describe_prepared_image(image);
+  ToolOutput result{text};
+  result.content = core::Content{
+      core::TextBlock{text}, core::ImageBlock{util::base64_encode(image.data), image.mime_type}};
+  return result;
+}
+
+ToolOutput binary_notice(const struct stat& info, std::string_view head, const Target& target) {
+  const FileTypeGuess guess = guess_file_type(head, target.quoted);
+  std::string text = target.shown + " is a binary file (" + guess.description + ", " +
+                     util::format_byte_size(info.st_size) + "); its contents are not shown.";
+  if (!guess.hint.empty()) text += " To look inside it, try bash: " + guess.hint;
+  return ToolOutput{text};
+}
+
+std::string line_range(std::size_t first, std::size_t last) {
+  return first == last ? "line " + std::to_string(first)
+                       : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
+                     std::stop_token stop) {
+  PageRequest request;
+  request.offset = args.offset;
+  request.limit = args.limit;
+  const TextPage page = read_text_page(fd, request, stop);
+  switch (page.status) {
+    case PageStatus::kOk:
+      break;
+    case PageStatus::kAborted:
+      return aborted(target);
+    case PageStatus::kIoError:
+      return read_failure(page.error_number, target);
+    case PageStatus::kPastEnd:
+      if (page.total_lines == 0) {
+        return ToolOutput::error("Offset " + std::to_string(args.offset) + " is past the end of " +
+                                 target.shown + ": the file is empty.");
+      }
+      return ToolOutput::error("Offset " + std::to_string(args.offset) + " is past the end of " +
+                               target.shown + ", which has " + std::to_string(page.total_lines) +
+                               " lines. Use an offset from 1 to " +
+                               std::to_string(page.total_lines) + ".");
+  }
+  if (page.total_lines == 0) return ToolOutput{"[" + target.shown + " is empty.]"};
+
+  std::vector<std::string> notes;
+  if (page.end == PageEnd::kCutLine) {
+    // Positions for cut(1) count the file's bytes, including a byte order mark on line 1.
+    const std::uint64_t skipped = page.first_line == 1 && page.had_bom ? 3 : 0;
+    const std::uint64_t from = skipped + page.cut_shown_bytes + 1;
+    notes.push_back(
+        "[Line " + std::to_string(page.first_line) + " is " +
+        util::format_byte_size(page.cut_line_bytes) + ", more than the " +
+        util::format_byte_size(kMaxOutputBytes) + " a result may hold; showing its first " +
+        std::to_string(page.cut_shown_bytes) + " bytes. See more of it with bash: sed -n '" +
+        std::to_string(page.first_line) + "p' " + target.quoted + " | cut -b " +
+        std::to_string(from) + "-" + std::to_string(from + kMaxOutputBytes - 1) + "]");
+  }
+  if (page.last_line < page.total_lines) {
+    const std::string reason =
+        page.end == PageEnd::kMaxLines
+            ? " (" + std::to_string(kMaxOutputLines) + "-line limit per read)"
+        : page.end == PageEnd::kMaxBytes
+            ? " (" + util::format_byte_size(kMaxOutputBytes) + " limit per read)"
+            : "";
+    notes.push_back("[Showing " + line_range(page.first_line, page.last_line) + " of " +
+                    std::to_string(page.total_lines) + reason +
+                    ". Use offset=" + std::to_string(page.last_line + 1) + " to continue.]");
+  }
+  std::string text = page.text;
+  for (std::size_t i = 0; i < notes.size(); ++i) text += (i == 0 ? "\n\n" : "\n") + notes[i];
+  return ToolOutput{std::move(text)};
+}
+
+class ReadTool final : public core::Tool {
+ public:
+  ReadTool() : Tool({"read", description(), parameters(), /*concurrency_safe=*/true}) {}
+
+  ToolOutput execute(const json& args, std::stop_token stop,
+                     const core::ToolContext& context) override {
+    auto parsed = parse_arguments(args);
+    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
+    const auto& arguments = std::get<ReadArguments>(parsed);
+    Target target;
+    target.path = resolve_path(arguments.path, context.cwd);
+    target.shown = display_path(target.path, context.cwd);
+    target.quoted = shell_quote(target.shown);
+    if (stop.stop_requested()) return aborted(target);
+
+    // Look before opening: opening a FIFO or a device can block or have side effects.
+    struct stat info {};
+    if (stat(target.path.c_str(), &info) != 0) return open_failure(errno, target);
+    if (auto refusal = refuse_unless_regular(info, target)) return std::move(*refusal);
+    // O_NONBLOCK: should the path have become a FIFO since the look, open still returns.
+    const UniqueFd file(open(target.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (file.get() < 0) return open_failure(errno, target);
+    if (fstat(file.get(), &info) != 0) return open_failure(errno, target);
+    if (auto refusal = refuse_unless_regular(info, target)) return std::move(*refusal);
+
+    auto head = read_prefix(file.get(), kSniffBytes, stop);
+    if (std::holds_alternative<std::monostate>(head)) return aborted(target);
+    if (const int* error = std::get_if<int>(&head)) return read_failure(*error, target);
+    const std::string& bytes = std::get<std::string>(head);
+    if (const auto format = detect_image_format(bytes)) {
+      return read_image(file.get(), info, *format, target, stop);
+    }
+    const bool more_follows = static_cast<std::uint64_t>(info.st_size) > bytes.size();
+    if (looks_binary(bytes, more_follows)) return binary_notice(info, bytes, target);
+    return read_text(file.get(), arguments, target, stop);
+  }
+
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    const auto path = args.find("path");
+    if (path == args.end() || !path->is_string()) return {};
+    return {{file_claim_key(resolve_path(path->get<std::string>(), context.cwd)), false}};
+  }
+};
+
+}  // namespace
+
+core::ToolPtr make_read_tool() {
+  return std::make_shared<ReadTool>();
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,24 @@
+#include "util/byte_size.hpp"
+
+#include <array>
+#include <cstdio>
+
+namespace nib::util {
+
+std::string format_byte_size(std::uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  static constexpr std::array<const char*, 5> kUnits{"KB", "MB", "GB", "TB", "PB"};
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < kUnits.size()) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  std::string number(text);
+  if (number.ends_with(".0")) number.resize(number.size() - 2);
+  return number + " " + kUnits[unit];
+}
+
+}  // namespace nib::util

@@ -1,0 +1,12 @@
+#pragma once
+// Byte counts as people and models read them ("50 KB", "4.5 MB"). Pure; thread-safe.
+
+#include <cstdint>
+#include <string>
+
+namespace nib::util {
+
+// "512 bytes", "50 KB", "4.5 MB", "2.1 GB": powers of 1024, one decimal unless it is zero.
+std::string format_byte_size(std::uint64_t bytes);
+
+}  // namespace nib::util

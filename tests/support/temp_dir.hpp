@@ -1,0 +1,28 @@
+#pragma once
+// TempDir: a fresh directory under the test temp root, removed with everything in it when the
+// object goes. Not thread-safe: one owner, like a std::unique_ptr.
+
+#include <filesystem>
+#include <string_view>
+
+namespace nib::testing {
+
+class TempDir {
+ public:
+  // Creates the directory; throws std::filesystem::filesystem_error when it cannot.
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+  // Writes `content` to `relative` (creating parent directories) and returns its full path.
+  std::filesystem::path write(const std::filesystem::path& relative,
+                              std::string_view content) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace nib::testing

@@ -1,0 +1,68 @@
+#include "tools/path.hpp"
+
+#include <gtest/gtest.h>
+
+namespace nib::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCwd = "/work/project";
+const fs::path kHome = "/home/ada";
+
+TEST(ResolvePathTest, ExpandsTildeToHome) {
+  EXPECT_EQ(resolve_path("~", kCwd, kHome), "/home/ada");
+  EXPECT_EQ(resolve_path("~/", kCwd, kHome), "/home/ada");
+  EXPECT_EQ(resolve_path("~/notes/todo.md", kCwd, kHome), "/home/ada/notes/todo.md");
+  EXPECT_EQ(resolve_path("~/a/../b", kCwd, kHome), "/home/ada/b");
+}
+
+TEST(ResolvePathTest, LeavesOtherTildesAlone) {
+  EXPECT_EQ(resolve_path("~bob/x", kCwd, kHome), "/work/project/~bob/x");
+  EXPECT_EQ(resolve_path("a/~/b", kCwd, kHome), "/work/project/a/~/b");
+  EXPECT_EQ(resolve_path("~", kCwd, ""), "/work/project/~");  // no home known
+}
+
+TEST(ResolvePathTest, TakesRelativePathsFromTheWorkingDirectory) {
+  EXPECT_EQ(resolve_path("src/main.cpp", kCwd, kHome), "/work/project/src/main.cpp");
+  EXPECT_EQ(resolve_path("./src//main.cpp", kCwd, kHome), "/work/project/src/main.cpp");
+  EXPECT_EQ(resolve_path("../other/x", kCwd, kHome), "/work/other/x");
+  EXPECT_EQ(resolve_path(".", kCwd, kHome), "/work/project/");
+}
+
+TEST(ResolvePathTest, KeepsAbsolutePathsNormalised) {
+  EXPECT_EQ(resolve_path("/etc/hosts", kCwd, kHome), "/etc/hosts");
+  EXPECT_EQ(resolve_path("/a/./b/../c", kCwd, kHome), "/a/c");
+}
+
+TEST(ResolvePathTest, UsesTheProcessDirectoryForAnEmptyCwd) {
+  EXPECT_EQ(resolve_path("x.txt", "", kHome), (fs::current_path() / "x.txt").lexically_normal());
+}
+
+TEST(ResolvePathTest, DefaultsHomeToTheEnvironment) {
+  EXPECT_EQ(resolve_path("~/x", kCwd), home_directory() / "x");
+  EXPECT_TRUE(home_directory().is_absolute());
+}
+
+TEST(DisplayPathTest, IsRelativeInsideTheWorkingDirectory) {
+  EXPECT_EQ(display_path("/work/project/src/main.cpp", kCwd), "src/main.cpp");
+  EXPECT_EQ(display_path("/work/project/src/", kCwd), "src");
+  EXPECT_EQ(display_path("/work/project", kCwd), ".");
+  EXPECT_EQ(display_path("/work/project/", "/work/project/"), ".");
+}
+
+TEST(DisplayPathTest, IsAbsoluteOutsideIt) {
+  EXPECT_EQ(display_path("/work/other/x", kCwd), "/work/other/x");
+  EXPECT_EQ(display_path("/work/projectile", kCwd), "/work/projectile");
+  EXPECT_EQ(display_path("/", kCwd), "/");
+}
+
+TEST(FileClaimKeyTest, IsTheSameForEverySpellingOfAPath) {
+  EXPECT_EQ(file_claim_key(resolve_path("src/x.cpp", kCwd, kHome)),
+            file_claim_key(resolve_path("./src//x.cpp", kCwd, kHome)));
+  EXPECT_EQ(file_claim_key("/a/b/"), file_claim_key("/a/b"));
+  EXPECT_NE(file_claim_key("/a/b"), file_claim_key("/a/c"));
+}
+
+}  // namespace
+}  // namespace nib::tools
