@@ -16,13 +16,6 @@
 
 namespace nib::tools {
 
-// Image files larger than this are not read at all: the whole file is held in memory while it
-// is decoded, and a real screenshot or photo is far smaller.
-inline constexpr std::size_t kMaxImageFileBytes = 64 * 1024 * 1024;
-// Images with more pixels than this are not decoded: a small file can claim huge dimensions
-// (a decompression bomb), and decoding it would take seconds and gigabytes.
-inline constexpr std::int64_t kMaxImagePixels = 100'000'000;
-
 struct ImageLimits {
   int max_edge_px = kMaxImageEdgePx;          // longest side of the attached image
   std::size_t max_bytes = kMaxImageBytes;     // encoded size of the attached image

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace nib::tools {
 
@@ -24,5 +25,12 @@ inline constexpr std::chrono::milliseconds kDrainCap{2000};
 // services accept.
 inline constexpr int kMaxImageEdgePx = 2000;
 inline constexpr std::size_t kMaxImageBytes = 4 * 1024 * 1024 + 512 * 1024;  // base64 of it < 6 MiB
+
+// read: image files larger than this are not read at all: the whole file is held in memory while
+// it is decoded, and a real screenshot or photo is far smaller.
+inline constexpr std::size_t kMaxImageFileBytes = 64 * 1024 * 1024;
+// read: images with more pixels than this are not decoded: a small file can claim huge
+// dimensions (a decompression bomb), and decoding it would take seconds and gigabytes.
+inline constexpr std::int64_t kMaxImagePixels = 100'000'000;
 
 }  // namespace nib::tools
