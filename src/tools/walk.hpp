@@ -1,0 +1,44 @@
+#pragma once
+// The directory walk shared by grep and find: parallel over the machine's cores, honouring
+// .gitignore / .ignore files (nested, negations, anchored and directory patterns, `**`) and
+// skipping hidden entries unless asked. Never hangs or crashes on symlink loops, unreadable
+// directories, entries vanishing mid-walk, FIFOs or devices: they are skipped and counted.
+//
+// Thread-safety: walk_files() calls `on_file` from several worker threads at once; the callback
+// must be thread-safe. The walk itself keeps no global state.
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace nib::tools {
+
+struct WalkOptions {
+  bool include_hidden = false;  // dotfiles and dot-directories
+  bool respect_ignore = true;   // .gitignore, .ignore, .git/info/exclude
+  bool follow_symlinks = false; // symlinked files are reported either way; directories only if true
+  std::size_t threads = 0;      // 0: one per core
+};
+
+struct WalkEntry {
+  std::filesystem::path path;  // absolute
+  std::string relative;        // relative to the walk root, '/'-separated
+};
+
+struct WalkSummary {
+  std::size_t files = 0;                  // files reported to on_file
+  std::vector<std::string> unreadable;    // directories that could not be listed (relative)
+  std::size_t skipped_special = 0;        // FIFOs, sockets, devices
+  bool stopped = false;                   // the stop token fired or on_file asked to stop
+};
+
+// Calls `on_file` for every regular file (and symlink to one) below `root`, in no particular
+// order. `on_file` returns false to end the walk early. When `root` is a file, it is the only
+// entry.
+WalkSummary walk_files(const std::filesystem::path& root, const WalkOptions& options,
+                       std::stop_token stop, const std::function<bool(const WalkEntry&)>& on_file);
+
+}  // namespace nib::tools
