@@ -19,25 +19,28 @@ namespace nib::tools {
 struct WalkOptions {
   bool include_hidden = false;  // dotfiles and dot-directories
   bool respect_ignore = true;   // .gitignore, .ignore, .git/info/exclude
-  bool follow_symlinks = false; // symlinked files are reported either way; directories only if true
-  std::size_t threads = 0;      // 0: one per core
+  bool follow_symlinks =
+      false;  // symlinked files are reported either way; directories only if true
+  bool report_directories = false;  // also call on_file for directories (find does)
+  std::size_t threads = 0;          // 0: one per core
 };
 
 struct WalkEntry {
   std::filesystem::path path;  // absolute
   std::string relative;        // relative to the walk root, '/'-separated
+  bool is_directory = false;
 };
 
 struct WalkSummary {
-  std::size_t files = 0;                  // files reported to on_file
-  std::vector<std::string> unreadable;    // directories that could not be listed (relative)
-  std::size_t skipped_special = 0;        // FIFOs, sockets, devices
-  bool stopped = false;                   // the stop token fired or on_file asked to stop
+  std::size_t files = 0;                // files reported to on_file
+  std::vector<std::string> unreadable;  // directories that could not be listed (relative)
+  std::size_t skipped_special = 0;      // FIFOs, sockets, devices
+  bool stopped = false;                 // the stop token fired or on_file asked to stop
 };
 
-// Calls `on_file` for every regular file (and symlink to one) below `root`, in no particular
-// order. `on_file` returns false to end the walk early. When `root` is a file, it is the only
-// entry.
+// Calls `on_file` for every regular file (and symlink to one) below `root`, and for every
+// directory when report_directories is set, in no particular order. `on_file` returns false to end
+// the walk early. When `root` is a file, it is the only entry.
 WalkSummary walk_files(const std::filesystem::path& root, const WalkOptions& options,
                        std::stop_token stop, const std::function<bool(const WalkEntry&)>& on_file);
 
