@@ -8,6 +8,8 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 namespace nib::provider {
 namespace {
@@ -43,6 +45,8 @@ struct Transfer {
   const BodyCallback* on_body = nullptr;
   HttpStreamResult* result = nullptr;
   std::exception_ptr callback_exception;  // rethrown once curl has let go of the transfer
+  // Set when the callback returned kComplete: the end of the response is awaited until then.
+  std::optional<std::chrono::steady_clock::time_point> complete_deadline;
 };
 
 std::string_view trim(std::string_view text) {
@@ -84,8 +88,17 @@ std::size_t on_body_bytes(char* data, std::size_t size, std::size_t count, void*
     excerpt.append(data, std::min(room, length));
     return length;
   }
+  if (transfer->complete_deadline) return length;  // the caller needs nothing more
   try {
-    if ((*transfer->on_body)(std::string_view(data, length))) return length;
+    switch ((*transfer->on_body)(std::string_view(data, length))) {
+      case BodyAction::kContinue:
+        return length;
+      case BodyAction::kComplete:
+        transfer->complete_deadline = std::chrono::steady_clock::now() + kCompletionGrace;
+        return length;
+      case BodyAction::kStop:
+        break;
+    }
   } catch (...) {
     transfer->callback_exception = std::current_exception();
   }
@@ -137,7 +150,8 @@ void configure(CURL* easy, const HttpRequest& request, curl_slist* headers, Tran
 }
 
 // Drives the transfer until it ends or `stop` fires; returns curl's result for the transfer.
-CURLcode run_transfer(CURLM* multi, std::stop_token stop, HttpStreamResult& result) {
+CURLcode run_transfer(CURLM* multi, std::stop_token stop, const Transfer& transfer,
+                      HttpStreamResult& result) {
   // Wakes curl_multi_poll from whichever thread requests the stop.
   const std::stop_callback wake(stop, [multi] { curl_multi_wakeup(multi); });
   while (true) {
@@ -155,7 +169,14 @@ CURLcode run_transfer(CURLM* multi, std::stop_token stop, HttpStreamResult& resu
       if (message->msg == CURLMSG_DONE) return message->data.result;
     }
     if (running == 0) return CURLE_OK;
-    if (const CURLMcode code = curl_multi_poll(multi, nullptr, 0, kPollTimeoutMs, nullptr);
+    int timeout_ms = kPollTimeoutMs;
+    if (transfer.complete_deadline) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          *transfer.complete_deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return CURLE_OK;  // complete, but the server never ended it
+      timeout_ms = std::min(timeout_ms, static_cast<int>(left.count()) + 1);
+    }
+    if (const CURLMcode code = curl_multi_poll(multi, nullptr, 0, timeout_ms, nullptr);
         code != CURLM_OK) {
       result.transport_error = curl_multi_strerror(code);
       return CURLE_OK;
@@ -165,17 +186,40 @@ CURLcode run_transfer(CURLM* multi, std::stop_token stop, HttpStreamResult& resu
 
 }  // namespace
 
+// Idle multi handles, each holding the connections (and TLS sessions) of its earlier transfers.
+// libcurl does not support sharing one connection cache between concurrent threads, so a
+// request borrows a whole handle and returns it when done.
+struct ConnectionPool::Impl {
+  std::mutex mutex;
+  std::vector<MultiPtr> idle;
+
+  MultiPtr take() {
+    std::lock_guard lock(mutex);
+    if (idle.empty()) return MultiPtr(curl_multi_init());
+    MultiPtr multi = std::move(idle.back());
+    idle.pop_back();
+    return multi;
+  }
+  void give_back(MultiPtr multi) {
+    std::lock_guard lock(mutex);
+    idle.push_back(std::move(multi));
+  }
+};
+
+ConnectionPool::ConnectionPool() : impl_(std::make_unique<Impl>()) {}
+ConnectionPool::~ConnectionPool() = default;
+
 std::string HttpStreamResult::header(const std::string& lower_name) const {
   const auto found = headers.find(lower_name);
   return found == headers.end() ? std::string() : found->second;
 }
 
 HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
-                                  const BodyCallback& on_body) {
+                                  const BodyCallback& on_body, ConnectionPool* pool) {
   global_init_once();
   HttpStreamResult result;
   const EasyPtr easy(curl_easy_init());
-  const MultiPtr multi(curl_multi_init());
+  MultiPtr multi = pool ? pool->impl_->take() : MultiPtr(curl_multi_init());
   if (!easy || !multi) {
     result.transport_error = "could not initialise libcurl";
     return result;
@@ -187,9 +231,11 @@ HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token st
   configure(easy.get(), request, headers.get(), transfer, error_buffer, no_proxy);
 
   curl_multi_add_handle(multi.get(), easy.get());
-  const CURLcode code = run_transfer(multi.get(), stop, result);
+  const CURLcode code = run_transfer(multi.get(), stop, transfer, result);
   curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &result.status);
   curl_multi_remove_handle(multi.get(), easy.get());
+  // An aborted or failed transfer's connection is closed by curl; the handle is still reusable.
+  if (pool) pool->impl_->give_back(std::move(multi));
 
   if (transfer.callback_exception) std::rethrow_exception(transfer.callback_exception);
   if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {

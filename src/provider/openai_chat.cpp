@@ -80,15 +80,21 @@ core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& r
   SseParser parser;
   ChatStreamAssembler assembler(on_delta);
   std::string body_start;  // quoted when a successful reply turns out not to be a stream
-  const HttpStreamResult result = http_post_stream(http, stop, [&](std::string_view bytes) {
-    if (body_start.size() < kErrorBodyExcerptBytes) {
-      body_start.append(bytes.substr(0, kErrorBodyExcerptBytes - body_start.size()));
-    }
-    for (const SseEvent& event : parser.feed(bytes)) {
-      if (!assembler.consume(event)) return false;
-    }
-    return true;
-  });
+  const HttpStreamResult result = http_post_stream(
+      http, stop,
+      [&](std::string_view bytes) {
+        if (body_start.size() < kErrorBodyExcerptBytes) {
+          body_start.append(bytes.substr(0, kErrorBodyExcerptBytes - body_start.size()));
+        }
+        for (const SseEvent& event : parser.feed(bytes)) {
+          // After "[DONE]" the response is left to end normally, keeping its connection.
+          if (!assembler.consume(event)) {
+            return assembler.complete() ? BodyAction::kComplete : BodyAction::kStop;
+          }
+        }
+        return BodyAction::kContinue;
+      },
+      &connections_);
   const bool ended_cleanly = !result.aborted && !result.stopped_by_callback &&
                              result.transport_error.empty() && result.status < 400;
   if (ended_cleanly) {

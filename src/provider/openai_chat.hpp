@@ -3,8 +3,8 @@
 // stream:true), as spoken by OpenAI and by compatible servers such as Ollama, llama.cpp and
 // vLLM.
 //
-// Thread-safety: stream() may be called from several threads at once; the provider holds only
-// its immutable configuration.
+// Thread-safety: stream() may be called from several threads at once; the provider holds its
+// immutable configuration and a thread-safe pool of open connections.
 
 #include <stop_token>
 #include <string>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/provider.hpp"
+#include "provider/http_stream.hpp"
 #include "provider/openai_chat_request.hpp"
 
 namespace nib::provider {
@@ -42,6 +43,7 @@ class OpenAIChatProvider : public core::Provider {
   OpenAIChatConfig config_;
   std::string url_;
   TokenLimitField token_limit_field_;
+  ConnectionPool connections_;
 };
 
 }  // namespace nib::provider

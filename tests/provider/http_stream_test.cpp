@@ -58,7 +58,7 @@ TEST(HttpStreamTest, DeliversTheBodyAndHeaders) {
   const HttpStreamResult result =
       http_post_stream(post_to(server), {}, [&](std::string_view bytes) {
         body.append(bytes);
-        return true;
+        return BodyAction::kContinue;
       });
   EXPECT_EQ(result.status, 200);
   EXPECT_EQ(result.transport_error, "");
@@ -74,7 +74,7 @@ TEST(HttpStreamTest, ErrorBodyGoesToABoundedExcerptNotTheCallback) {
   bool called = false;
   const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {
     called = true;
-    return true;
+    return BodyAction::kContinue;
   });
   EXPECT_EQ(result.status, 503);
   EXPECT_FALSE(called);
@@ -89,10 +89,25 @@ TEST(HttpStreamTest, CallbackCanStopTheTransfer) {
   int calls = 0;
   const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {
     ++calls;
-    return false;
+    return BodyAction::kStop;
   });
   EXPECT_EQ(calls, 1);
   EXPECT_TRUE(result.stopped_by_callback);
+  EXPECT_EQ(result.transport_error, "");
+}
+
+TEST(HttpStreamTest, CompleteStopsWaitingForAServerThatNeverEndsItsResponse) {
+  testing::MockOpenAIServer server;
+  server.enqueue(MockReply::text("everything", 1).hold_after_chunks(1));
+  int calls = 0;
+  const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {
+    ++calls;
+    return BodyAction::kComplete;
+  });
+  // Returned without the server releasing its hold, and without calling back again.
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(result.stopped_by_callback);
+  EXPECT_FALSE(result.aborted);
   EXPECT_EQ(result.transport_error, "");
 }
 
@@ -102,7 +117,7 @@ TEST(HttpStreamTest, AbortWhileTheServerSendsNothing) {
   HttpStreamResult result;
   std::thread client([&] {
     result = http_post_stream({silent.url(), "{}", "", {}}, stop.get_token(),
-                              [](std::string_view) { return true; });
+                              [](std::string_view) { return BodyAction::kContinue; });
   });
   silent.accept_one();
   stop.request_stop();
@@ -112,16 +127,18 @@ TEST(HttpStreamTest, AbortWhileTheServerSendsNothing) {
 }
 
 TEST(HttpStreamTest, RefusedConnectionIsATransportError) {
-  const HttpStreamResult result = http_post_stream({"http://127.0.0.1:1/", "{}", "", {}}, {},
-                                                   [](std::string_view) { return true; });
+  const HttpStreamResult result =
+      http_post_stream({"http://127.0.0.1:1/", "{}", "", {}}, {},
+                       [](std::string_view) { return BodyAction::kContinue; });
   EXPECT_FALSE(result.aborted);
   EXPECT_EQ(result.status, 0);
   EXPECT_NE(result.transport_error, "");
 }
 
 TEST(HttpStreamTest, OtherSchemesAreRefused) {
-  const HttpStreamResult result = http_post_stream({"file:///etc/passwd", "{}", "", {}}, {},
-                                                   [](std::string_view) { return true; });
+  const HttpStreamResult result =
+      http_post_stream({"file:///etc/passwd", "{}", "", {}}, {},
+                       [](std::string_view) { return BodyAction::kContinue; });
   EXPECT_NE(result.transport_error, "");
 }
 

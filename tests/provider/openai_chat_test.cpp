@@ -287,3 +287,26 @@ TEST_F(OpenAIChatProviderTest, ReleasedHoldCompletesTheReply) {
 
 }  // namespace
 }  // namespace nib::provider
+
+namespace nib::provider {
+namespace {
+
+TEST(OpenAIChatConnectionTest, LaterRequestsReuseTheConnection) {
+  testing::MockOpenAIServer server;
+  server.enqueue(testing::MockReply::text("one"));
+  server.enqueue(testing::MockReply::text("two"));
+  std::vector<core::Message> history{core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request;
+  request.model.id = "mock-model";
+  request.messages = &history;
+  OpenAIChatProvider provider({server.base_url(), "", {}});
+  const auto ignore = [](const core::Event&) {};
+  EXPECT_EQ(provider.stream(request, {}, ignore).stop_reason, core::StopReason::kEndTurn);
+  EXPECT_EQ(provider.stream(request, {}, ignore).stop_reason, core::StopReason::kEndTurn);
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].remote_port, requests[1].remote_port);
+}
+
+}  // namespace
+}  // namespace nib::provider

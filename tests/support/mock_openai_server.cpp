@@ -217,6 +217,7 @@ void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response
   RecordedRequest recorded;
   recorded.arrived_at = std::chrono::steady_clock::now();
   recorded.path = request.path;
+  recorded.remote_port = request.remote_port;
   recorded.raw_body = request.body;
   recorded.body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (recorded.body.is_discarded()) recorded.body = nullptr;

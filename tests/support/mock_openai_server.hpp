@@ -91,6 +91,7 @@ struct RecordedRequest {
   std::string raw_body;
   nlohmann::json body;                         // the parsed body; null when not JSON
   std::map<std::string, std::string> headers;  // names lower-cased
+  int remote_port = 0;  // the client's port: equal for requests over one kept-alive connection
   // When the handler received the request (its body fully read), for latency benchmarks.
   std::chrono::steady_clock::time_point arrived_at;
   // When the last byte of the streamed reply to it was written; unset for error replies and
