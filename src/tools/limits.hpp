@@ -33,4 +33,26 @@ inline constexpr std::size_t kMaxImageFileBytes = 64 * 1024 * 1024;
 // dimensions (a decompression bomb), and decoding it would take seconds and gigabytes.
 inline constexpr std::int64_t kMaxImagePixels = 100'000'000;
 
+// edit: files larger than this are not edited: the whole file is held in memory (with its
+// matching form and the result), and a source file the model works on is far smaller. Bigger
+// files are data or logs; change them with bash (sed, a script).
+inline constexpr std::uint64_t kMaxEditFileBytes = 16 * 1024 * 1024;
+// edit/write staleness: files up to this size are hashed whenever their state is taken, because
+// size and modification time alone miss a same-size rewrite within one clock tick. It equals
+// kMaxEditFileBytes, so every file edit changes is hashed; beyond it, hashing on every read
+// would cost a second full scan of a log, and identity, size and mtime decide.
+inline constexpr std::uint64_t kMaxHashedFileBytes = kMaxEditFileBytes;
+// edit: when oldText matches several times, this many line numbers are listed (the count is
+// always exact).
+inline constexpr std::size_t kMaxReportedOccurrences = 10;
+// edit: the closest-candidate region shown when oldText is not found: enough lines to compare,
+// few enough that the error stays short.
+inline constexpr std::size_t kMaxCandidateLines = 40;
+inline constexpr std::size_t kMaxCandidateBytes = 4 * 1024;
+// edit/write diffs for the UI: a changed middle longer than this (old plus new lines) is shown
+// as removed and re-added instead of diffed line by line, since the diff's cost grows with
+// lines times differences; and a diff is cut at this size, since no one reads more.
+inline constexpr std::size_t kMaxDiffLines = 8000;
+inline constexpr std::size_t kMaxDiffBytes = 256 * 1024;
+
 }  // namespace nib::tools
