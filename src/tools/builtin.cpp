@@ -3,12 +3,17 @@
 #include <algorithm>
 
 #include "tools/bash.hpp"
+#include "tools/edit.hpp"
+#include "tools/file_tracker.hpp"
 #include "tools/read.hpp"
+#include "tools/write.hpp"
 
 namespace nib::tools {
 
 std::vector<core::ToolPtr> builtin_tools() {
-  return {make_read_tool(), make_bash_tool()};
+  // One tracker for the set: what read shows is what edit and write check against.
+  const auto files = std::make_shared<FileTracker>();
+  return {make_read_tool(files), make_bash_tool(), make_edit_tool(files), make_write_tool(files)};
 }
 
 std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,

@@ -253,8 +253,9 @@ std::variant<std::string, int, std::monostate> read_prefix(int fd, std::size_t m
   return data;
 }
 
+// Sets `seen` to the file's state when the image is shown.
 ToolOutput read_image(int fd, const struct stat& info, ImageFormat format, const Target& target,
-                      std::stop_token stop) {
+                      std::stop_token stop, std::optional<FileState>& seen) {
   const std::string mime = image_mime_type(format);
   const auto omitted = [&](const std::string& reason) {
     return ToolOutput::error("Image file " + target.shown + " [" + mime + ", " +
@@ -279,6 +280,7 @@ ToolOutput read_image(int fd, const struct stat& info, ImageFormat format, const
   ToolOutput result{text};
   result.content = core::Content{
       core::TextBlock{text}, core::ImageBlock{util::base64_encode(image.data), image.mime_type}};
+  seen = file_state(info, std::get<std::string>(bytes));
   return result;
 }
 
@@ -351,7 +353,9 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
 
 class ReadTool final : public core::Tool {
  public:
-  ReadTool() : Tool({"read", description(), parameters(), /*concurrency_safe=*/true}) {}
+  explicit ReadTool(std::shared_ptr<FileTracker> files)
+      : Tool({"read", description(), parameters(), /*concurrency_safe=*/true}),
+        files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -378,12 +382,18 @@ class ReadTool final : public core::Tool {
     if (std::holds_alternative<std::monostate>(head)) return aborted(target);
     if (const int* error = std::get_if<int>(&head)) return read_failure(*error, target);
     const std::string& bytes = std::get<std::string>(head);
+    std::optional<FileState> seen;
+    ToolOutput result;
     if (const auto format = detect_image_format(bytes)) {
-      return read_image(file.get(), info, *format, target, stop);
+      result = read_image(file.get(), info, *format, target, stop, seen);
+    } else {
+      const bool more_follows = static_cast<std::uint64_t>(info.st_size) > bytes.size();
+      if (looks_binary(bytes, more_follows)) return binary_notice(info, bytes, target);
+      result = read_text(file.get(), arguments, target, stop);
+      if (!result.is_error) seen = file_state_of(file.get(), info, stop);
     }
-    const bool more_follows = static_cast<std::uint64_t>(info.st_size) > bytes.size();
-    if (looks_binary(bytes, more_follows)) return binary_notice(info, bytes, target);
-    return read_text(file.get(), arguments, target, stop);
+    if (seen && !result.is_error) files_->record(resolve_file(target.path), *seen);
+    return result;
   }
 
   std::vector<core::ResourceClaim> claims(const json& args,
@@ -392,12 +402,15 @@ class ReadTool final : public core::Tool {
     if (path == args.end() || !path->is_string()) return {};
     return {{file_claim_key(resolve_path(path->get<std::string>(), context.cwd)), false}};
   }
+
+ private:
+  std::shared_ptr<FileTracker> files_;
 };
 
 }  // namespace
 
-core::ToolPtr make_read_tool() {
-  return std::make_shared<ReadTool>();
+core::ToolPtr make_read_tool(std::shared_ptr<FileTracker> files) {
+  return std::make_shared<ReadTool>(std::move(files));
 }
 
 }  // namespace nib::tools

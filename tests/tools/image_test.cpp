@@ -4,6 +4,7 @@
 
 #include <glib.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <vips/vips8>
 
 #include "support/temp_dir.hpp"
@@ -234,7 +235,8 @@ class ReadImageTest : public ImageTest {
   }
 
   testing::TempDir dir_;
-  core::ToolPtr tool_ = make_read_tool();
+  std::shared_ptr<FileTracker> files_ = std::make_shared<FileTracker>();
+  core::ToolPtr tool_ = make_read_tool(files_);
 };
 
 TEST_F(ReadImageTest, RecognisesAPngByItsBytesNotItsName) {
@@ -243,6 +245,15 @@ TEST_F(ReadImageTest, RecognisesAPngByItsBytesNotItsName) {
   const Decoded image = attached(output, "image/png");
   EXPECT_EQ(image.width, 64);
   EXPECT_EQ(output.output, "Read image file [image/png] (64x32)");
+}
+
+TEST_F(ReadImageTest, RecordsTheStateOfAShownImage) {
+  const std::string bytes = encode(solid(8, 8), ".png");
+  const auto path = dir_.write("tiny.png", bytes);
+  attached(read("tiny.png"), "image/png");
+  struct stat info {};
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_EQ(files_->last_seen(resolve_file(path)), file_state(info, bytes));
 }
 
 TEST_F(ReadImageTest, ConvertsAGifNamedLikeAJpeg) {

@@ -43,7 +43,8 @@ class ReadToolTest : public ::testing::Test {
   core::ToolOutput read_path(const std::string& path) { return read({{"path", path}}); }
 
   testing::TempDir dir_;
-  core::ToolPtr tool_ = make_read_tool();
+  std::shared_ptr<FileTracker> files_ = std::make_shared<FileTracker>();
+  core::ToolPtr tool_ = make_read_tool(files_);
 };
 
 TEST_F(ReadToolTest, SpecDescribesTheRealLimits) {
@@ -89,6 +90,24 @@ TEST_F(ReadToolTest, ReturnsAWholeSmallFileAsItIs) {
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.output, "alpha\n  beta\t\n\ngamma");
   EXPECT_FALSE(output.content);
+}
+
+TEST_F(ReadToolTest, RecordsTheStateOfWhatItShowed) {
+  const auto path = dir_.write("a.txt", "alpha\nbeta\n");
+  EXPECT_FALSE(files_->last_seen(resolve_file(path)));
+  read({{"path", "a.txt"}, {"offset", 2}});  // a page is enough: the whole file's state counts
+  struct stat info {};
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_EQ(files_->last_seen(resolve_file(path)), file_state(info, "alpha\nbeta\n"));
+}
+
+TEST_F(ReadToolTest, RecordsNothingForErrorsAndBinaryNotices) {
+  const auto text = dir_.write("t.txt", "x\n");
+  read({{"path", "t.txt"}, {"offset", 5}});
+  EXPECT_FALSE(files_->last_seen(resolve_file(text)));
+  const auto binary = dir_.write("data.bin", "abc\0def"s);
+  read_path("data.bin");
+  EXPECT_FALSE(files_->last_seen(resolve_file(binary)));
 }
 
 TEST_F(ReadToolTest, AcceptsAbsoluteAndHomePaths) {

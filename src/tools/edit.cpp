@@ -1,0 +1,244 @@
+#include "tools/edit.hpp"
+
+#include <algorithm>
+#include <variant>
+#include <vector>
+
+#include "tools/edit_match.hpp"
+#include "tools/file_change.hpp"
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/text_view.hpp"
+#include "tools/unified_diff.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::tools {
+namespace {
+
+using core::ToolOutput;
+using nlohmann::json;
+
+std::string description() {
+  return "Edit a file by replacing text in it. Give `path` and either `oldText` and `newText`, "
+         "or `edits`: a list of {oldText, newText} pairs applied together, all or none. Every "
+         "oldText is looked for in the file as it was before this call, and edits must not "
+         "overlap.\n\n"
+         "- Read the file first. edit refuses a file you have not read in this session, or "
+         "one that changed on disk since you last read or wrote it; then read it again. Your "
+         "own edits and writes count as read.\n"
+         "- Each oldText must occur exactly once. Copy it from what read showed, with its "
+         "indentation, and include just enough neighbouring lines to make it unique. An empty "
+         "newText deletes oldText.\n"
+         "- When oldText has no exact match, a tolerant match is tried that ignores "
+         "indentation, trailing whitespace, curly versus straight quotes, Unicode dashes and "
+         "non-breaking spaces. It only locates the text: nothing outside it changes, newText "
+         "is inserted as written except that its indentation is adjusted to the file's when "
+         "oldText's differed, and the result says so.\n"
+         "- Line endings (LF or CRLF, per line) and a byte order mark are kept: write oldText "
+         "and newText with plain \\n.\n"
+         "- To create a file or replace all of it, use write. Files over " +
+         util::format_byte_size(kMaxEditFileBytes) + " are not edited; use bash for them.";
+}
+
+json parameters() {
+  const json edit_pair = {
+      {"type", "object"},
+      {"properties",
+       {{"oldText",
+         {{"type", "string"}, {"description", "Exact text to replace; must occur once."}}},
+        {"newText", {{"type", "string"}, {"description", "The replacement text."}}}}},
+      {"required", {"oldText", "newText"}},
+  };
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"path",
+         {{"type", "string"},
+          {"description",
+           "The file to edit: relative to the working directory, absolute, or ~/..."}}},
+        {"oldText",
+         {{"type", "string"},
+          {"description",
+           "Text to replace, copied exactly from the file; must occur exactly once."}}},
+        {"newText",
+         {{"type", "string"},
+          {"description", "The text to put in its place (empty to delete it)."}}},
+        {"edits",
+         {{"type", "array"},
+          {"items", edit_pair},
+          {"minItems", 1},
+          {"description",
+           "Several replacements in the same file, applied together (instead of oldText and "
+           "newText)."}}}}},
+      {"required", {"path"}},
+  };
+}
+
+struct EditArguments {
+  std::string path;
+  std::vector<EditRequest> edits;
+};
+
+// The arguments, or a message saying what is wrong with them.
+std::variant<EditArguments, std::string> parse_arguments(const json& args) {
+  EditArguments parsed;
+  const auto path = args.find("path");
+  if (path == args.end() || !path->is_string()) return std::string("path must be a string.");
+  parsed.path = path->get<std::string>();
+  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return std::string("path is blank: give the file to edit.");
+  }
+  const auto text = [](const json& object, const char* name) -> const json* {
+    const auto it = object.find(name);
+    return it == object.end() || it->is_null() ? nullptr : &*it;
+  };
+  const json* edits = text(args, "edits");
+  const json* old_text = text(args, "oldText");
+  const json* new_text = text(args, "newText");
+  if (edits != nullptr && (old_text != nullptr || new_text != nullptr)) {
+    return std::string(
+        "Give either oldText and newText, or edits, not both: put every replacement in edits.");
+  }
+  if (edits == nullptr) {
+    if (old_text == nullptr || !old_text->is_string()) {
+      return std::string("oldText must be a string: the exact text to replace (or use edits).");
+    }
+    if (new_text == nullptr || !new_text->is_string()) {
+      return std::string(
+          "newText must be a string: the replacement text (an empty string deletes oldText).");
+    }
+    parsed.edits.push_back({without_carriage_returns(old_text->get<std::string>()),
+                            without_carriage_returns(new_text->get<std::string>())});
+    return parsed;
+  }
+  if (!edits->is_array() || edits->empty()) {
+    return std::string("edits must be a non-empty list of {oldText, newText} objects.");
+  }
+  for (std::size_t i = 0; i < edits->size(); ++i) {
+    const json& edit = (*edits)[i];
+    const json* old_part = edit.is_object() ? text(edit, "oldText") : nullptr;
+    const json* new_part = edit.is_object() ? text(edit, "newText") : nullptr;
+    if (old_part == nullptr || !old_part->is_string() || new_part == nullptr ||
+        !new_part->is_string()) {
+      return "edits[" + std::to_string(i) + "] must be an object with string fields oldText and " +
+             "newText.";
+    }
+    parsed.edits.push_back({without_carriage_returns(old_part->get<std::string>()),
+                            without_carriage_returns(new_part->get<std::string>())});
+  }
+  return parsed;
+}
+
+std::string line_span(std::size_t first, std::size_t last) {
+  return first == last ? "line " + std::to_string(first)
+                       : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+// Notes for the model on the edits found only tolerantly, naming where they landed in the
+// edited file. `matches` are sorted by position, as applied.
+std::string tolerant_notes(std::string_view view, const std::vector<EditMatch>& matches) {
+  std::string notes;
+  const bool several = matches.size() > 1;
+  std::ptrdiff_t shift = 0;  // lines added by earlier edits
+  std::size_t line = 1;
+  std::size_t counted = 0;
+  for (const EditMatch& match : matches) {
+    line += static_cast<std::size_t>(
+        std::count(view.begin() + static_cast<std::ptrdiff_t>(counted),
+                   view.begin() + static_cast<std::ptrdiff_t>(match.begin), '\n'));
+    counted = match.begin;
+    const auto old_breaks = std::count(view.begin() + static_cast<std::ptrdiff_t>(match.begin),
+                                       view.begin() + static_cast<std::ptrdiff_t>(match.end), '\n');
+    const auto new_breaks = std::count(match.replacement.begin(), match.replacement.end(), '\n');
+    if (match.tolerant) {
+      const std::size_t first = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(line) + shift);
+      const std::size_t last = first + static_cast<std::size_t>(new_breaks) -
+                               (match.replacement.ends_with('\n') && new_breaks > 0 ? 1 : 0);
+      notes += std::string(" Note: ") +
+               (several ? "edits[" + std::to_string(match.index) + "]'s " : "") +
+               "oldText did not match exactly; it was found ignoring whitespace, quote and "
+               "dash differences, and replaced (now " +
+               line_span(first, last) + ")" +
+               (match.reindented ? ", with newText re-indented to the file's indentation" : "") +
+               ". Read those lines if you need to check them.";
+    }
+    shift += new_breaks - old_breaks;
+  }
+  return notes;
+}
+
+class EditTool final : public core::Tool {
+ public:
+  explicit EditTool(std::shared_ptr<FileTracker> files)
+      : Tool({"edit", description(), parameters(), /*concurrency_safe=*/false}),
+        files_(std::move(files)) {}
+
+  ToolOutput execute(const json& args, std::stop_token stop,
+                     const core::ToolContext& context) override {
+    auto parsed = parse_arguments(args);
+    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
+    const auto& arguments = std::get<EditArguments>(parsed);
+    const auto requested = resolve_path(arguments.path, context.cwd);
+    auto loaded =
+        load_current_file(requested, display_path(requested, context.cwd), kMaxEditFileBytes, stop);
+    if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
+    const CurrentFile& file = std::get<CurrentFile>(loaded);
+    if (!file.exists) {
+      return ToolOutput::error("File not found: " + file.shown +
+                               ". edit changes existing files; to create one, use write.");
+    }
+    if (!file.loaded) {
+      return ToolOutput::error(file.shown + " is " + util::format_byte_size(file.info.st_size) +
+                               ", larger than the " + util::format_byte_size(kMaxEditFileBytes) +
+                               " edit handles. Change it with bash (sed, a script).");
+    }
+    if (auto refusal = refuse_unless_seen(*files_, file, "edit")) return std::move(*refusal);
+
+    const TextView view(file.bytes);
+    auto located = locate_edits(view.text(), arguments.edits);
+    if (const auto* failure = std::get_if<EditFailure>(&located)) {
+      const bool several = arguments.edits.size() > 1;
+      return ToolOutput::error("Could not edit " + file.shown + ": " +
+                               describe_failure(view.text(), *failure, arguments.edits.size()) +
+                               (several ? " None of the edits were applied." : "") +
+                               " The file was not changed.");
+    }
+    const auto& matches = std::get<std::vector<EditMatch>>(located);
+    std::vector<ViewReplacement> replacements;
+    for (const auto& match : matches) {
+      replacements.push_back({match.begin, match.end, match.replacement});
+    }
+    const std::string edited = view.apply(file.bytes, replacements);
+    if (stop.stop_requested()) {
+      return ToolOutput::error("Aborted: " + file.shown + " was not changed.");
+    }
+    if (auto error = replace_file(*files_, file, edited, /*create_parents=*/false)) {
+      return std::move(*error);
+    }
+
+    const std::size_t count = matches.size();
+    ToolOutput result{"Edited " + file.shown + ": " + std::to_string(count) +
+                      (count == 1 ? " edit" : " edits") + " applied." +
+                      tolerant_notes(view.text(), matches)};
+    result.display = unified_diff(view.text(), TextView(edited).text(), file.shown, file.shown);
+    return result;
+  }
+
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    const auto path = args.find("path");
+    if (path == args.end() || !path->is_string()) return {};
+    return {{file_claim_key(resolve_path(path->get<std::string>(), context.cwd)), true}};
+  }
+
+ private:
+  std::shared_ptr<FileTracker> files_;
+};
+
+}  // namespace
+
+core::ToolPtr make_edit_tool(std::shared_ptr<FileTracker> files) {
+  return std::make_shared<EditTool>(std::move(files));
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,55 @@
+#pragma once
+// What edit and write share before and after they change a file: finding the file a path
+// names, loading its current content and state, refusing when the model has not seen that
+// state, writing the result atomically and remembering it as seen. Thread-safe: functions
+// share no state beyond the FileTracker, which is thread-safe itself.
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "core/tool.hpp"
+#include "tools/file_tracker.hpp"
+
+namespace nib::tools {
+
+// The file a call changes, as it is before the change.
+struct CurrentFile {
+  std::filesystem::path target;  // symbolic links resolved: the file actually written
+  std::string shown;             // the path as named to the model
+  bool exists = false;
+  struct stat info {};  // when it exists
+  bool loaded = false;  // `bytes` holds the whole file (it was no larger than the load limit)
+  std::string bytes;
+  FileState state;  // when it exists
+};
+
+// Looks at the file `requested` (resolved, not yet symlink-resolved) names and, when it exists
+// and is at most `max_load_bytes`, reads it whole. Errors (as results for the model) for a
+// directory or other non-regular file, a file that cannot be read, and an abort; a missing
+// file is not an error (exists is false).
+std::variant<CurrentFile, core::ToolOutput> load_current_file(
+    const std::filesystem::path& requested, std::string shown, std::uint64_t max_load_bytes,
+    std::stop_token stop);
+
+// An error when the model has not seen `file`'s current state in this session (it never read
+// it, or it changed since), saying to read it again; nullopt when it has. `action` names what
+// was refused ("edit", "overwrite").
+std::optional<core::ToolOutput> refuse_unless_seen(const FileTracker& tracker,
+                                                   const CurrentFile& file,
+                                                   std::string_view action);
+
+// Replaces `file` with `bytes` atomically (creating missing parent directories when
+// `create_parents`), keeping an existing file's permissions, and records the result as seen.
+// Refuses when the file changed on disk while the call was working on it. Returns nullopt on
+// success, else the error for the model; on error nothing has changed.
+std::optional<core::ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& file,
+                                             std::string_view bytes, bool create_parents);
+
+}  // namespace nib::tools

@@ -1,0 +1,112 @@
+#include "tools/write.hpp"
+
+#include <algorithm>
+#include <variant>
+
+#include "tools/file_change.hpp"
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/unified_diff.hpp"
+
+namespace nib::tools {
+namespace {
+
+using core::ToolOutput;
+using nlohmann::json;
+
+std::string description() {
+  return "Write a file: create it, or replace all of its content, with `content` exactly as "
+         "given (line endings included). Missing parent directories are created. To change "
+         "part of an existing file, prefer edit.\n\n"
+         "Overwriting an existing file requires that you have read it in this session and "
+         "that it has not changed on disk since you last read or wrote it; otherwise you are "
+         "asked to read it first. A new file needs no read. The file is replaced atomically "
+         "and keeps its permissions; a path that is a symbolic link writes the link's target. "
+         "The result reports the bytes and lines written.";
+}
+
+json parameters() {
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"path",
+         {{"type", "string"},
+          {"description",
+           "The file to write: relative to the working directory, absolute, or ~/..."}}},
+        {"content", {{"type", "string"}, {"description", "The complete new content."}}}}},
+      {"required", {"path", "content"}},
+  };
+}
+
+std::size_t line_count(std::string_view text) {
+  const auto breaks = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  return breaks + (!text.empty() && !text.ends_with('\n') ? 1 : 0);
+}
+
+std::string plural(std::size_t count, const char* word) {
+  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+}
+
+class WriteTool final : public core::Tool {
+ public:
+  explicit WriteTool(std::shared_ptr<FileTracker> files)
+      : Tool({"write", description(), parameters(), /*concurrency_safe=*/false}),
+        files_(std::move(files)) {}
+
+  ToolOutput execute(const json& args, std::stop_token stop,
+                     const core::ToolContext& context) override {
+    const auto path = args.find("path");
+    const auto content = args.find("content");
+    if (path == args.end() || !path->is_string())
+      return ToolOutput::error("path must be a string.");
+    if (content == args.end() || !content->is_string()) {
+      return ToolOutput::error("content must be a string: the complete new content of the file.");
+    }
+    const std::string& requested_text = path->get_ref<const std::string&>();
+    if (requested_text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      return ToolOutput::error("path is blank: give the file to write.");
+    }
+    const auto requested = resolve_path(requested_text, context.cwd);
+    const std::string shown = display_path(requested, context.cwd);
+    if (requested_text.ends_with('/') || !requested.has_filename()) {
+      return ToolOutput::error(shown + " names a directory; give the path of a file in it.");
+    }
+    auto loaded = load_current_file(requested, shown, kMaxEditFileBytes, stop);
+    if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
+    const CurrentFile& file = std::get<CurrentFile>(loaded);
+    if (file.exists) {
+      if (auto refusal = refuse_unless_seen(*files_, file, "overwrite")) return std::move(*refusal);
+    }
+    if (stop.stop_requested()) return ToolOutput::error("Aborted: " + shown + " was not written.");
+
+    const std::string& bytes = content->get_ref<const std::string&>();
+    if (auto error = replace_file(*files_, file, bytes, /*create_parents=*/true)) {
+      return std::move(*error);
+    }
+    ToolOutput result{std::string(file.exists ? "Overwrote " : "Created ") + shown + ": " +
+                      plural(bytes.size(), "byte") + ", " + plural(line_count(bytes), "line") +
+                      "."};
+    if (!file.exists || file.loaded) {
+      result.display = unified_diff(file.bytes, bytes, file.exists ? shown : "/dev/null", shown);
+    }
+    return result;
+  }
+
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    const auto path = args.find("path");
+    if (path == args.end() || !path->is_string()) return {};
+    return {{file_claim_key(resolve_path(path->get<std::string>(), context.cwd)), true}};
+  }
+
+ private:
+  std::shared_ptr<FileTracker> files_;
+};
+
+}  // namespace
+
+core::ToolPtr make_write_tool(std::shared_ptr<FileTracker> files) {
+  return std::make_shared<WriteTool>(std::move(files));
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,313 @@
+// Tests of the edit tool: replacing text in files the model has read, keeping everything else.
+
+#include "tools/edit.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/schema_validator.hpp"
+#include "support/temp_dir.hpp"
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/read.hpp"
+#include "tools/write.hpp"
+
+namespace nib::tools {
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string contents(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class EditToolTest : public ::testing::Test {
+ protected:
+  core::ToolOutput run(const core::ToolPtr& tool, const json& args) {
+    return tool->execute(args, {}, {"call-1", dir_.path()});
+  }
+  core::ToolOutput read(const std::string& path) {
+    auto output = run(read_, {{"path", path}});
+    EXPECT_FALSE(output.is_error) << output.output;
+    return output;
+  }
+  core::ToolOutput edit(const std::string& path, const std::string& old_text,
+                        const std::string& new_text) {
+    return run(edit_, {{"path", path}, {"oldText", old_text}, {"newText", new_text}});
+  }
+  // Writes `content` to `name` and reads it with the read tool, as the model would.
+  std::filesystem::path seen_file(const std::string& name, const std::string& content) {
+    const auto path = dir_.write(name, content);
+    read(name);
+    return path;
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<FileTracker> files_ = std::make_shared<FileTracker>();
+  core::ToolPtr read_ = make_read_tool(files_);
+  core::ToolPtr edit_ = make_edit_tool(files_);
+  core::ToolPtr write_ = make_write_tool(files_);
+};
+
+TEST_F(EditToolTest, SpecDescribesTheRealBehaviour) {
+  const auto& spec = edit_->spec();
+  EXPECT_EQ(spec.name, "edit");
+  EXPECT_FALSE(spec.concurrency_safe);
+  EXPECT_TRUE(contains(spec.description, "exactly once"));
+  EXPECT_TRUE(contains(spec.description, "Read the file first"));
+  EXPECT_TRUE(contains(spec.description, "tolerant match"));
+  EXPECT_TRUE(contains(spec.description, "16 MB"));
+  std::string error;
+  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
+  ASSERT_TRUE(schema) << error;
+  EXPECT_TRUE(schema->validate({{"path", "a"}, {"oldText", "x"}, {"newText", "y"}}).empty());
+  EXPECT_TRUE(
+      schema->validate({{"path", "a"}, {"edits", {{{"oldText", "x"}, {"newText", "y"}}}}}).empty());
+  EXPECT_FALSE(schema->validate({{"path", "a"}, {"edits", json::array()}}).empty());
+  EXPECT_FALSE(schema->validate({{"path", "a"}, {"edits", {{{"oldText", "x"}}}}}).empty());
+}
+
+TEST_F(EditToolTest, ClaimsItsFileExclusively) {
+  const auto claims = edit_->claims({{"path", "./a//b.txt"}}, {"call-1", dir_.path()});
+  ASSERT_EQ(claims.size(), 1u);
+  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "a/b.txt"));
+  EXPECT_TRUE(claims[0].exclusive);
+}
+
+TEST_F(EditToolTest, ReplacesOneOccurrenceAndConfirmsBriefly) {
+  const auto path = seen_file("app.cpp", "int a = 1;\nint b = 2;\nint c = 3;\n");
+  const auto output = edit("app.cpp", "int b = 2;", "int b = 20;");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(output.output, "Edited app.cpp: 1 edit applied.");
+  EXPECT_FALSE(output.content);
+  EXPECT_EQ(contents(path), "int a = 1;\nint b = 20;\nint c = 3;\n");
+  ASSERT_TRUE(output.display);
+  EXPECT_EQ(*output.display,
+            "--- app.cpp\n+++ app.cpp\n@@ -1,3 +1,3 @@\n int a = 1;\n-int b = 2;\n+int b = "
+            "20;\n int c = 3;\n");
+}
+
+TEST_F(EditToolTest, AppliesSeveralEditsTogether) {
+  const auto path = seen_file("src/app.cpp", "one\ntwo\nthree\nfour\n");
+  const auto output = run(edit_, {{"path", "src/app.cpp"},
+                                  {"edits",
+                                   {{{"oldText", "four"}, {"newText", "FOUR"}},
+                                    {{"oldText", "one\n"}, {"newText", "ONE\nONE-B\n"}}}}});
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(output.output, "Edited src/app.cpp: 2 edits applied.");
+  EXPECT_EQ(contents(path), "ONE\nONE-B\ntwo\nthree\nFOUR\n");
+}
+
+TEST_F(EditToolTest, NothingChangesWhenOneOfSeveralEditsFails) {
+  const std::string original = "alpha\nbeta\ngamma\n";
+  const auto path = seen_file("f.txt", original);
+  const auto output = run(edit_, {{"path", "f.txt"},
+                                  {"edits",
+                                   {{{"oldText", "alpha"}, {"newText", "ALPHA"}},
+                                    {{"oldText", "delta"}, {"newText", "DELTA"}}}}});
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(output.output.starts_with("Could not edit f.txt: edits[1]: oldText was not found"))
+      << output.output;
+  EXPECT_TRUE(output.output.ends_with("None of the edits were applied. The file was not changed."))
+      << output.output;
+  EXPECT_EQ(contents(path), original);
+}
+
+TEST_F(EditToolTest, ReportsNotFoundWithTheClosestRegion) {
+  seen_file("f.txt", "fn main() {\n    println!(\"hi\");\n}\n");
+  const auto output = edit("f.txt", "fn main() {\n    println!(\"hello\");\n}", "x");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "lines 1-3")) << output.output;
+  EXPECT_TRUE(contains(output.output, "2\t    println!(\"hi\");")) << output.output;
+}
+
+TEST_F(EditToolTest, ReportsAmbiguityWithCountAndLines) {
+  const auto path = seen_file("f.txt", "x = 1\ny = 2\nx = 1\n");
+  const auto output = edit("f.txt", "x = 1", "x = 3");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "found 2 times, at lines 1, 3")) << output.output;
+  EXPECT_TRUE(contains(output.output, "Add more surrounding lines")) << output.output;
+  EXPECT_EQ(contents(path), "x = 1\ny = 2\nx = 1\n");
+}
+
+TEST_F(EditToolTest, RejectsOverlapsAndEmptyOldText) {
+  seen_file("f.txt", "abc def\n");
+  const auto overlap =
+      run(edit_,
+          {{"path", "f.txt"},
+           {"edits",
+            {{{"oldText", "abc d"}, {"newText", "x"}}, {{"oldText", "c def"}, {"newText", "y"}}}}});
+  EXPECT_TRUE(overlap.is_error);
+  EXPECT_TRUE(contains(overlap.output, "edits[0] and edits[1] overlap")) << overlap.output;
+  const auto empty = edit("f.txt", "", "text");
+  EXPECT_TRUE(empty.is_error);
+  EXPECT_TRUE(contains(empty.output, "use the write tool")) << empty.output;
+  EXPECT_EQ(contents(dir_.path() / "f.txt"), "abc def\n");
+}
+
+TEST_F(EditToolTest, RejectsBadArguments) {
+  seen_file("f.txt", "abc\n");
+  EXPECT_TRUE(contains(run(edit_, {{"path", "f.txt"}, {"oldText", "abc"}}).output, "newText"));
+  EXPECT_TRUE(contains(run(edit_, {{"path", "f.txt"}}).output, "oldText must be a string"));
+  EXPECT_TRUE(contains(run(edit_, {{"path", "f.txt"},
+                                   {"oldText", "a"},
+                                   {"newText", "b"},
+                                   {"edits", {{{"oldText", "b"}, {"newText", "c"}}}}})
+                           .output,
+                       "not both"));
+  EXPECT_TRUE(
+      contains(run(edit_, {{"path", " "}, {"oldText", "a"}, {"newText", "b"}}).output, "blank"));
+  EXPECT_EQ(contents(dir_.path() / "f.txt"), "abc\n");
+}
+
+TEST_F(EditToolTest, ToleratesDifferencesAndSaysSo) {
+  const std::string original = "a = 1\n\tprint(\"x\")  \nb = 2\n";
+  const auto path = seen_file("f.py", original);
+  const auto output = edit("f.py", "    print(“x”)", "    print(\"y\")\n    print(\"z\")");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_TRUE(contains(output.output, "did not match exactly")) << output.output;
+  EXPECT_TRUE(contains(output.output, "now lines 2-3")) << output.output;
+  EXPECT_TRUE(contains(output.output, "re-indented")) << output.output;
+  // The file's tab replaces the model's four spaces; the trailing spaces after the matched text
+  // and every other line are untouched.
+  EXPECT_EQ(contents(path), "a = 1\n\tprint(\"y\")\n\tprint(\"z\")  \nb = 2\n");
+}
+
+TEST_F(EditToolTest, KeepsCrlfLineEndings) {
+  const auto path = seen_file("win.txt", "one\r\ntwo\r\nthree\r\n");
+  // The model saw "one\ntwo\nthree" and writes plain "\n".
+  const auto output = edit("win.txt", "one\ntwo", "one\ntwo and a half\n2.75");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(contents(path), "one\r\ntwo and a half\r\n2.75\r\nthree\r\n");
+  // Text sent with "\r\n" is understood too.
+  EXPECT_FALSE(edit("win.txt", "2.75\r\nthree", "three").is_error);
+  EXPECT_EQ(contents(path), "one\r\ntwo and a half\r\nthree\r\n");
+}
+
+TEST_F(EditToolTest, KeepsMixedLineEndingsLineByLine) {
+  const auto path = seen_file("mixed.txt", "a\r\nb\nc\r\nd\n");
+  EXPECT_FALSE(edit("mixed.txt", "b\nc", "B\nC").is_error);
+  EXPECT_EQ(contents(path), "a\r\nB\nC\r\nd\n");
+}
+
+TEST_F(EditToolTest, KeepsTheByteOrderMarkAndAMissingFinalNewline) {
+  const auto path = seen_file("bom.txt", "\xEF\xBB\xBFstart\r\nend");
+  EXPECT_FALSE(edit("bom.txt", "start", "begin").is_error);
+  EXPECT_FALSE(edit("bom.txt", "end", "finish").is_error);
+  EXPECT_EQ(contents(path),
+            "\xEF\xBB\xBF"
+            "begin\r\nfinish");
+}
+
+TEST_F(EditToolTest, KeepsPermissions) {
+  const auto path = seen_file("run.sh", "echo hi\n");
+  ASSERT_EQ(chmod(path.c_str(), 0750), 0);
+  read("run.sh");  // chmod alone does not change the tracked state, but be explicit
+  EXPECT_FALSE(edit("run.sh", "hi", "hello").is_error);
+  struct stat info {};
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0750u);
+  EXPECT_EQ(contents(path), "echo hello\n");
+}
+
+TEST_F(EditToolTest, EditsASymlinksTargetAndKeepsTheLink) {
+  const auto target = dir_.write("real/target.txt", "value = 1\n");
+  std::filesystem::create_symlink("real/target.txt", dir_.path() / "link.txt");
+  read("link.txt");
+  const auto output = edit("link.txt", "1", "2");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "link.txt"));
+  EXPECT_EQ(contents(target), "value = 2\n");
+  // Reading the target itself counts for the link too: both name the same file.
+  EXPECT_FALSE(edit("real/target.txt", "2", "3").is_error);
+}
+
+TEST_F(EditToolTest, RefusesAFileThatWasNeverRead) {
+  const auto path = dir_.write("unread.txt", "content\n");
+  const auto output = edit("unread.txt", "content", "changed");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_EQ(output.output,
+            "Refusing to edit unread.txt: you have not read it in this session, so its current "
+            "content is unknown to you. Read it first with the read tool, then retry.");
+  EXPECT_EQ(contents(path), "content\n");
+}
+
+TEST_F(EditToolTest, RefusesAFileChangedSinceItWasRead) {
+  const auto path = seen_file("f.txt", "version 1\n");
+  dir_.write("f.txt", "version 2\n");  // same size, likely the same mtime tick
+  const auto output = edit("f.txt", "version", "release");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "has changed on disk since you last read or wrote it"))
+      << output.output;
+  EXPECT_EQ(contents(path), "version 2\n");
+  read("f.txt");
+  EXPECT_FALSE(edit("f.txt", "version", "release").is_error);
+}
+
+TEST_F(EditToolTest, ItsOwnWritesCountAsSeen) {
+  const auto path = seen_file("f.txt", "a\nb\n");
+  EXPECT_FALSE(edit("f.txt", "a", "A").is_error);
+  EXPECT_FALSE(edit("f.txt", "b", "B").is_error);
+  EXPECT_FALSE(run(write_, {{"path", "f.txt"}, {"content", "new\n"}}).is_error);
+  EXPECT_FALSE(edit("f.txt", "new", "newer").is_error);
+  EXPECT_EQ(contents(path), "newer\n");
+}
+
+TEST_F(EditToolTest, APartialReadCountsAsSeen) {
+  std::string text;
+  for (int i = 1; i <= 100; ++i) text += "line " + std::to_string(i) + "\n";
+  const auto path = dir_.write("long.txt", text);
+  run(read_, {{"path", "long.txt"}, {"offset", 10}, {"limit", 5}});
+  EXPECT_FALSE(edit("long.txt", "line 99\n", "line 99!\n").is_error);
+}
+
+TEST_F(EditToolTest, AMissingFileSuggestsWrite) {
+  const auto output = edit("missing.txt", "a", "b");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_EQ(output.output,
+            "File not found: missing.txt. edit changes existing files; to create one, use write.");
+}
+
+TEST_F(EditToolTest, ADirectoryIsNotEdited) {
+  std::filesystem::create_directory(dir_.path() / "sub");
+  const auto output = edit("sub", "a", "b");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "sub is a directory")) << output.output;
+}
+
+TEST_F(EditToolTest, AReadOnlyFileIsNotChanged) {
+  if (geteuid() == 0) GTEST_SKIP() << "root may write anything";
+  const auto path = seen_file("ro.txt", "fixed\n");
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  const auto output = edit("ro.txt", "fixed", "changed");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(output.output.starts_with("Permission denied: ro.txt is not writable"))
+      << output.output;
+  EXPECT_EQ(contents(path), "fixed\n");
+}
+
+TEST_F(EditToolTest, AnAbortBeforeWritingChangesNothing) {
+  const auto path = seen_file("f.txt", "a\n");
+  std::stop_source stop;
+  stop.request_stop();
+  const auto output = edit_->execute({{"path", "f.txt"}, {"oldText", "a"}, {"newText", "b"}},
+                                     stop.get_token(), {"call-1", dir_.path()});
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(output.output.starts_with("Aborted")) << output.output;
+  EXPECT_EQ(contents(path), "a\n");
+}
+
+}  // namespace
+}  // namespace nib::tools

@@ -1,0 +1,167 @@
+// Tests of the write tool: creating and replacing files, and refusing to clobber unseen ones.
+
+#include "tools/write.hpp"
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/schema_validator.hpp"
+#include "support/temp_dir.hpp"
+#include "tools/path.hpp"
+#include "tools/read.hpp"
+
+namespace nib::tools {
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string contents(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class WriteToolTest : public ::testing::Test {
+ protected:
+  core::ToolOutput write(const std::string& path, const std::string& content) {
+    return write_->execute({{"path", path}, {"content", content}}, {}, {"call-1", dir_.path()});
+  }
+  void read(const std::string& path) {
+    const auto output = read_->execute({{"path", path}}, {}, {"call-1", dir_.path()});
+    EXPECT_FALSE(output.is_error) << output.output;
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<FileTracker> files_ = std::make_shared<FileTracker>();
+  core::ToolPtr read_ = make_read_tool(files_);
+  core::ToolPtr write_ = make_write_tool(files_);
+};
+
+TEST_F(WriteToolTest, SpecAndClaims) {
+  const auto& spec = write_->spec();
+  EXPECT_EQ(spec.name, "write");
+  EXPECT_FALSE(spec.concurrency_safe);
+  EXPECT_TRUE(contains(spec.description, "read it"));
+  std::string error;
+  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
+  ASSERT_TRUE(schema) << error;
+  EXPECT_TRUE(schema->validate({{"path", "a"}, {"content", ""}}).empty());
+  EXPECT_FALSE(schema->validate({{"path", "a"}}).empty());
+  const auto claims = write_->claims({{"path", "x/y.txt"}}, {"call-1", dir_.path()});
+  ASSERT_EQ(claims.size(), 1u);
+  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "x/y.txt"));
+  EXPECT_TRUE(claims[0].exclusive);
+}
+
+TEST_F(WriteToolTest, CreatesANewFileAndItsParentDirectories) {
+  const auto output = write("deep/er/new.txt", "one\ntwo\nthree");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(output.output, "Created deep/er/new.txt: 13 bytes, 3 lines.");
+  EXPECT_EQ(contents(dir_.path() / "deep/er/new.txt"), "one\ntwo\nthree");
+  ASSERT_TRUE(output.display);
+  EXPECT_TRUE(output.display->starts_with("--- /dev/null\n+++ deep/er/new.txt\n@@ -0,0 +1,3 @@\n"))
+      << *output.display;
+}
+
+TEST_F(WriteToolTest, CountsBytesAndLines) {
+  EXPECT_EQ(write("empty.txt", "").output, "Created empty.txt: 0 bytes, 0 lines.");
+  EXPECT_EQ(write("one.txt", "x\n").output, "Created one.txt: 2 bytes, 1 line.");
+}
+
+TEST_F(WriteToolTest, RefusesToOverwriteAFileNeverRead) {
+  const auto path = dir_.write("existing.txt", "precious\n");
+  const auto output = write("existing.txt", "clobbered\n");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(output.output.starts_with("Refusing to overwrite existing.txt: you have not read it"))
+      << output.output;
+  EXPECT_EQ(contents(path), "precious\n");
+}
+
+TEST_F(WriteToolTest, OverwritesAFileThatWasRead) {
+  const auto path = dir_.write("existing.txt", "old\n");
+  ASSERT_EQ(chmod(path.c_str(), 0640), 0);
+  read("existing.txt");
+  const auto output = write("existing.txt", "new\ncontent\n");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(output.output, "Overwrote existing.txt: 12 bytes, 2 lines.");
+  EXPECT_EQ(contents(path), "new\ncontent\n");
+  struct stat info {};
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0640u);
+  ASSERT_TRUE(output.display);
+  EXPECT_EQ(*output.display,
+            "--- existing.txt\n+++ existing.txt\n@@ -1 +1,2 @@\n-old\n+new\n+content\n");
+}
+
+TEST_F(WriteToolTest, RefusesAFileChangedSinceItWasRead) {
+  const auto path = dir_.write("f.txt", "seen\n");
+  read("f.txt");
+  dir_.write("f.txt", "SEEN\n");
+  const auto output = write("f.txt", "mine\n");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "changed on disk")) << output.output;
+  EXPECT_EQ(contents(path), "SEEN\n");
+}
+
+TEST_F(WriteToolTest, ItsOwnWriteCountsAsSeen) {
+  EXPECT_FALSE(write("f.txt", "first\n").is_error);
+  EXPECT_FALSE(write("f.txt", "second\n").is_error);
+  EXPECT_EQ(contents(dir_.path() / "f.txt"), "second\n");
+}
+
+TEST_F(WriteToolTest, ADeletedFileMayBeWrittenAgain) {
+  const auto path = dir_.write("f.txt", "x\n");
+  read("f.txt");
+  std::filesystem::remove(path);
+  EXPECT_FALSE(write("f.txt", "y\n").is_error);
+}
+
+TEST_F(WriteToolTest, RefusesADirectory) {
+  std::filesystem::create_directory(dir_.path() / "sub");
+  const auto output = write("sub", "x");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "sub is a directory")) << output.output;
+  EXPECT_TRUE(std::filesystem::is_directory(dir_.path() / "sub"));
+  const auto slash = write("newdir/", "x");
+  EXPECT_TRUE(slash.is_error);
+  EXPECT_TRUE(contains(slash.output, "names a directory")) << slash.output;
+}
+
+TEST_F(WriteToolTest, AFileInTheWayOfAParentDirectoryIsAnError) {
+  dir_.write("file", "x");
+  const auto output = write("file/child.txt", "y");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "not a directory")) << output.output;
+}
+
+TEST_F(WriteToolTest, WritesThroughASymlinkToItsTarget) {
+  const auto target = dir_.write("real.txt", "old\n");
+  std::filesystem::create_symlink("real.txt", dir_.path() / "link.txt");
+  read("real.txt");
+  EXPECT_FALSE(write("link.txt", "new\n").is_error);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "link.txt"));
+  EXPECT_EQ(contents(target), "new\n");
+  // A dangling link creates its target.
+  std::filesystem::create_symlink("made.txt", dir_.path() / "dangling.txt");
+  EXPECT_FALSE(write("dangling.txt", "made\n").is_error);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "dangling.txt"));
+  EXPECT_EQ(contents(dir_.path() / "made.txt"), "made\n");
+}
+
+TEST_F(WriteToolTest, WritesContentExactlyAsGiven) {
+  const std::string content = "\xEF\xBB\xBFwindows\r\nline\r\n";
+  EXPECT_FALSE(write("w.txt", content).is_error);
+  EXPECT_EQ(contents(dir_.path() / "w.txt"), content);
+}
+
+}  // namespace
+}  // namespace nib::tools
