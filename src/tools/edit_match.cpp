@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <unordered_map>
 
 #include "util/utf8.hpp"
@@ -74,58 +73,90 @@ char ascii_equivalent(char32_t c) {
   }
 }
 
+// The start of the character that ends at `end` (> line_start) in `text`.
+std::size_t character_before(std::string_view text, std::size_t end, std::size_t line_start) {
+  std::size_t start = end - 1;
+  while (start > line_start && end - start < 4 &&
+         (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {
+    --start;
+  }
+  // Not a whole valid character (a stray continuation byte): it stands alone.
+  return character_at(text, start).length == end - start ? start : end - 1;
+}
+
 // Walks `text` in tolerant form: every line without its leading and trailing blanks, look-alike
-// characters as ASCII. Calls emit(bytes, source_begin, source_end) for each character kept
-// (and each "\n"), with the character's range in `text`; stops early when emit returns false.
-void walk_tolerant(std::string_view text,
-                   const std::function<bool(std::string_view, std::size_t, std::size_t)>& emit) {
+// characters as ASCII. Calls emit(bytes, source_begin) for each run of bytes kept as they are
+// (source_begin is where the run starts in `text`), and for each replaced character and each
+// "\n"; stops early when emit returns false. A template rather than a std::function, with
+// runs rather than characters: it walks whole files.
+template <typename Emit>
+void walk_tolerant(std::string_view text, Emit&& emit) {
   std::size_t line_start = 0;
   while (line_start <= text.size()) {
     std::size_t line_end = text.find('\n', line_start);
     if (line_end == std::string_view::npos) line_end = text.size();
     // The kept part: from the first non-blank character to the end of the last one.
-    std::size_t first = line_end;
-    std::size_t last_end = line_start;
-    for (std::size_t pos = line_start; pos < line_end;) {
+    std::size_t first = line_start;
+    while (first < line_end) {
+      const Character c = character_at(text, first);
+      if (!is_blank(c.code_point)) break;
+      first += c.length;
+    }
+    std::size_t last_end = line_end;
+    while (last_end > first) {
+      const std::size_t start = character_before(text, last_end, first);
+      if (!is_blank(character_at(text, start).code_point)) break;
+      last_end = start;
+    }
+    std::size_t run = first;  // start of the bytes not yet emitted
+    for (std::size_t pos = first; pos < last_end;) {
+      if (static_cast<unsigned char>(text[pos]) < 0x80) {
+        ++pos;
+        continue;
+      }
       const Character c = character_at(text, pos);
-      if (!is_blank(c.code_point)) {
-        first = std::min(first, pos);
-        last_end = pos + c.length;
+      const char ascii = ascii_equivalent(c.code_point);
+      if (ascii != 0) {
+        if (pos > run && !emit(text.substr(run, pos - run), run)) return;
+        if (!emit(std::string_view(&ascii, 1), pos)) return;
+        run = pos + c.length;
       }
       pos += c.length;
     }
-    for (std::size_t pos = first; pos < last_end;) {
-      const Character c = character_at(text, pos);
-      const char ascii = ascii_equivalent(c.code_point);
-      const std::string_view bytes =
-          ascii != 0 ? std::string_view(&ascii, 1) : text.substr(pos, c.length);
-      if (!emit(bytes, pos, pos + c.length)) return;
-      pos += c.length;
-    }
+    if (last_end > run && !emit(text.substr(run, last_end - run), run)) return;
     if (line_end == text.size()) return;
-    if (!emit("\n", line_end, line_end + 1)) return;
+    if (!emit("\n", line_end)) return;
     line_start = line_end + 1;
   }
 }
 
-std::string tolerant_form(std::string_view text) {
-  std::string form;
+// Sets `form` to the tolerant form of `text` (a buffer the caller may reuse).
+void tolerant_form(std::string_view text, std::string& form) {
+  form.clear();
   form.reserve(text.size());
-  walk_tolerant(text, [&](std::string_view bytes, std::size_t, std::size_t) {
+  walk_tolerant(text, [&](std::string_view bytes, std::size_t) {
     form += bytes;
     return true;
   });
+}
+
+std::string tolerant_form(std::string_view text) {
+  std::string form;
+  tolerant_form(text, form);
   return form;
 }
 
-// The range in `text` of the character that produced byte `index` of its tolerant form.
-std::pair<std::size_t, std::size_t> tolerant_source(std::string_view text, std::size_t index) {
-  std::pair<std::size_t, std::size_t> source{text.size(), text.size()};
+// Where in `text` byte `index` of its tolerant form comes from: the start of the character that
+// produced it (a replaced character yields one byte, so its start; a kept byte, itself).
+std::size_t tolerant_source(std::string_view text, std::size_t index) {
+  std::size_t source = text.size();
   std::size_t produced = 0;
-  walk_tolerant(text, [&](std::string_view bytes, std::size_t begin, std::size_t end) {
-    produced += bytes.size();
-    if (produced <= index) return true;
-    source = {begin, end};
+  walk_tolerant(text, [&](std::string_view bytes, std::size_t begin) {
+    if (produced + bytes.size() <= index) {
+      produced += bytes.size();
+      return true;
+    }
+    source = begin + (index - produced);
     return false;
   });
   return source;
@@ -241,8 +272,11 @@ std::variant<EditMatch, EditFailure> locate_tolerantly(std::string_view view,
   EditMatch match;
   match.index = index;
   match.tolerant = true;
-  match.begin = tolerant_source(view, start).first;
-  match.end = tolerant_source(view, start + needle.size() - 1).second;
+  // The needle starts and ends with whole characters, so its first byte's source is where a
+  // character starts, and its last byte's source is a kept byte or a replaced character.
+  match.begin = tolerant_source(view, start);
+  const std::size_t last = tolerant_source(view, start + needle.size() - 1);
+  match.end = last + character_at(view, last).length;
   match.replacement = edit.new_text;
   // Matched from the start of a line: take that line's indentation into the span, and give
   // newText the file's indentation where oldText's differed.
@@ -259,43 +293,53 @@ std::variant<EditMatch, EditFailure> locate_tolerantly(std::string_view view,
   return match;
 }
 
-// Bigram counts of `text`, indexed by the two bytes.
-void count_bigrams(std::string_view text, std::vector<std::uint16_t>& counts) {
-  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-    auto& count = counts[(static_cast<unsigned char>(text[i]) << 8) |
-                         static_cast<unsigned char>(text[i + 1])];
-    if (count < UINT16_MAX) ++count;
-  }
-}
-
-// The window of `old_count` lines where most of oldText's informative lines appear in order,
-// if enough do.
-std::optional<LineRange> voted_region(const std::vector<std::string>& file_keys,
+// The window of oldText's size where most of its informative lines appear in order, if
+// enough do. One pass over the file, looking each line up among oldText's few lines.
+std::optional<LineRange> voted_region(const std::vector<std::string_view>& file_lines,
                                       const std::vector<std::string>& old_keys) {
-  std::unordered_map<std::string_view, std::vector<std::size_t>> positions;
-  for (std::size_t i = 0; i < file_keys.size(); ++i) {
-    if (!file_keys[i].empty()) positions[file_keys[i]].push_back(i);
-  }
-  std::vector<std::uint32_t> votes(file_keys.size(), 0);
+  std::unordered_map<std::string_view, std::vector<std::size_t>> wanted;  // key -> old lines
   std::size_t informative = 0;
   for (std::size_t j = 0; j < old_keys.size(); ++j) {
-    const auto it = positions.find(old_keys[j]);
     if (old_keys[j].empty()) continue;
+    wanted[old_keys[j]].push_back(j);
     ++informative;
-    if (it == positions.end() || it->second.size() > kMaxAnchorPositions) continue;
-    for (const std::size_t p : it->second) {
-      if (p >= j) ++votes[p - j];
+  }
+  if (informative == 0) return std::nullopt;
+  // Where each wanted key occurs in the file, up to one more than kMaxAnchorPositions.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> found;
+  std::string key;
+  for (std::size_t p = 0; p < file_lines.size(); ++p) {
+    tolerant_form(file_lines[p], key);
+    const auto it = wanted.find(key);
+    if (it == wanted.end()) continue;
+    auto& positions = found[it->first];
+    if (positions.size() <= kMaxAnchorPositions) positions.push_back(p);
+  }
+  std::vector<std::uint32_t> votes(file_lines.size(), 0);
+  for (const auto& [found_key, positions] : found) {
+    if (positions.size() > kMaxAnchorPositions) continue;
+    for (const std::size_t j : wanted[found_key]) {
+      for (const std::size_t p : positions) {
+        if (p >= j) ++votes[p - j];
+      }
     }
   }
   const auto best = std::max_element(votes.begin(), votes.end());
-  if (best == votes.end() || *best == 0 || (*best < 2 && *best * 2 < informative))
+  if (best == votes.end() || *best == 0 || (*best < 2 && *best * 2 < informative)) {
     return std::nullopt;
+  }
   const std::size_t first = static_cast<std::size_t>(best - votes.begin());
-  return LineRange{first + 1, std::min(file_keys.size(), first + old_keys.size())};
+  return LineRange{first + 1, std::min(file_lines.size(), first + old_keys.size())};
 }
 
-// The window placed by the file line most like oldText's longest line, if one is alike enough.
-std::optional<LineRange> similar_region(const std::vector<std::string>& file_keys,
+std::size_t bigram(std::string_view text, std::size_t pos) {
+  return (static_cast<std::size_t>(static_cast<unsigned char>(text[pos])) << 8) |
+         static_cast<unsigned char>(text[pos + 1]);
+}
+
+// The window placed by the file line most like oldText's longest line, if one is alike enough
+// (Dice coefficient of byte bigrams).
+std::optional<LineRange> similar_region(const std::vector<std::string_view>& file_lines,
                                         const std::vector<std::string>& old_keys) {
   const auto longest =
       std::max_element(old_keys.begin(), old_keys.end(),
@@ -303,28 +347,31 @@ std::optional<LineRange> similar_region(const std::vector<std::string>& file_key
   if (longest == old_keys.end() || longest->size() < kMinSimilarityBytes) return std::nullopt;
   const std::size_t anchor = static_cast<std::size_t>(longest - old_keys.begin());
   std::vector<std::uint16_t> wanted(1 << 16, 0);
-  count_bigrams(*longest, wanted);
+  for (std::size_t k = 0; k + 1 < longest->size(); ++k) {
+    auto& count = wanted[bigram(*longest, k)];
+    if (count < UINT16_MAX) ++count;
+  }
   const std::size_t wanted_total = longest->size() - 1;
   std::vector<std::uint16_t> used(1 << 16, 0);
+  std::string key;
   double best_score = 0;
   std::size_t best_line = 0;
-  for (std::size_t i = 0; i < file_keys.size(); ++i) {
-    const std::string& key = file_keys[i];
-    // Dice >= 0.5 needs the shorter of the two to be at least a third of the longer.
-    if (key.size() < 2 || key.size() * 3 < longest->size() || longest->size() * 3 < key.size())
+  for (std::size_t i = 0; i < file_lines.size(); ++i) {
+    // Dice >= 0.5 needs the shorter text to be at least a third of the longer; the tolerant
+    // form is never longer than the line, so short lines are skipped before computing it.
+    if (file_lines[i].size() * 3 < longest->size()) continue;
+    tolerant_form(file_lines[i], key);
+    if (key.size() < 2 || key.size() * 3 < longest->size() || longest->size() * 3 < key.size()) {
       continue;
+    }
     std::size_t shared = 0;
     for (std::size_t k = 0; k + 1 < key.size(); ++k) {
-      const std::size_t bigram =
-          (static_cast<unsigned char>(key[k]) << 8) | static_cast<unsigned char>(key[k + 1]);
-      if (used[bigram] < wanted[bigram]) {
-        ++used[bigram];
+      if (used[bigram(key, k)] < wanted[bigram(key, k)]) {
+        ++used[bigram(key, k)];
         ++shared;
       }
     }
-    for (std::size_t k = 0; k + 1 < key.size(); ++k) {
-      used[(static_cast<unsigned char>(key[k]) << 8) | static_cast<unsigned char>(key[k + 1])] = 0;
-    }
+    for (std::size_t k = 0; k + 1 < key.size(); ++k) used[bigram(key, k)] = 0;
     const double score =
         2.0 * static_cast<double>(shared) / static_cast<double>(wanted_total + key.size() - 1);
     if (score > best_score) {
@@ -334,7 +381,7 @@ std::optional<LineRange> similar_region(const std::vector<std::string>& file_key
   }
   if (best_score < kMinCandidateSimilarity) return std::nullopt;
   const std::size_t first = best_line >= anchor ? best_line - anchor : 0;
-  return LineRange{first + 1, std::min(file_keys.size(), first + old_keys.size())};
+  return LineRange{first + 1, std::min(file_lines.size(), first + old_keys.size())};
 }
 
 std::string numbered_region(std::string_view view, const LineRange& range) {
@@ -407,12 +454,11 @@ std::variant<std::vector<EditMatch>, EditFailure> locate_edits(
 }
 
 std::optional<LineRange> closest_region(std::string_view view, std::string_view old_text) {
-  std::vector<std::string> file_keys;
-  for (const auto line : split_lines(view)) file_keys.push_back(tolerant_form(line));
+  const auto file_lines = split_lines(view);
   std::vector<std::string> old_keys;
   for (const auto line : split_lines(old_text)) old_keys.push_back(tolerant_form(line));
-  if (auto region = voted_region(file_keys, old_keys)) return region;
-  return similar_region(file_keys, old_keys);
+  if (auto region = voted_region(file_lines, old_keys)) return region;
+  return similar_region(file_lines, old_keys);
 }
 
 std::string describe_failure(std::string_view view, const EditFailure& failure,

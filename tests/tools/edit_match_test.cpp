@@ -221,6 +221,15 @@ TEST(EditMatchTest, TolerantMatchTreatsNonBreakingSpacesAsSpaces) {
   EXPECT_EQ(result2, "ab\nz\n");
 }
 
+TEST(EditMatchTest, TolerantMatchHandlesMultiByteCharactersAtItsEdges) {
+  // Trailing NBSP after the match stays; a match ending in "é" takes the whole character.
+  EXPECT_EQ(edited("name = “café”\xC2\xA0\nnext\n", "name = \"café\"", "name = \"tea\""),
+            "name = \"tea\"\xC2\xA0\nnext\n");
+  EXPECT_EQ(edited("\tx = café  \nnext\n", "  x = café", "  x = tea"), "\tx = tea  \nnext\n");
+  EXPECT_EQ(edited("a\n\xE3\x80\x80indented = ‘é’\nb\n", "indented = 'é'", "indented = 'e'"),
+            "a\n\xE3\x80\x80indented = 'e'\nb\n");
+}
+
 TEST(EditMatchTest, TolerantMatchLeavesOtherLinesByteIdentical) {
   // Unicode punctuation elsewhere in the file must not be normalised in the result.
   const std::string file =
