@@ -249,6 +249,7 @@ void bench_session(int turns, int sessions, bool verbose) {
       turns, rss_mib, figures.peak_rss_kb, sessions);
   print_summary("loop overhead per turn, mean", overhead.mean, "ms", kTurnOverheadTargetMs);
   print_summary("loop overhead per turn, median", overhead.median, "ms", kTurnOverheadTargetMs);
+  print_summary("loop overhead per turn, p90", overhead.p90, "ms", kTurnOverheadTargetMs);
   print_summary("loop overhead per turn, max", overhead.max, "ms", kTurnOverheadTargetMs);
   print_summary("peak RSS, " + std::to_string(turns) + "-turn session", rss_mib, "MiB",
                 kPeakRssTargetMiB);

@@ -24,11 +24,13 @@ for tool in hyperfine /usr/bin/time awk sed; do
     { echo "tools_bench: $tool is missing (NIB_SETUP_BENCH=1 scripts/setup)" >&2; exit 2; }
 done
 
-# nib's memory target (as in loop_bench); how much slower than the plain pipeline the bash tool
-# may be while it captures 1 GB (it keeps a tail and a capped log); time to a result when a
-# background child holds the pipe (~0.1 s quiet period after the shell exits, plus nib's start).
+# nib's memory target (as in loop_bench); how much slower than `| cat` the bash tool may be
+# while it captures 1 GB (it also counts lines, keeps a tail and a capped log; the pipe copy
+# itself is paid by any reader, so the pipeline to /dev/null is shown but is no fair target);
+# time to a result when a background child holds the pipe (~0.1 s quiet period after the
+# shell exits, plus nib's start).
 rss_target_mib=20
-pipe_ratio_target=1.5
+pipe_ratio_target=1.25
 background_target_s=0.2
 
 # 2 GiB of 500-byte lines, each starting with its 9-digit line number.
@@ -144,9 +146,9 @@ pipe_s=$(csv_field pipe 1 median)
 direct_s=$(csv_field pipe 2 median)
 cat_s=$(csv_field pipe 3 median)
 pipe_rss=$(peak_rss_kb "$nib_pipe")
-pipe_ratio=$(awk -v a="$pipe_s" -v b="$direct_s" 'BEGIN { printf "%.2f", a / b }')
-echo "  through nib: median $pipe_s s, peak RSS $(mib "$pipe_rss") MiB;" \
-  "direct: median $direct_s s (nib takes x$pipe_ratio); piped to cat: median $cat_s s"
+pipe_ratio=$(awk -v a="$pipe_s" -v b="$cat_s" 'BEGIN { printf "%.2f", a / b }')
+echo "  through nib: median $pipe_s s, peak RSS $(mib "$pipe_rss") MiB; direct: median" \
+  "$direct_s s; piped to cat: median $cat_s s (nib takes x$pipe_ratio of that)"
 
 # --- c. a background child holding the pipe ---------------------------------------------------
 nib_bg=$(command_script nib_bg "$nib" tool bash '{"command":"sleep 30 & echo started"}')
@@ -164,9 +166,9 @@ summary "read 2 GiB file, lines $first+" "$read_s" s "(sed -n: $sed_s s)" -
 summary "read 2 GiB file, lines 1-101" "$head_s" s "-" -
 summary "read 2 GiB file, nib peak RSS" "$(mib "$read_rss")" MiB "< $rss_target_mib MiB" \
   "$(verdict "$(mib "$read_rss")" $rss_target_mib)"
-summary "bash 1 GB pipe via nib" "$pipe_s" s "< ${pipe_ratio_target}x direct ($direct_s s)" \
+summary "bash 1 GB pipe via nib" "$pipe_s" s "< ${pipe_ratio_target}x | cat ($cat_s s)" \
   "$(verdict "$pipe_ratio" $pipe_ratio_target)"
-summary "bash 1 GB pipe, piped to cat" "$cat_s" s "-" -
+summary "bash 1 GB pipe, to /dev/null" "$direct_s" s "-" -
 summary "bash 1 GB pipe, nib peak RSS" "$(mib "$pipe_rss")" MiB "< $rss_target_mib MiB" \
   "$(verdict "$(mib "$pipe_rss")" $rss_target_mib)"
 summary "bash 'sleep 30 &' to result" "$bg_s" s "< $background_target_s s" \

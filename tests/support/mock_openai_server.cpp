@@ -156,6 +156,10 @@ MockOpenAIServer::MockOpenAIServer() {
                [this](const httplib::Request& request, httplib::Response& response) {
                  handle(request, response);
                });
+  // Real model servers (llama.cpp, uvicorn, Go's net/http) turn Nagle's algorithm off; with it
+  // on (cpp-httplib's default) the small last chunks of a reply on a kept-alive connection wait
+  // for the client's delayed ACK, adding ~40 ms per reply that no real server would.
+  server_.set_tcp_nodelay(true);
   port_ = server_.bind_to_any_port(kHost);
   if (port_ <= 0) throw std::runtime_error("mock server: cannot bind a port on 127.0.0.1");
   // The socket already listens, so clients may connect before the accept loop runs.
