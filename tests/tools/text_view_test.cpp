@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace nib::tools {
 namespace {
 
@@ -79,6 +81,46 @@ TEST(TextViewTest, AppliesSeveralReplacementsInOrder) {
   const std::string result = view.apply(file, {{text.find("x1"), text.find("x1") + 2, "y1"},
                                                {text.find("x3"), text.find("x3") + 2, "y3\nz"}});
   EXPECT_EQ(result, "y1\r\nx2\r\ny3\r\nz\r\n");
+}
+
+// Random files with mixed endings and random replacements: the result's view is the view with
+// the replacement made, and the lines before and after the replaced span keep their bytes.
+TEST(TextViewTest, RandomReplacementsKeepEverythingOutsideTheirSpan) {
+  std::mt19937 random(12345);
+  const std::vector<std::string> pieces = {"a", "b", " ", "\t", "é", "“", "x\n", "y\r\n"};
+  const auto text_of = [&](int length, bool allow_newlines) {
+    std::string text;
+    for (int i = 0; i < length; ++i) {
+      const auto& piece = pieces[random() % pieces.size()];
+      if (!allow_newlines && piece.find('\n') != std::string::npos) continue;
+      text += piece;
+    }
+    return text;
+  };
+  for (int round = 0; round < 2000; ++round) {
+    const std::string original = (random() % 4 == 0 ? kBom : "") + text_of(random() % 30, true);
+    const TextView view(original);
+    const std::string& text = view.text();
+    const std::size_t begin = random() % (text.size() + 1);
+    const std::size_t end = begin + random() % (text.size() - begin + 1);
+    std::string replacement = text_of(random() % 6, true);
+    for (auto& c : replacement) c = c == '\r' ? 'r' : c;  // the model writes "\n" only
+    const std::string result = view.apply(original, {{begin, end, replacement}});
+
+    std::string expected = text;
+    expected.replace(begin, end - begin, replacement);
+    ASSERT_EQ(TextView(result).text(), expected) << "round " << round;
+    EXPECT_EQ(TextView(result).has_bom(), view.has_bom());
+    // Whole lines before `begin` and after `end` are byte-identical.
+    const std::size_t head_view = begin == 0 ? 0 : text.rfind('\n', begin - 1) + 1;
+    const std::size_t head = view.original_offset(head_view);
+    EXPECT_EQ(result.substr(0, head), original.substr(0, head)) << "round " << round;
+    const std::size_t tail_view = text.find('\n', end);
+    if (tail_view != std::string::npos) {
+      const std::string tail = original.substr(view.original_offset(tail_view + 1));
+      EXPECT_TRUE(result.ends_with(tail)) << "round " << round;
+    }
+  }
 }
 
 TEST(TextViewTest, WithoutCarriageReturnsOnlyTouchesLineEnds) {
