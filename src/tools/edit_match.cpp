@@ -202,6 +202,19 @@ std::string_view indentation(std::string_view line) {
   return line.substr(0, pos);
 }
 
+// The indentation of the first non-blank line of `text`, and that line's 0-based number.
+std::pair<std::string_view, std::size_t> first_indentation(std::string_view text) {
+  std::size_t line_start = 0;
+  for (std::size_t number = 0;; ++number) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    const std::string_view line = text.substr(line_start, line_end - line_start);
+    const std::string_view indent = indentation(line);
+    if (indent.size() < line.size() || line_end == text.size()) return {indent, number};
+    line_start = line_end + 1;
+  }
+}
+
 // `text` with `from` at the start of each non-blank line replaced by `to`.
 std::string rebase_indentation(std::string_view text, std::string_view from, std::string_view to) {
   std::string result;
@@ -279,12 +292,15 @@ std::variant<EditMatch, EditFailure> locate_tolerantly(std::string_view view,
   match.end = last + character_at(view, last).length;
   match.replacement = edit.new_text;
   // Matched from the start of a line: take that line's indentation into the span, and give
-  // newText the file's indentation where oldText's differed.
+  // newText the file's indentation where oldText's differed. Indentation is compared on
+  // oldText's first non-blank line and the file line it matched.
   if (start == 0 || haystack[start - 1] == '\n') {
     const std::size_t line_start = match.begin == 0 ? 0 : view.rfind('\n', match.begin - 1) + 1;
-    const std::string_view file_indent = view.substr(line_start, match.begin - line_start);
-    const std::string_view old_indent = indentation(edit.old_text);
     match.begin = line_start;
+    const auto [old_indent, reference] = first_indentation(edit.old_text);
+    std::size_t file_line = line_start;
+    for (std::size_t i = 0; i < reference; ++i) file_line = view.find('\n', file_line) + 1;
+    const std::string_view file_indent = indentation(view.substr(file_line));
     if (file_indent != old_indent) {
       match.replacement = rebase_indentation(edit.new_text, old_indent, file_indent);
       match.reindented = match.replacement != edit.new_text;

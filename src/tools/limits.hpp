@@ -55,4 +55,24 @@ inline constexpr std::size_t kMaxCandidateBytes = 4 * 1024;
 inline constexpr std::size_t kMaxDiffLines = 8000;
 inline constexpr std::size_t kMaxDiffBytes = 256 * 1024;
 
+// grep: files are read in blocks of this size; a file being searched holds about this much
+// memory plus its unfinished last line. Large enough that most files take one read(2).
+inline constexpr std::size_t kGrepBlockBytes = 256 * 1024;
+// grep: a line longer than this is searched in pieces of this size (a match that straddles two
+// pieces is missed), so one enormous line (minified code, a data dump) cannot grow the buffer
+// without bound.
+inline constexpr std::size_t kGrepMaxLineBytes = 8 * 1024 * 1024;
+// grep: a shown line is cut to about this many bytes around its first match, with "…" where
+// text was left out: a whole source line fits, and one minified file cannot flood the result.
+inline constexpr std::size_t kGrepShownLineBytes = 500;
+// grep: matching lines shown when the call gives no limit.
+inline constexpr std::size_t kGrepDefaultLimit = 100;
+// grep: context lines around each match, at most; a larger request is cut to this.
+inline constexpr std::size_t kGrepMaxContextLines = 10;
+// grep: a glob's {a,b} alternatives are expanded up to this many patterns: "*.{ts,tsx}" is
+// common, a pattern built to multiply is not.
+inline constexpr std::size_t kGrepMaxGlobAlternatives = 64;
+// grep: unreadable files and directories named in a result; the count is always given.
+inline constexpr std::size_t kGrepMaxNamedFailures = 5;
+
 }  // namespace nib::tools

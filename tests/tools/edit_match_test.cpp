@@ -221,6 +221,12 @@ TEST(EditMatchTest, TolerantMatchTreatsNonBreakingSpacesAsSpaces) {
   EXPECT_EQ(result2, "ab\nz\n");
 }
 
+TEST(EditMatchTest, IndentationIsComparedOnTheFirstNonBlankLine) {
+  // oldText starts with an empty line; the file's blank line has stray spaces.
+  const std::string file = "a\n  \n    foo()\nb\n";
+  EXPECT_EQ(edited(file, "\n  foo()", "\n  bar()"), "a\n\n    bar()\nb\n");
+}
+
 TEST(EditMatchTest, TolerantMatchHandlesMultiByteCharactersAtItsEdges) {
   // Trailing NBSP after the match stays; a match ending in "é" takes the whole character.
   EXPECT_EQ(edited("name = “café”\xC2\xA0\nnext\n", "name = \"café\"", "name = \"tea\""),

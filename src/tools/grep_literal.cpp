@@ -1,0 +1,261 @@
+#include "tools/grep_literal.hpp"
+
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "util/utf8.hpp"
+
+namespace nib::tools {
+namespace {
+
+// How common each byte value is, as a rank from 0 (never seen) to 255 (the space): counted once
+// over 19,000 text files (C/C++ headers, Python and Perl libraries, documentation) and frozen
+// here. Only the order matters, and it needs to be roughly right, not exact.
+constexpr std::array<std::uint8_t, 256> kByteRank = {
+    0,   1,   2,   3,   4,   5,   6,   50,  7,   196, 245, 8,   72,  79,  9,   10,  11,  12,  13,
+    14,  15,  16,  17,  18,  47,  19,  20,  21,  22,  23,  24,  25,  255, 163, 207, 201, 170, 160,
+    171, 203, 229, 230, 231, 166, 233, 215, 220, 239, 221, 213, 209, 193, 190, 192, 188, 183, 185,
+    191, 210, 204, 208, 198, 211, 159, 168, 226, 194, 222, 205, 234, 199, 200, 186, 227, 167, 184,
+    225, 202, 223, 218, 216, 169, 219, 235, 232, 195, 187, 174, 189, 180, 164, 182, 176, 181, 157,
+    246, 173, 248, 224, 243, 242, 254, 238, 228, 237, 251, 177, 212, 244, 236, 250, 249, 241, 172,
+    247, 252, 253, 240, 214, 197, 206, 217, 175, 179, 165, 178, 158, 26,  152, 138, 135, 125, 106,
+    97,  101, 137, 134, 110, 81,  76,  100, 95,  82,  143, 119, 129, 103, 107, 147, 118, 144, 89,
+    115, 142, 111, 88,  141, 132, 83,  153, 161, 128, 91,  113, 133, 98,  104, 124, 105, 150, 85,
+    139, 84,  109, 99,  80,  121, 127, 116, 114, 123, 117, 131, 96,  149, 136, 108, 112, 130, 120,
+    126, 87,  27,  28,  162, 154, 77,  102, 59,  56,  61,  65,  62,  53,  64,  51,  146, 122, 155,
+    145, 58,  57,  54,  60,  94,  140, 93,  90,  55,  52,  44,  29,  30,  31,  148, 92,  156, 86,
+    69,  75,  74,  73,  71,  70,  68,  67,  66,  63,  32,  78,  151, 33,  34,  48,  45,  35,  46,
+    36,  37,  38,  43,  39,  40,  49,  41,  42,
+};
+
+// Needles longer than this go to memmem (linear two-way search): checking each candidate of the
+// rare byte costs up to the needle's length, which must stay a small constant.
+constexpr std::size_t kMaxRareByteNeedle = 32;
+
+std::uint8_t rank_of(char byte) {
+  return kByteRank[static_cast<unsigned char>(byte)];
+}
+
+// The index of the needle's rarest byte; the last one among equals, since a later anchor lets
+// memchr skip the needle's earlier bytes on the first probe.
+std::size_t rarest_index(std::string_view needle) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < needle.size(); ++i) {
+    if (rank_of(needle[i]) <= rank_of(needle[best])) best = i;
+  }
+  return best;
+}
+
+// The lowest rank in `text`, which must not be empty.
+std::uint8_t rarest_rank(std::string_view text) {
+  return rank_of(text[rarest_index(text)]);
+}
+
+bool is_quantifier_start(char c) {
+  return c == '*' || c == '+' || c == '?' || c == '{';
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// The end of the character class that opens at pattern[start] ('['), or npos.
+std::size_t skip_class(std::string_view pattern, std::size_t start) {
+  std::size_t i = start + 1;
+  if (i < pattern.size() && pattern[i] == '^') ++i;
+  if (i < pattern.size() && pattern[i] == ']') ++i;  // a ']' first is a member
+  while (i < pattern.size()) {
+    if (pattern[i] == ']') return i + 1;
+    if (pattern[i] == '\\') {
+      i += 2;
+    } else if (pattern[i] == '[' && i + 1 < pattern.size() && pattern[i + 1] == ':') {
+      const std::size_t close = pattern.find(":]", i + 2);
+      if (close == std::string_view::npos) return std::string_view::npos;
+      i = close + 2;
+    } else {
+      ++i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The end of the group that opens at pattern[start] ('('), or npos.
+std::size_t skip_group(std::string_view pattern, std::size_t start) {
+  std::size_t depth = 0;
+  for (std::size_t i = start; i < pattern.size();) {
+    switch (pattern[i]) {
+      case '\\':
+        i += 2;
+        break;
+      case '[':
+        i = skip_class(pattern, i);
+        if (i == std::string_view::npos) return i;
+        break;
+      case '(':
+        ++depth;
+        ++i;
+        break;
+      case ')':
+        if (--depth == 0) return i + 1;
+        ++i;
+        break;
+      default:
+        ++i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// A quantifier at pattern[start]: its end and the fewest repetitions it allows.
+struct Quantifier {
+  std::size_t end = 0;
+  std::size_t minimum = 0;
+};
+
+// The quantifier at pattern[start], or nullopt for a '{' that does not open a repetition count
+// (RE2 reads such a brace as a plain character; this reader gives up instead).
+std::optional<Quantifier> read_quantifier(std::string_view pattern, std::size_t start) {
+  Quantifier quantifier;
+  const char c = pattern[start];
+  if (c == '{') {
+    std::size_t i = start + 1;
+    const std::size_t digits_start = i;
+    while (i < pattern.size() && is_digit(pattern[i])) ++i;
+    if (i == digits_start || i - digits_start > 4) return std::nullopt;
+    quantifier.minimum = std::stoul(std::string(pattern.substr(digits_start, i - digits_start)));
+    if (i < pattern.size() && pattern[i] == ',') {
+      ++i;
+      while (i < pattern.size() && is_digit(pattern[i])) ++i;
+    }
+    if (i >= pattern.size() || pattern[i] != '}') return std::nullopt;
+    quantifier.end = i + 1;
+  } else {
+    quantifier.minimum = c == '+' ? 1 : 0;
+    quantifier.end = start + 1;
+  }
+  if (quantifier.end < pattern.size() && pattern[quantifier.end] == '?') ++quantifier.end;
+  return quantifier;
+}
+
+// Escapes that stand for a class of characters or a position, never for one character.
+bool is_class_or_assertion_escape(char c) {
+  return std::strchr("dDwWsSbBAz", c) != nullptr;
+}
+
+}  // namespace
+
+LiteralFinder::LiteralFinder(std::string needle)
+    : needle_(std::move(needle)), rare_index_(rarest_index(needle_)) {}
+
+std::size_t LiteralFinder::find(std::string_view text, std::size_t from) const {
+  const std::size_t size = needle_.size();
+  if (from > text.size() || text.size() - from < size) return std::string_view::npos;
+  if (size > kMaxRareByteNeedle) {
+    const void* hit = memmem(text.data() + from, text.size() - from, needle_.data(), size);
+    return hit == nullptr ? std::string_view::npos
+                          : static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+  }
+  const char rare = needle_[rare_index_];
+  // Candidates for the rare byte lie where a whole needle around them fits in the text.
+  const char* cursor = text.data() + from + rare_index_;
+  const char* const last = text.data() + text.size() - size + rare_index_;
+  while (cursor <= last) {
+    const void* hit = std::memchr(cursor, rare, static_cast<std::size_t>(last - cursor) + 1);
+    if (hit == nullptr) break;
+    const char* start = static_cast<const char*>(hit) - rare_index_;
+    if (std::memcmp(start, needle_.data(), size) == 0) {
+      return static_cast<std::size_t>(start - text.data());
+    }
+    cursor = static_cast<const char*>(hit) + 1;
+  }
+  return std::string_view::npos;
+}
+
+std::optional<std::string> required_literal(std::string_view pattern) {
+  std::vector<std::string> runs;
+  std::string run;
+  const auto end_run = [&] {
+    if (!run.empty()) runs.push_back(std::move(run));
+    run.clear();
+  };
+  for (std::size_t i = 0; i < pattern.size();) {
+    // One atom: its characters when it stands for exactly one, else nothing.
+    std::string atom;
+    const char c = pattern[i];
+    switch (c) {
+      case '|':  // an alternation at the top: no single piece is required
+      case ')':
+      case ']':
+      case '}':
+      case '*':
+      case '+':
+      case '?':
+      case '{':
+        return std::nullopt;
+      case '(':
+        // Inline flags such as (?i) change how the rest matches; plain and (?:...) groups are
+        // skipped whole (they may hold alternations or be optional).
+        if (i + 1 < pattern.size() && pattern[i + 1] == '?' &&
+            !(i + 2 < pattern.size() && pattern[i + 2] == ':')) {
+          return std::nullopt;
+        }
+        i = skip_group(pattern, i);
+        break;
+      case '[':
+        i = skip_class(pattern, i);
+        break;
+      case '\\': {
+        if (i + 1 >= pattern.size()) return std::nullopt;
+        const auto escaped = static_cast<unsigned char>(pattern[i + 1]);
+        if (escaped < 0x80 && !std::isalnum(escaped)) {
+          atom = pattern.substr(i + 1, 1);  // an escaped punctuation character stands for itself
+        } else if (!is_class_or_assertion_escape(pattern[i + 1])) {
+          return std::nullopt;  // \n, \x41, \pL, \Q...\E and the like: not worth reading
+        }
+        i += 2;
+        break;
+      }
+      case '.':
+      case '^':
+      case '$':
+        ++i;
+        break;
+      default: {
+        const std::size_t length = util::utf8_sequence_length(pattern, i);
+        if (length == 0) return std::nullopt;
+        atom = pattern.substr(i, length);
+        i += length;
+      }
+    }
+    if (i == std::string_view::npos) return std::nullopt;
+    if (i < pattern.size() && is_quantifier_start(pattern[i])) {
+      const auto quantifier = read_quantifier(pattern, i);
+      if (!quantifier) return std::nullopt;
+      // A repeated character is required once when it must appear at all, and ends the run
+      // either way: what follows it need not be adjacent to the run.
+      if (quantifier->minimum > 0) run += atom;
+      end_run();
+      i = quantifier->end;
+      continue;
+    }
+    if (atom.empty()) {
+      end_run();
+    } else {
+      run += atom;
+    }
+  }
+  end_run();
+  if (runs.empty()) return std::nullopt;
+  std::size_t best = 0;
+  for (std::size_t r = 1; r < runs.size(); ++r) {
+    const auto rank = rarest_rank(runs[r]);
+    const auto best_rank = rarest_rank(runs[best]);
+    if (rank < best_rank || (rank == best_rank && runs[r].size() > runs[best].size())) best = r;
+  }
+  return runs[best];
+}
+
+}  // namespace nib::tools
