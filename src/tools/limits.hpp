@@ -55,6 +55,19 @@ inline constexpr std::size_t kMaxCandidateBytes = 4 * 1024;
 inline constexpr std::size_t kMaxDiffLines = 8000;
 inline constexpr std::size_t kMaxDiffBytes = 256 * 1024;
 
+// find: paths listed per call unless the model asks for more. A thousand paths answer "where
+// is it" and "what is there" in about 50 KB; beyond that, a narrower pattern is the better tool.
+inline constexpr std::size_t kFindDefaultLimit = 1000;
+// ls: entries listed per call unless the model asks for more: a big directory's first page,
+// small enough to leave room in the context for the files the model then reads.
+inline constexpr std::size_t kLsDefaultLimit = 500;
+// find: unreadable directories named in a result; the count is always given.
+inline constexpr std::size_t kMaxListedUnreadable = 10;
+
+// walk: an ignore file is read up to this size. Real ones are a few KB; the cap keeps a stray
+// huge file named .gitignore from costing memory and matching time on every entry.
+inline constexpr std::size_t kMaxIgnoreFileBytes = 1024 * 1024;
+
 // grep: files are read in blocks of this size; a file being searched holds about this much
 // memory plus its unfinished last line. Large enough that most files take one read(2).
 inline constexpr std::size_t kGrepBlockBytes = 256 * 1024;

@@ -19,10 +19,11 @@ namespace nib::tools {
 struct WalkOptions {
   bool include_hidden = false;  // dotfiles and dot-directories
   bool respect_ignore = true;   // .gitignore, .ignore, .git/info/exclude
-  bool follow_symlinks =
-      false;  // symlinked files are reported either way; directories only if true
-  bool report_directories = false;  // also call on_file for directories (find does)
-  std::size_t threads = 0;          // 0: one per core
+  // Symlinked files are reported either way; symlinked directories are entered only if true.
+  bool follow_symlinks = false;
+  // Also call on_file for directories, symlinked ones included (find does).
+  bool report_directories = false;
+  std::size_t threads = 0;  // 0: one per core
 };
 
 struct WalkEntry {
@@ -32,15 +33,20 @@ struct WalkEntry {
 };
 
 struct WalkSummary {
-  std::size_t files = 0;                // files reported to on_file
-  std::vector<std::string> unreadable;  // directories that could not be listed (relative)
+  std::size_t files = 0;                // files reported to on_file (directories not counted)
+  std::vector<std::string> unreadable;  // directories that could not be listed (relative; "."
+                                        // when the root itself is missing or unreadable)
   std::size_t skipped_special = 0;      // FIFOs, sockets, devices
+  std::size_t symlink_loops = 0;        // linked directories not entered again (follow_symlinks)
   bool stopped = false;                 // the stop token fired or on_file asked to stop
 };
 
 // Calls `on_file` for every regular file (and symlink to one) below `root`, and for every
 // directory when report_directories is set, in no particular order. `on_file` returns false to end
-// the walk early. When `root` is a file, it is the only entry.
+// the walk early. When `root` is a file, it is the only entry (relative: its file name), whatever
+// the hidden and ignore settings. Ignore files of the directories between the enclosing git
+// repository's top and `root` apply too. Exceptions thrown by `on_file` end the walk and are
+// rethrown here.
 WalkSummary walk_files(const std::filesystem::path& root, const WalkOptions& options,
                        std::stop_token stop, const std::function<bool(const WalkEntry&)>& on_file);
 

@@ -1,0 +1,235 @@
+#include "tools/find.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <mutex>
+#include <string_view>
+#include <system_error>
+#include <variant>
+
+#include "tools/glob.hpp"
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/path_list.hpp"
+#include "tools/walk.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::tools {
+namespace {
+
+using core::ToolOutput;
+using nlohmann::json;
+
+std::string description() {
+  return "Find files and directories by name with a glob pattern. Walks the tree in parallel; "
+         "fast even on large repositories.\n\n"
+         "- pattern without '/': matched against each entry's name at any depth (\"*.cpp\" finds "
+         "C++ files everywhere, \"Makefile\" every Makefile).\n"
+         "- pattern with '/': matched against the path relative to `path` (\"src/**/*.ts\", "
+         "\"tests/*_test.cpp\"). \"*\" and \"?\" never cross '/', \"**\" spans any number of "
+         "directories, \"[abc]\" / \"[!abc]\" are character classes, \"\\\" escapes. "
+         "Case-sensitive. A trailing '/' finds directories only.\n"
+         "- Skipped: hidden entries (names starting with '.'), whatever .gitignore, .ignore and "
+         ".git/info/exclude files exclude, and .git itself. Set include_hidden or "
+         "include_ignored to search those too.\n"
+         "- Result: paths relative to `path`, sorted, one per line; directories end with '/'. "
+         "At most `limit` (default " +
+         std::to_string(kFindDefaultLimit) + ") paths and " +
+         util::format_byte_size(kMaxOutputBytes) +
+         "; when more match, a note gives the total. Symlinks to directories are not followed.";
+}
+
+json parameters() {
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"pattern",
+         {{"type", "string"},
+          {"description", "Glob, e.g. \"*.py\", \"src/**/*.test.ts\", \"build/\"."}}},
+        {"path",
+         {{"type", "string"},
+          {"description",
+           "Directory to search: relative to the working directory, absolute, or ~/... "
+           "Default: the working directory."}}},
+        {"limit",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"description",
+           "Most paths to list. Default: " + std::to_string(kFindDefaultLimit) + "."}}},
+        {"include_hidden",
+         {{"type", "boolean"},
+          {"description", "Also search hidden files and directories. Default: false."}}},
+        {"include_ignored",
+         {{"type", "boolean"},
+          {"description", "Also search what ignore files exclude. Default: false."}}}}},
+      {"required", {"pattern"}},
+  };
+}
+
+struct FindArguments {
+  std::string pattern;
+  bool directories_only = false;  // the pattern ended with '/'
+  std::string path;
+  std::size_t limit = kFindDefaultLimit;
+  bool include_hidden = false;
+  bool include_ignored = false;
+};
+
+bool flag(const json& args, const char* name) {
+  const auto it = args.find(name);
+  return it != args.end() && it->is_boolean() && it->get<bool>();
+}
+
+// The arguments, or a message saying what is wrong with them.
+std::variant<FindArguments, std::string> parse_arguments(const json& args) {
+  FindArguments parsed;
+  const auto pattern = args.find("pattern");
+  if (pattern == args.end() || !pattern->is_string()) {
+    return std::string("pattern must be a string, e.g. \"*.cpp\".");
+  }
+  std::string_view text = pattern->get_ref<const std::string&>();
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  while (text.starts_with("./")) text.remove_prefix(2);
+  if (text.ends_with('/') && text.size() > 1) {
+    parsed.directories_only = true;
+    while (text.ends_with('/')) text.remove_suffix(1);
+  }
+  if (text.empty()) return std::string("pattern is empty: give a glob such as \"*.cpp\".");
+  parsed.pattern = text;
+  if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
+    parsed.path = path->get<std::string>();
+  }
+  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
+  if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
+    if (limit->get<double>() < 1) return std::string("limit must be at least 1.");
+    parsed.limit = limit->get<std::size_t>();
+  }
+  parsed.include_hidden = flag(args, "include_hidden");
+  parsed.include_ignored = flag(args, "include_ignored");
+  return parsed;
+}
+
+// An absolute pattern naming a place inside the root, made relative to it ("/repo/src/*.c"
+// searched in /repo is "src/*.c"); a pattern with a leading '/' otherwise is anchored at the
+// root, which the relative match already does.
+std::string relative_pattern(std::string pattern, const std::filesystem::path& root) {
+  if (!pattern.starts_with('/')) return pattern;
+  std::string prefix = root.string();
+  if (!prefix.ends_with('/')) prefix += '/';
+  if (pattern.starts_with(prefix)) return pattern.substr(prefix.size());
+  return pattern.substr(1);
+}
+
+// The notes that follow the list: what was cut, what could not be read.
+std::string notes(std::size_t shown, std::size_t kept, std::size_t total, const FindArguments& args,
+                  const WalkSummary& summary) {
+  std::string text;
+  if (shown < total) {
+    const bool by_limit = shown == kept;  // every path kept fit: the limit cut the rest
+    text += "\n[Showing the first " + std::to_string(shown) + " of " + std::to_string(total) +
+            " matches (" +
+            (by_limit ? "limit=" + std::to_string(args.limit)
+                      : util::format_byte_size(kMaxOutputBytes) + " output limit") +
+            "). Narrow the pattern or the path" + (by_limit ? ", or raise limit," : "") +
+            " to see the rest.]\n";
+  }
+  if (!summary.unreadable.empty()) {
+    text += "\n[" + std::to_string(summary.unreadable.size()) + " director" +
+            (summary.unreadable.size() == 1 ? "y" : "ies") +
+            " could not be read, so results may be missing from:";
+    for (std::size_t i = 0; i < summary.unreadable.size() && i < kMaxListedUnreadable; ++i) {
+      text += (i == 0 ? " " : ", ") + summary.unreadable[i];
+    }
+    if (summary.unreadable.size() > kMaxListedUnreadable) text += ", ...";
+    text += "]\n";
+  }
+  return text;
+}
+
+ToolOutput no_matches(const FindArguments& args, const std::string& shown_root,
+                      const WalkSummary& summary) {
+  const std::string where = shown_root == "." ? "the working directory" : shown_root;
+  std::string text = "No files or directories match \"" + args.pattern +
+                     (args.directories_only ? "/" : "") + "\" in " + where + ".";
+  std::vector<std::string> skipped;
+  if (!args.include_hidden) skipped.push_back("hidden entries (set include_hidden=true)");
+  if (!args.include_ignored) {
+    skipped.push_back("entries excluded by ignore files (set include_ignored=true)");
+  }
+  if (!skipped.empty()) {
+    text += " Skipped: " + skipped[0] + (skipped.size() > 1 ? " and " + skipped[1] : "") + ".";
+  }
+  if (args.pattern.find('/') == std::string::npos) {
+    text +=
+        " The pattern was matched against names; use \"**/\" or a path with '/' to match "
+        "relative paths.";
+  } else {
+    text += " The pattern was matched against paths relative to " + where + ".";
+  }
+  return ToolOutput{text + notes(0, 0, 0, args, summary)};
+}
+
+class FindTool final : public core::Tool {
+ public:
+  FindTool() : Tool({"find", description(), parameters(), /*concurrency_safe=*/true}) {}
+
+  ToolOutput execute(const json& args, std::stop_token stop,
+                     const core::ToolContext& context) override {
+    auto parsed = parse_arguments(args);
+    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
+    auto& arguments = std::get<FindArguments>(parsed);
+    const auto root = resolve_path(arguments.path, context.cwd);
+    const std::string shown_root = display_path(root, context.cwd);
+
+    struct stat info {};
+    if (stat(root.c_str(), &info) != 0) {
+      const int error = errno;
+      if (error == ENOENT || error == ENOTDIR) {
+        return ToolOutput::error("Path not found: " + shown_root + " (" + root.string() +
+                                 "). Check the path, or list its parent with ls.");
+      }
+      return ToolOutput::error("Cannot search " + shown_root + ": " +
+                               std::system_category().message(error) + ".");
+    }
+    arguments.pattern = relative_pattern(arguments.pattern, root);
+    const bool match_path = arguments.pattern.find('/') != std::string::npos;
+    const Glob glob(arguments.pattern);
+
+    WalkOptions options;
+    options.include_hidden = arguments.include_hidden;
+    options.respect_ignore = !arguments.include_ignored;
+    options.report_directories = true;
+    std::mutex mutex;
+    SortedSample sample(arguments.limit);
+    const WalkSummary summary = walk_files(root, options, stop, [&](const WalkEntry& entry) {
+      if (arguments.directories_only && !entry.is_directory) return true;
+      std::string_view subject = entry.relative;
+      if (!match_path) subject = subject.substr(subject.rfind('/') + 1);  // npos + 1 == 0
+      if (!glob.match(subject)) return true;
+      std::string line = entry.relative;
+      if (entry.is_directory) line += '/';
+      const std::lock_guard lock(mutex);
+      sample.add(std::move(line));
+      return true;
+    });
+    if (stop.stop_requested()) {
+      return ToolOutput::error("Aborted: find was stopped before it finished searching " +
+                               shown_root + ".");
+    }
+    if (sample.total() == 0) return no_matches(arguments, shown_root, summary);
+    const std::vector<std::string> lines = sample.take_sorted();
+    std::string text;
+    const std::size_t shown = join_lines(lines, kMaxOutputBytes, text);
+    return ToolOutput{text + notes(shown, lines.size(), sample.total(), arguments, summary)};
+  }
+};
+
+}  // namespace
+
+core::ToolPtr make_find_tool() {
+  return std::make_shared<FindTool>();
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,183 @@
+#include "tools/ls.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <variant>
+
+#include "tools/limits.hpp"
+#include "tools/path.hpp"
+#include "tools/path_list.hpp"
+#include "tools/unique_fd.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::tools {
+namespace {
+
+using core::ToolOutput;
+using nlohmann::json;
+
+// Entries read between looks at the stop token.
+constexpr std::size_t kEntriesPerStopCheck = 1024;
+
+std::string description() {
+  return "List the entries of one directory, sorted by name, hidden ones included. Directories "
+         "end with '/', symlinks show their target (\"name -> target\"), FIFOs, sockets and "
+         "devices are marked. At most `limit` (default " +
+         std::to_string(kLsDefaultLimit) + ") entries and " +
+         util::format_byte_size(kMaxOutputBytes) +
+         "; when there are more, a note gives the total. To search a tree, use find.";
+}
+
+json parameters() {
+  return {
+      {"type", "object"},
+      {"properties",
+       {{"path",
+         {{"type", "string"},
+          {"description",
+           "Directory to list: relative to the working directory, absolute, or ~/... "
+           "Default: the working directory."}}},
+        {"limit",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"description",
+           "Most entries to list. Default: " + std::to_string(kLsDefaultLimit) + "."}}}}},
+  };
+}
+
+struct LsArguments {
+  std::string path = ".";
+  std::size_t limit = kLsDefaultLimit;
+};
+
+// The arguments, or a message saying what is wrong with them.
+std::variant<LsArguments, std::string> parse_arguments(const json& args) {
+  LsArguments parsed;
+  if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
+    parsed.path = path->get<std::string>();
+    if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
+  }
+  if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
+    if (limit->get<double>() < 1) return std::string("limit must be at least 1.");
+    parsed.limit = limit->get<std::size_t>();
+  }
+  return parsed;
+}
+
+const char* special_kind(mode_t mode) {
+  return S_ISFIFO(mode)   ? "FIFO"
+         : S_ISSOCK(mode) ? "socket"
+         : S_ISCHR(mode)  ? "character device"
+         : S_ISBLK(mode)  ? "block device"
+                          : "special file";
+}
+
+// How one entry is shown, or nothing when it vanished since it was listed.
+std::optional<std::string> describe(int directory, const std::string& name) {
+  struct stat info {};
+  if (fstatat(directory, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;
+  if (S_ISREG(info.st_mode)) return name;
+  if (S_ISDIR(info.st_mode)) return name + "/";
+  if (!S_ISLNK(info.st_mode)) return name + " [" + special_kind(info.st_mode) + "]";
+  std::string target(PATH_MAX, '\0');
+  const ssize_t length = readlinkat(directory, name.c_str(), target.data(), target.size());
+  if (length < 0) return name + " -> ?";
+  target.resize(static_cast<std::size_t>(length));
+  std::string line = name + " -> " + target;
+  if (fstatat(directory, name.c_str(), &info, 0) != 0) return line + " (broken)";
+  if (S_ISDIR(info.st_mode)) line += "/";
+  return line;
+}
+
+ToolOutput stat_failure(int error, const std::string& shown, const std::filesystem::path& path) {
+  if (error == ENOENT || error == ENOTDIR) {
+    std::string message = "Directory not found: " + shown;
+    if (shown != path.string()) message += " (looked for " + path.string() + ")";
+    return ToolOutput::error(message + ". Check the path, or search for it with find.");
+  }
+  if (error == EACCES || error == EPERM) {
+    return ToolOutput::error("Permission denied: cannot list " + shown + ".");
+  }
+  return ToolOutput::error("Cannot list " + shown + ": " + std::system_category().message(error) +
+                           ".");
+}
+
+class LsTool final : public core::Tool {
+ public:
+  LsTool() : Tool({"ls", description(), parameters(), /*concurrency_safe=*/true}) {}
+
+  ToolOutput execute(const json& args, std::stop_token stop,
+                     const core::ToolContext& context) override {
+    auto parsed = parse_arguments(args);
+    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
+    const auto& arguments = std::get<LsArguments>(parsed);
+    const auto path = resolve_path(arguments.path, context.cwd);
+    const std::string shown = display_path(path, context.cwd);
+
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0) return stat_failure(errno, shown, path);
+    if (S_ISREG(info.st_mode)) {
+      return ToolOutput::error(shown + " is a file, not a directory. Read it with read.");
+    }
+    if (!S_ISDIR(info.st_mode)) {
+      return ToolOutput::error(shown + " is a " + special_kind(info.st_mode) +
+                               ", not a directory.");
+    }
+    const UniqueFd dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
+    if (!dir.valid()) return stat_failure(errno, shown, path);
+    // A second descriptor for the listing: closedir() closes the one it is given.
+    DIR* stream = fdopendir(fcntl(dir.get(), F_DUPFD_CLOEXEC, 0));
+    if (stream == nullptr) return stat_failure(errno, shown, path);
+
+    SortedSample sample(arguments.limit);
+    std::size_t seen = 0;
+    bool aborted = false;
+    while (const dirent* entry = readdir(stream)) {
+      if (++seen % kEntriesPerStopCheck == 0 && stop.stop_requested()) {
+        aborted = true;
+        break;
+      }
+      const std::string_view name = entry->d_name;
+      if (name != "." && name != "..") sample.add(std::string(name));
+    }
+    closedir(stream);
+    if (aborted || stop.stop_requested()) {
+      return ToolOutput::error("Aborted: listing " + shown + " was stopped.");
+    }
+    if (sample.total() == 0) return ToolOutput{shown + " is an empty directory."};
+
+    const std::size_t total = sample.total();
+    std::vector<std::string> lines;
+    for (const auto& name : sample.take_sorted()) {
+      if (auto line = describe(dir.get(), name)) lines.push_back(std::move(*line));
+    }
+    std::string text;
+    const std::size_t count = join_lines(lines, kMaxOutputBytes, text);
+    if (count < total) {
+      const bool by_limit = count == lines.size();  // all that were kept fit
+      text += "\n[Showing the first " + std::to_string(count) + " of " + std::to_string(total) +
+              " entries (" +
+              (by_limit ? "limit=" + std::to_string(arguments.limit)
+                        : util::format_byte_size(kMaxOutputBytes) + " output limit") +
+              "). " + (by_limit ? "Raise limit to see more, or u" : "U") +
+              "se find with a pattern to narrow the list.]\n";
+    }
+    return ToolOutput{text};
+  }
+};
+
+}  // namespace
+
+core::ToolPtr make_ls_tool() {
+  return std::make_shared<LsTool>();
+}
+
+}  // namespace nib::tools

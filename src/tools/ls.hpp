@@ -1,0 +1,13 @@
+#pragma once
+// The built-in `ls` tool: the entries of one directory, sorted, dotfiles included, directories
+// marked with '/', symlinks shown as "name -> target", at most `limit` of them with the total
+// named. Concurrency-safe: calls share no state.
+
+#include "core/tool.hpp"
+
+namespace nib::tools {
+
+// A new ls tool.
+core::ToolPtr make_ls_tool();
+
+}  // namespace nib::tools
