@@ -5,7 +5,8 @@
 //      tool time, with a breakdown of where each turn's gap goes;
 //   3. peak RSS of nib over that session (wait4's ru_maxrss).
 // Prints a report, then one "summary<TAB>metric<TAB>value<TAB>target<TAB>verdict" line per
-// figure for bench/run. Single-threaded driver; not a test (timings depend on the machine).
+// figure for bench/run. Runs one nib at a time; not a test (timings depend on the machine and
+// its load: on a busy machine, `chrt -f 50 loop_bench` keeps other processes from interfering).
 //
 // Usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] [--verbose]
 //   --nib: the binary to measure (default NIB_BINARY, this build's nib)
@@ -39,7 +40,7 @@ using testing::MockReply;
 using testing::NibProcess;
 using testing::TempDir;
 
-// nib's targets (README: "starts in milliseconds").
+// nib's targets.
 constexpr double kFirstRequestTargetMs = 20.0;
 constexpr double kTurnOverheadTargetMs = 2.0;
 constexpr double kPeakRssTargetMiB = 20.0;
