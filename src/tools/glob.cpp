@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <optional>
 
@@ -143,8 +144,30 @@ void Glob::compile() {
     fixed_ = chars(tokens_.begin(), tokens_.end() - 1);
     shape_ = Shape::kPrefix;
   }
-  if (shape_ != Shape::kGeneral) tokens_.clear();
-  if (shape_ == Shape::kGeneral) fixed_.clear();
+  if (shape_ != Shape::kGeneral) {
+    tokens_.clear();
+    return;
+  }
+  fixed_.clear();
+  const bool spans_directories = std::any_of(tokens_.begin(), tokens_.end(), [](const Token& t) {
+    return t.op == Op::kRest || t.op == Op::kDirsHead;
+  });
+  if (!spans_directories) shape_ = Shape::kSegments;
+  // Cheap tests that reject most texts before the automaton runs: what any match must start
+  // and end with, and how many bytes it needs at least.
+  const auto leading = std::find_if_not(tokens_.begin(), tokens_.end(), is_char);
+  head_ = chars(tokens_.begin(), leading);
+  const auto trailing = std::find_if_not(tokens_.rbegin(), tokens_.rend(), is_char).base();
+  tail_ = chars(std::max(trailing, leading), tokens_.end());
+  // The longest literal run between them, which every match contains somewhere.
+  for (auto it = leading; it < std::max(trailing, leading);) {
+    const auto run_end = std::find_if_not(it, tokens_.end(), is_char);
+    if (run_end - it > static_cast<std::ptrdiff_t>(inner_.size())) inner_ = chars(it, run_end);
+    it = std::find_if(run_end, tokens_.end(), is_char);
+  }
+  min_length_ = std::count_if(tokens_.begin(), tokens_.end(), [](const Token& token) {
+    return token.op == Op::kChar || token.op == Op::kAny || token.op == Op::kClass;
+  });
 }
 
 bool Glob::match(std::string_view text) const {
@@ -159,79 +182,163 @@ bool Glob::match(std::string_view text) const {
              text.substr(fixed_.size()).find('/') == std::string_view::npos;
     case Shape::kAnything:
       return true;
+    case Shape::kSegments:
+      return may_match(text) && match_segments(text);
     case Shape::kGeneral:
       break;
   }
-  return match_general(text);
+  return may_match(text) && match_automaton(text);
+}
+
+bool Glob::may_match(std::string_view text) const {
+  if (text.size() < min_length_ || !text.starts_with(head_) || !text.ends_with(tail_)) {
+    return false;
+  }
+  const std::string_view middle =
+      text.substr(head_.size(), text.size() - head_.size() - tail_.size());
+  return middle.find(inner_) != std::string_view::npos;
+}
+
+// The classic wildcard match: on a mismatch, let the last '*' take one more byte and retry.
+// Within a segment no token can match '/', so segments are independent, and this is exact.
+bool Glob::match_segment(std::size_t first, std::size_t last, std::string_view segment) const {
+  const auto single = [&](const Token& token, unsigned char byte) {
+    switch (token.op) {
+      case Op::kChar:
+        return byte == token.c;
+      case Op::kAny:
+        return true;
+      case Op::kClass:
+        return static_cast<bool>(classes_[token.index][byte]);
+      default:
+        return false;
+    }
+  };
+  std::size_t token = first;
+  std::size_t at = 0;
+  bool star_seen = false;
+  std::size_t after_star = 0;  // the token after the last '*' seen...
+  std::size_t star_at = 0;     // ...and where in the segment that '*' began to match
+  while (at < segment.size()) {
+    if (token < last && tokens_[token].op == Op::kStar) {
+      star_seen = true;
+      after_star = ++token;
+      star_at = at;
+    } else if (token < last && single(tokens_[token], static_cast<unsigned char>(segment[at]))) {
+      ++token;
+      ++at;
+    } else if (star_seen) {
+      token = after_star;
+      at = ++star_at;
+    } else {
+      return false;
+    }
+  }
+  while (token < last && tokens_[token].op == Op::kStar) ++token;
+  return token == last;
+}
+
+bool Glob::match_segments(std::string_view text) const {
+  std::size_t token = 0;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t token_end = token;
+    while (token_end < tokens_.size() &&
+           !(tokens_[token_end].op == Op::kChar && tokens_[token_end].c == '/')) {
+      ++token_end;
+    }
+    std::size_t end = text.find('/', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (!match_segment(token, token_end, text.substr(start, end - start))) return false;
+    const bool pattern_done = token_end == tokens_.size();
+    const bool text_done = end == text.size();
+    if (pattern_done || text_done) return pattern_done && text_done;
+    token = token_end + 1;
+    start = end + 1;
+  }
 }
 
 // A breadth-first run of the pattern's automaton: state i means "tokens before i are matched".
-// All epsilon moves go forwards, so one ascending pass closes a state set.
-bool Glob::match_general(std::string_view text) const {
+// State sets are bit sets, and each byte costs work only for the states alive (usually one to
+// three), not for every token. All epsilon moves go forwards, so one ascending pass over the
+// set bits closes a set.
+bool Glob::match_automaton(std::string_view text) const {
   const std::size_t count = tokens_.size();
-  constexpr std::size_t kInlineStates = 128;
-  std::array<unsigned char, 2 * kInlineStates> inline_states{};
-  std::vector<unsigned char> heap_states;
-  unsigned char* current = inline_states.data();
-  if (count + 1 > kInlineStates) {
-    heap_states.assign(2 * (count + 1), 0);
-    current = heap_states.data();
+  const std::size_t words = (count + 1 + 63) / 64;
+  constexpr std::size_t kInlineWords = 4;
+  std::array<std::uint64_t, 2 * kInlineWords> inline_sets{};
+  std::vector<std::uint64_t> heap_sets;
+  std::uint64_t* current = inline_sets.data();
+  if (words > kInlineWords) {
+    heap_sets.assign(2 * words, 0);
+    current = heap_sets.data();
   }
-  unsigned char* next = current + count + 1;
+  std::uint64_t* next = current + words;
 
-  const auto close = [&](unsigned char* set) {
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!set[i]) continue;
-      const Op op = tokens_[i].op;
-      if (op == Op::kStar || op == Op::kRest) set[i + 1] = 1;
-      if (op == Op::kDirsHead) set[i + 2] = 1;
+  const auto add = [](std::uint64_t* set, std::size_t state) {
+    set[state / 64] |= std::uint64_t{1} << (state % 64);
+  };
+  // Calls visit(state) for each state in `set`, ascending, including states visit() adds
+  // further on.
+  const auto for_each = [words](std::uint64_t* set, auto&& visit) {
+    for (std::size_t word = 0; word < words; ++word) {
+      std::uint64_t seen = 0;
+      while (std::uint64_t bits = set[word] & ~seen) {
+        const std::uint64_t lowest = bits & (~bits + 1);
+        seen |= lowest;
+        visit(word * 64 + static_cast<std::size_t>(std::countr_zero(lowest)));
+      }
     }
   };
-  current[0] = 1;
+  const auto close = [&](std::uint64_t* set) {
+    for_each(set, [&](std::size_t state) {
+      if (state == count) return;
+      const Op op = tokens_[state].op;
+      if (op == Op::kStar || op == Op::kRest) add(set, state + 1);
+      if (op == Op::kDirsHead) add(set, state + 2);
+    });
+  };
+
+  add(current, 0);
   close(current);
   for (const char ch : text) {
     const auto byte = static_cast<unsigned char>(ch);
-    std::fill(next, next + count + 1, 0);
-    bool alive = false;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!current[i]) continue;
-      const Token& token = tokens_[i];
-      std::size_t to = count + 1;  // none
+    std::fill(next, next + words, 0);
+    for_each(current, [&](std::size_t state) {
+      if (state == count) return;
+      const Token& token = tokens_[state];
       switch (token.op) {
         case Op::kChar:
-          if (byte == token.c) to = i + 1;
+          if (byte == token.c) add(next, state + 1);
           break;
         case Op::kAny:
-          if (byte != '/') to = i + 1;
+          if (byte != '/') add(next, state + 1);
           break;
         case Op::kClass:
-          if (classes_[token.index][byte]) to = i + 1;
+          if (classes_[token.index][byte]) add(next, state + 1);
           break;
         case Op::kStar:
-          if (byte != '/') to = i;
+          if (byte != '/') add(next, state);
           break;
         case Op::kDirsHead:
         case Op::kDirsTail: {
-          const std::size_t tail = token.op == Op::kDirsHead ? i + 1 : i;
-          next[tail] = 1;
-          if (byte == '/') next[tail + 1] = 1;
-          alive = true;
+          const std::size_t tail = token.op == Op::kDirsHead ? state + 1 : state;
+          add(next, tail);
+          if (byte == '/') add(next, tail + 1);
           break;
         }
         case Op::kRest:
-          to = i;
+          add(next, state);
           break;
       }
-      if (to <= count) {
-        next[to] = 1;
-        alive = true;
-      }
+    });
+    if (std::all_of(next, next + words, [](std::uint64_t word) { return word == 0; })) {
+      return false;
     }
-    if (!alive) return false;
     close(next);
     std::swap(current, next);
   }
-  return current[count] != 0;
+  return (current[count / 64] >> (count % 64)) & 1;
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

@@ -47,7 +47,8 @@ class Glob {
     kSuffix,    // "*" + fixed_
     kPrefix,    // fixed_ + "*"
     kAnything,  // "**"
-    kGeneral,   // tokens_
+    kSegments,  // tokens_ without "**": matched one '/'-separated segment at a time
+    kGeneral,   // tokens_ with "**": matched by an automaton
   };
   enum class Op : std::uint8_t {
     kChar,      // the byte `c`
@@ -65,13 +66,24 @@ class Glob {
   };
 
   void compile();
-  bool match_general(std::string_view text) const;
+  // Whether `text` passes the quick literal and length checks every match must pass.
+  bool may_match(std::string_view text) const;
+  // Whether tokens_[first, last) match all of `segment` (which holds no '/').
+  bool match_segment(std::size_t first, std::size_t last, std::string_view segment) const;
+  bool match_segments(std::string_view text) const;
+  bool match_automaton(std::string_view text) const;
 
   std::string pattern_;
   Shape shape_ = Shape::kGeneral;
   std::string fixed_;
   std::vector<Token> tokens_;
   std::vector<std::bitset<256>> classes_;
+  // For kSegments and kGeneral: what every match starts with, ends with and holds between them
+  // (literal text), and how many bytes it has at least.
+  std::string head_;
+  std::string tail_;
+  std::string inner_;
+  std::size_t min_length_ = 0;
 };
 
 // Glob(pattern).match(text), for one-off use.

@@ -103,17 +103,17 @@ IgnoreVerdict IgnoreRules::match(std::string_view path, bool is_directory) const
   return rules_[best].negated ? IgnoreVerdict::kKeep : IgnoreVerdict::kIgnore;
 }
 
-bool is_ignored(const IgnoreLevel* level, std::string_view path, bool is_directory) {
+IgnoreVerdict ignore_verdict(const IgnoreLevel* level, std::string_view path, bool is_directory) {
   for (const auto member :
        {&IgnoreLevel::dot_ignore, &IgnoreLevel::gitignore, &IgnoreLevel::exclude}) {
     for (const IgnoreLevel* at = level; at != nullptr; at = at->parent.get()) {
       const IgnoreRules& rules = at->*member;
       if (rules.empty()) continue;
       const IgnoreVerdict verdict = rules.match(path.substr(at->prefix_length), is_directory);
-      if (verdict != IgnoreVerdict::kNone) return verdict == IgnoreVerdict::kIgnore;
+      if (verdict != IgnoreVerdict::kNone) return verdict;
     }
   }
-  return false;
+  return IgnoreVerdict::kNone;
 }
 
 }  // namespace nib::tools

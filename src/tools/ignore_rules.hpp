@@ -71,7 +71,7 @@ class IgnoreRules {
 };
 
 // The ignore files of one directory, above the levels of its ancestors. Paths handed to
-// is_ignored() are relative to one fixed base directory (the repository's top, or the walk
+// ignore_verdict() are relative to one fixed base directory (the repository's top, or the walk
 // root); a level's files apply to the part after its `prefix_length` bytes.
 struct IgnoreLevel {
   std::shared_ptr<const IgnoreLevel> parent;
@@ -81,8 +81,9 @@ struct IgnoreLevel {
   IgnoreRules exclude;            // .git/info/exclude, on a repository's top level only
 };
 
-// Whether `path` (relative to the base, its parent directory not ignored) is ignored by the
-// chain ending at `level` (null: no rules).
-bool is_ignored(const IgnoreLevel* level, std::string_view path, bool is_directory);
+// The verdict on `path` (relative to the base, its parent directory not ignored) of the chain
+// ending at `level` (null: no rules): kIgnore, kKeep when a negation explicitly re-includes it
+// (which also lets a hidden entry through, as in ripgrep), or kNone.
+IgnoreVerdict ignore_verdict(const IgnoreLevel* level, std::string_view path, bool is_directory);
 
 }  // namespace nib::tools

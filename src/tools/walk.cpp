@@ -291,7 +291,10 @@ class Walker {
     each_entry([&](std::string_view name, unsigned char type) {
       if (halting()) return false;
       // .git holds the repository, never the project's files.
-      if (name == ".git" || (name.front() == '.' && !options_.include_hidden)) return true;
+      if (name == ".git") return true;
+      // A hidden entry gets through only when an ignore file's negation names it ("!.github/").
+      const bool hidden = name.front() == '.' && !options_.include_hidden;
+      if (hidden && !ignore) return true;
       struct stat info {};
       if (type == DT_UNKNOWN) {
         if (fstatat(dir.get(), name.data(), &info, AT_SYMLINK_NOFOLLOW) != 0) return true;
@@ -307,7 +310,12 @@ class Walker {
       const bool is_directory = type == DT_DIR;
       scratch.ignore_path.resize(prefix_length);
       scratch.ignore_path += name;
-      if (ignore && is_ignored(ignore.get(), scratch.ignore_path, is_directory)) return true;
+      const IgnoreVerdict verdict =
+          ignore ? ignore_verdict(ignore.get(), scratch.ignore_path, is_directory)
+                 : IgnoreVerdict::kNone;
+      if (verdict == IgnoreVerdict::kIgnore || (hidden && verdict != IgnoreVerdict::kKeep)) {
+        return true;
+      }
       if (type != DT_REG && !is_directory) {
         ++scratch.special;
         return true;

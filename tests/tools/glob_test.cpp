@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 namespace nib::tools {
 namespace {
@@ -110,6 +112,18 @@ TEST(GlobTest, OtherDoubleStarsActLikeOneStar) {
   EXPECT_FALSE(glob_match("**.txt", "d/x.txt"));
 }
 
+TEST(GlobTest, LiteralPartsMustAppearInOrder) {
+  EXPECT_TRUE(glob_match("*foo*bar*", "xfooybarz"));
+  EXPECT_TRUE(glob_match("*foo*bar*", "foobar"));
+  EXPECT_FALSE(glob_match("*foo*bar*", "xbarfoo"));
+  EXPECT_FALSE(glob_match("*foo*bar*", "fobar"));
+  EXPECT_TRUE(glob_match("ab*ab", "abab"));
+  EXPECT_FALSE(glob_match("ab*ab", "aba"));
+  EXPECT_FALSE(glob_match("ab*ab", "ab"));
+  EXPECT_TRUE(glob_match("pre[0-9]mid?end", "pre1midXend"));
+  EXPECT_FALSE(glob_match("pre[0-9]mid?end", "pre1mdXend"));
+}
+
 TEST(GlobTest, PathologicalPatternsStayCheap) {
   // A backtracking matcher takes exponential time here; the automaton takes a few microseconds.
   const std::string pattern = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b";
@@ -119,6 +133,64 @@ TEST(GlobTest, PathologicalPatternsStayCheap) {
   const std::string long_pattern(300, '?');
   EXPECT_TRUE(glob_match(long_pattern, std::string(300, 'x')));
   EXPECT_FALSE(glob_match(long_pattern, std::string(299, 'x')));
+}
+
+// The documented meaning, spelled out directly and slowly (exponential backtracking), for the
+// pieces the randomised test below draws from.
+bool reference_match(const std::string& pattern, std::size_t p, const std::string& text,
+                     std::size_t t) {
+  if (p == pattern.size()) return t == text.size();
+  if (pattern.compare(p, 2, "**") == 0) {
+    std::size_t end = p;
+    while (end < pattern.size() && pattern[end] == '*') ++end;
+    const bool segment_start = p == 0 || pattern[p - 1] == '/';
+    if (segment_start && end == pattern.size()) return true;
+    if (segment_start && pattern[end] == '/') {
+      if (reference_match(pattern, end + 1, text, t)) return true;
+      for (std::size_t i = t; i < text.size(); ++i) {
+        if (text[i] == '/' && reference_match(pattern, end + 1, text, i + 1)) return true;
+      }
+      return false;
+    }
+  }
+  switch (pattern[p]) {
+    case '*': {
+      std::size_t end = p;
+      while (end < pattern.size() && pattern[end] == '*') ++end;
+      for (std::size_t i = t;; ++i) {
+        if (reference_match(pattern, end, text, i)) return true;
+        if (i == text.size() || text[i] == '/') return false;
+      }
+    }
+    case '?':
+      return t < text.size() && text[t] != '/' && reference_match(pattern, p + 1, text, t + 1);
+    case '[': {
+      const bool negated = pattern[p + 1] == '!';
+      const std::size_t close = pattern.find(']', p);
+      if (t == text.size() || text[t] == '/') return false;
+      const bool in = pattern.substr(p + 1, close - p - 1).find(text[t]) != std::string::npos;
+      return (negated ? !(in || text[t] == '!') : in) &&
+             reference_match(pattern, close + 1, text, t + 1);
+    }
+    default:
+      return t < text.size() && text[t] == pattern[p] &&
+             reference_match(pattern, p + 1, text, t + 1);
+  }
+}
+
+TEST(GlobTest, AgreesWithASlowReferenceOnRandomPatterns) {
+  const std::vector<std::string> pieces = {"a", "b", "/", "*", "?", "**", "[ab]", "[!a]", "**/"};
+  std::mt19937 random(20240601);
+  for (int round = 0; round < 20000; ++round) {
+    std::string pattern;
+    const int piece_count = static_cast<int>(random() % 6) + 1;
+    for (int i = 0; i < piece_count; ++i) pattern += pieces[random() % pieces.size()];
+    std::string text;
+    const int text_length = static_cast<int>(random() % 9);
+    for (int i = 0; i < text_length; ++i) text += "ab/"[random() % 3];
+    ASSERT_EQ(glob_match(pattern, text), reference_match(pattern, 0, text, 0))
+        << "pattern \"" << pattern << "\" text \"" << text << "\"";
+  }
 }
 
 TEST(GlobTest, CompiledGlobIsReusable) {

@@ -113,6 +113,10 @@ TEST(IgnoreRulesTest, ClassesAndQuestionMarks) {
   EXPECT_FALSE(ignored("log?.txt\n", "log12.txt"));
 }
 
+bool is_ignored(const IgnoreLevel* level, std::string_view path, bool is_directory) {
+  return ignore_verdict(level, path, is_directory) == IgnoreVerdict::kIgnore;
+}
+
 // A level at `prefix` (e.g. "sub/") with the given files, above `parent`.
 std::shared_ptr<const IgnoreLevel> level(std::shared_ptr<const IgnoreLevel> parent,
                                          std::string_view prefix, std::string_view gitignore,
@@ -137,7 +141,9 @@ TEST(IgnoreLevelTest, DeeperFilesOverrideShallowerOnes) {
   EXPECT_TRUE(is_ignored(top.get(), "only-top.txt", kFile));
   EXPECT_TRUE(is_ignored(sub.get(), "sub/only-top.txt", kFile));
   EXPECT_FALSE(is_ignored(sub.get(), "sub/x/only-top.txt", kFile));
-  EXPECT_FALSE(is_ignored(nullptr, "anything", kFile));
+  EXPECT_EQ(ignore_verdict(sub.get(), "sub/keep.log", kFile), IgnoreVerdict::kKeep);
+  EXPECT_EQ(ignore_verdict(sub.get(), "sub/main.c", kFile), IgnoreVerdict::kNone);
+  EXPECT_EQ(ignore_verdict(nullptr, "anything", kFile), IgnoreVerdict::kNone);
 }
 
 TEST(IgnoreLevelTest, DotIgnoreBeatsGitignoreWhichBeatsExclude) {

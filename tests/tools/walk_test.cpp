@@ -94,6 +94,17 @@ TEST_F(WalkTest, SkipsHiddenEntriesUnlessAskedAndGitAlways) {
             (Strings{".config/settings.json", ".env", "visible.txt"}));
 }
 
+TEST_F(WalkTest, NegationInAnIgnoreFileLetsAHiddenEntryThrough) {
+  touch(".gitignore", ".*\n!/.github/\n!.keep\n");
+  touch(".github/workflows/ci.yml");
+  touch(".github/.keep");
+  touch(".cache/x");
+  touch(".env");
+  touch("main.c");
+  EXPECT_EQ(walked_entries(root()),
+            (Strings{".github/.keep", ".github/workflows/ci.yml", "main.c"}));
+}
+
 TEST_F(WalkTest, HiddenRootIsStillWalked) {
   touch(".github/workflows/ci.yml");
   EXPECT_EQ(walked_entries(root() / ".github"), (Strings{"workflows/ci.yml"}));
