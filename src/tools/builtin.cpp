@@ -6,6 +6,7 @@
 #include "tools/edit.hpp"
 #include "tools/file_tracker.hpp"
 #include "tools/find.hpp"
+#include "tools/grep.hpp"
 #include "tools/ls.hpp"
 #include "tools/read.hpp"
 #include "tools/write.hpp"
@@ -16,7 +17,7 @@ std::vector<core::ToolPtr> builtin_tools() {
   // One tracker for the set: what read shows is what edit and write check against.
   const auto files = std::make_shared<FileTracker>();
   return {make_read_tool(files), make_bash_tool(), make_edit_tool(files), make_write_tool(files),
-          make_find_tool(),      make_ls_tool()};
+          make_find_tool(),      make_ls_tool(),   make_grep_tool()};
 }
 
 std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,

@@ -1,0 +1,15 @@
+#pragma once
+// The built-in `grep` tool: searches file contents under a path for a regex (RE2: linear time,
+// so a pattern cannot hang nib) or a literal, in parallel over the machine's cores, skipping
+// hidden, ignored (.gitignore / .ignore) and binary files. Arguments: pattern, path, glob,
+// ignoreCase, literal, context, limit. Output: "path:line: text" sorted by path then line.
+// Concurrency-safe: calls share no state.
+
+#include "core/tool.hpp"
+
+namespace nib::tools {
+
+// A new grep tool.
+core::ToolPtr make_grep_tool();
+
+}  // namespace nib::tools
