@@ -36,10 +36,14 @@ class Glob {
 
   // The exact text the pattern matches when it has no wildcards (escapes removed), else empty.
   // Lets a caller look such patterns up in a hash table instead of matching them one by one.
-  std::string_view literal() const { return shape_ == Shape::kLiteral ? fixed_ : ""; }
+  std::string_view literal() const {
+    return shape_ == Shape::kLiteral ? std::string_view(fixed_) : std::string_view();
+  }
 
   // For a pattern "*" + text without wildcards or '/', that text (for "*.rs": ".rs"), else empty.
-  std::string_view suffix() const { return shape_ == Shape::kSuffix ? fixed_ : ""; }
+  std::string_view suffix() const {
+    return shape_ == Shape::kSuffix ? std::string_view(fixed_) : std::string_view();
+  }
 
  private:
   enum class Shape : std::uint8_t {
