@@ -36,7 +36,8 @@ int run_tool_command(const std::vector<std::string>& args, std::stop_token stop,
     return 2;
   }
   std::string error;
-  const auto registry = core::ToolRegistry::create(tools::builtin_tools(), {}, error);
+  const auto registry =
+      core::ToolRegistry::create(tools::builtin_tools({.trust_unread_files = true}), {}, error);
   if (!registry) {
     err << "nib: " << error << '\n';
     return 2;

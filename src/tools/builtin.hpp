@@ -8,8 +8,15 @@
 
 namespace nib::tools {
 
-// Every built-in tool, in the order the model sees them.
-std::vector<core::ToolPtr> builtin_tools();
+struct BuiltinOptions {
+  // How edit and write treat a file not read in the session (see UnseenFiles): `nib tool`
+  // trusts it, a model session refuses it.
+  bool trust_unread_files = false;
+};
+
+// Every built-in tool, in the order the model sees them: one session's set, sharing one record
+// of the files the model has seen.
+std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options = {});
 
 // Keeps only the tools named in `names`, in the built-in order. On an unknown name returns an
 // empty vector and sets `error` (naming the tool and listing the available ones).

@@ -118,7 +118,9 @@ void FileTracker::record(const std::filesystem::path& path, const FileState& sta
 
 Freshness FileTracker::check(const std::filesystem::path& path, const FileState& current) const {
   const auto seen = last_seen(path);
-  if (!seen) return Freshness::kNeverSeen;
+  if (!seen) {
+    return unseen_ == UnseenFiles::kTrustCurrent ? Freshness::kUnchanged : Freshness::kNeverSeen;
+  }
   return *seen == current ? Freshness::kUnchanged : Freshness::kChanged;
 }
 

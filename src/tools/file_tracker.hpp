@@ -67,8 +67,18 @@ enum class Freshness {
   kChanged,    // recorded, but the file differs now
 };
 
+// What check() says of a file with no record in the session.
+enum class UnseenFiles {
+  kRefuse,  // kNeverSeen: the model must read a file before changing it (a model session)
+  // kUnchanged: each file counts as seen as it is now. For `nib tool`, one call with no
+  // history, where the person running it has the file in front of them.
+  kTrustCurrent,
+};
+
 class FileTracker {
  public:
+  explicit FileTracker(UnseenFiles unseen = UnseenFiles::kRefuse) : unseen_(unseen) {}
+
   // Remembers `state` as what the model last saw of the file at `path` (a resolve_file() result).
   void record(const std::filesystem::path& path, const FileState& state);
 
@@ -79,6 +89,7 @@ class FileTracker {
   std::optional<FileState> last_seen(const std::filesystem::path& path) const;
 
  private:
+  const UnseenFiles unseen_;
   mutable std::mutex mutex_;
   std::map<std::string, FileState> seen_;  // guarded by mutex_
 };

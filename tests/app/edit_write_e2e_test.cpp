@@ -22,15 +22,25 @@ std::string contents(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-TEST(EditWriteCommandTest, EditRefusesAFileNotReadInItsSession) {
+TEST(EditWriteCommandTest, OneShotEditTrustsTheFileAsItIs) {
   TempDir dir;
   dir.write("a.txt", "hello\n");
-  // `nib tool` is a session of its own, so the file was never read in it.
+  // `nib tool` is one call with no history: nothing the caller saw can be stale, so an unread
+  // file is taken as seen (a model session refuses it: EditWriteSessionTest below).
   const auto result = run_nib(
       {"tool", "edit", R"({"path":"a.txt","oldText":"hello","newText":"bye"})"}, dir.path());
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.out.find("Refusing to edit a.txt"), std::string::npos) << result.out;
-  EXPECT_EQ(contents(dir.path() / "a.txt"), "hello\n");
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(result.out, "Edited a.txt: 1 edit applied.\n");
+  EXPECT_EQ(contents(dir.path() / "a.txt"), "bye\n");
+}
+
+TEST(EditWriteCommandTest, OneShotWriteReplacesAnExistingFile) {
+  TempDir dir;
+  dir.write("a.txt", "old\n");
+  const auto result =
+      run_nib({"tool", "write", R"({"path":"a.txt","content":"new\n"})"}, dir.path());
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_EQ(contents(dir.path() / "a.txt"), "new\n");
 }
 
 TEST(EditWriteCommandTest, WriteCreatesANewFile) {

@@ -114,6 +114,17 @@ TEST(FileTrackerTest, ReportsNeverSeenUnchangedAndChanged) {
   EXPECT_EQ(tracker.check("/a", rewritten), Freshness::kUnchanged);
 }
 
+TEST(FileTrackerTest, TrustingTrackerTakesUnseenFilesAsSeenButStillSeesChanges) {
+  FileTracker tracker(UnseenFiles::kTrustCurrent);
+  FileState state;
+  state.size = 3;
+  EXPECT_EQ(tracker.check("/a", state), Freshness::kUnchanged);
+  tracker.record("/a", state);
+  FileState grown = state;
+  grown.size = 4;
+  EXPECT_EQ(tracker.check("/a", grown), Freshness::kChanged);
+}
+
 TEST(FileTrackerTest, SameSizeRewriteIsNoticedOnDisk) {
   testing::TempDir dir;
   const auto path = dir.write("a.txt", "version 1\n");
