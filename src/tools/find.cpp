@@ -31,12 +31,12 @@ std::string description() {
          "directories, \"[abc]\" / \"[!abc]\" are character classes, \"\\\" escapes. "
          "Case-sensitive. A trailing '/' finds directories only.\n"
          "- Skipped: hidden entries (names starting with '.'), whatever .gitignore, .ignore and "
-         ".git/info/exclude files exclude, and .git itself. Set include_hidden or "
-         "include_ignored to search those too.\n"
+         ".git/info/exclude files exclude (in a git repository or not), and .git itself. Set "
+         "include_hidden or include_ignored to search those too.\n"
          "- Result: paths relative to `path`, sorted, one per line; directories end with '/'. "
          "At most `limit` (default " +
-         std::to_string(kFindDefaultLimit) + ") paths and " +
-         util::format_byte_size(kMaxOutputBytes) +
+         std::to_string(kFindDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
+         ") paths and " + util::format_byte_size(kMaxOutputBytes) +
          "; when more match, a note gives the total. Symlinks to directories are not followed.";
 }
 
@@ -122,30 +122,17 @@ std::string relative_pattern(std::string pattern, const std::filesystem::path& r
   return pattern.substr(1);
 }
 
-// The notes that follow the list: what was cut, what could not be read.
-std::string notes(std::size_t shown, std::size_t kept, std::size_t total, const FindArguments& args,
-                  const WalkSummary& summary) {
-  std::string text;
-  if (shown < total) {
-    const bool by_limit = shown == kept;  // every path kept fit: the limit cut the rest
-    text += "\n[Showing the first " + std::to_string(shown) + " of " + std::to_string(total) +
-            " matches (" +
-            (by_limit ? "limit=" + std::to_string(args.limit)
-                      : util::format_byte_size(kMaxOutputBytes) + " output limit") +
-            "). Narrow the pattern or the path" + (by_limit ? ", or raise limit," : "") +
-            " to see the rest.]\n";
+// A note naming the directories that could not be read, or nothing.
+std::string unreadable_note(const WalkSummary& summary) {
+  if (summary.unreadable.empty()) return {};
+  std::string text = "\n[" + std::to_string(summary.unreadable.size()) + " director" +
+                     (summary.unreadable.size() == 1 ? "y" : "ies") +
+                     " could not be read, so results may be missing from:";
+  for (std::size_t i = 0; i < summary.unreadable.size() && i < kMaxListedUnreadable; ++i) {
+    text += (i == 0 ? " " : ", ") + summary.unreadable[i];
   }
-  if (!summary.unreadable.empty()) {
-    text += "\n[" + std::to_string(summary.unreadable.size()) + " director" +
-            (summary.unreadable.size() == 1 ? "y" : "ies") +
-            " could not be read, so results may be missing from:";
-    for (std::size_t i = 0; i < summary.unreadable.size() && i < kMaxListedUnreadable; ++i) {
-      text += (i == 0 ? " " : ", ") + summary.unreadable[i];
-    }
-    if (summary.unreadable.size() > kMaxListedUnreadable) text += ", ...";
-    text += "]\n";
-  }
-  return text;
+  if (summary.unreadable.size() > kMaxListedUnreadable) text += ", ...";
+  return text + "]\n";
 }
 
 ToolOutput no_matches(const FindArguments& args, const std::string& shown_root,
@@ -161,14 +148,11 @@ ToolOutput no_matches(const FindArguments& args, const std::string& shown_root,
   if (!skipped.empty()) {
     text += " Skipped: " + skipped[0] + (skipped.size() > 1 ? " and " + skipped[1] : "") + ".";
   }
-  if (args.pattern.find('/') == std::string::npos) {
-    text +=
-        " The pattern was matched against names; use \"**/\" or a path with '/' to match "
-        "relative paths.";
-  } else {
-    text += " The pattern was matched against paths relative to " + where + ".";
+  if (args.pattern.find('/') != std::string::npos) {
+    text += " A pattern with '/' is matched against whole paths relative to " + where +
+            ": \"src/*.ts\" finds files directly in src, \"src/**/*.ts\" at any depth below it.";
   }
-  return ToolOutput{text + notes(0, 0, 0, args, summary)};
+  return ToolOutput{text + unreadable_note(summary)};
 }
 
 class FindTool final : public core::Tool {
@@ -219,10 +203,9 @@ class FindTool final : public core::Tool {
                                shown_root + ".");
     }
     if (sample.total() == 0) return no_matches(arguments, shown_root, summary);
-    const std::vector<std::string> lines = sample.take_sorted();
-    std::string text;
-    const std::size_t shown = join_lines(lines, kMaxOutputBytes, text);
-    return ToolOutput{text + notes(shown, lines.size(), sample.total(), arguments, summary)};
+    const std::string text = render_listing(sample.take_sorted(), sample.total(), arguments.limit,
+                                            "matches", "narrow the pattern or the path");
+    return ToolOutput{text + unreadable_note(summary)};
   }
 };
 

@@ -31,8 +31,8 @@ std::string description() {
   return "List the entries of one directory, sorted by name, hidden ones included. Directories "
          "end with '/', symlinks show their target (\"name -> target\"), FIFOs, sockets and "
          "devices are marked. At most `limit` (default " +
-         std::to_string(kLsDefaultLimit) + ") entries and " +
-         util::format_byte_size(kMaxOutputBytes) +
+         std::to_string(kLsDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
+         ") entries and " + util::format_byte_size(kMaxOutputBytes) +
          "; when there are more, a note gives the total. To search a tree, use find.";
 }
 
@@ -159,17 +159,8 @@ class LsTool final : public core::Tool {
     for (const auto& name : sample.take_sorted()) {
       if (auto line = describe(dir.get(), name)) lines.push_back(std::move(*line));
     }
-    std::string text;
-    const std::size_t count = join_lines(lines, kMaxOutputBytes, text);
-    if (count < total) {
-      const bool by_limit = count == lines.size();  // all that were kept fit
-      text += "\n[Showing the first " + std::to_string(count) + " of " + std::to_string(total) +
-              " entries (" +
-              (by_limit ? "limit=" + std::to_string(arguments.limit)
-                        : util::format_byte_size(kMaxOutputBytes) + " output limit") +
-              "). " + (by_limit ? "Raise limit to see more, or u" : "U") +
-              "se find with a pattern to narrow the list.]\n";
-    }
+    const std::string text = render_listing(lines, total, arguments.limit, "entries",
+                                            "use find with a pattern to see only some entries");
     return ToolOutput{text};
   }
 };

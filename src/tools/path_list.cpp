@@ -1,8 +1,15 @@
 #include "tools/path_list.hpp"
 
 #include <algorithm>
+#include <cctype>
+
+#include "tools/limits.hpp"
+#include "util/byte_size.hpp"
 
 namespace nib::tools {
+
+SortedSample::SortedSample(std::size_t limit)
+    : limit_(std::clamp<std::size_t>(limit, 1, kMaxOutputLines)) {}
 
 void SortedSample::add(std::string name) {
   ++total_;
@@ -24,16 +31,33 @@ std::vector<std::string> SortedSample::take_sorted() {
   return sorted;
 }
 
-std::size_t join_lines(const std::vector<std::string>& lines, std::size_t max_bytes,
-                       std::string& text) {
-  std::size_t count = 0;
+std::string render_listing(const std::vector<std::string>& lines, std::size_t total,
+                           std::size_t limit, std::string_view noun, std::string_view narrowing) {
+  std::string text;
+  std::size_t shown = 0;
   for (const auto& line : lines) {
-    if (text.size() + line.size() + 1 > max_bytes) break;
+    if (shown == kMaxOutputLines || text.size() + line.size() + 1 > kMaxOutputBytes) break;
     text += line;
     text += '\n';
-    ++count;
+    ++shown;
   }
-  return count;
+  if (shown >= total) return text;
+  std::string cause;
+  if (shown < lines.size()) {
+    cause = util::format_byte_size(kMaxOutputBytes) + " output limit";
+  } else if (limit <= kMaxOutputLines) {
+    cause = "limit=" + std::to_string(limit);
+  } else {
+    cause = std::to_string(kMaxOutputLines) + "-line output limit";
+  }
+  std::string advice(narrowing);
+  if (shown == lines.size() && limit < kMaxOutputLines) {
+    advice = "Use a larger limit, or " + advice;
+  } else if (!advice.empty()) {
+    advice[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(advice[0])));
+  }
+  return text + "\n[Showing the first " + std::to_string(shown) + " of " + std::to_string(total) +
+         " " + std::string(noun) + " (" + cause + "). " + advice + ".]\n";
 }
 
 }  // namespace nib::tools

@@ -2,18 +2,21 @@
 // The first N of many paths in sorted order, kept in bounded memory, and their rendering as one
 // result text. Shared by find and ls, which may meet millions of names but show a few hundred.
 //
-// Thread-safety: a SortedSample is not synchronised; guard it when several threads add.
+// Thread-safety: a SortedSample is not synchronised; guard it when several threads add. The
+// functions are pure.
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nib::tools {
 
 class SortedSample {
  public:
-  // Keeps the `limit` smallest names (byte order) of all that are added; limit >= 1.
-  explicit SortedSample(std::size_t limit) : limit_(limit) {}
+  // Keeps the `limit` smallest names (byte order) of all that are added, but never more than
+  // one result can show (kMaxOutputLines); limit >= 1.
+  explicit SortedSample(std::size_t limit);
 
   // Counts `name` and keeps it if it may be among the smallest. Amortised O(1) (plus the
   // occasional trim); holds at most 2 x limit names.
@@ -22,7 +25,7 @@ class SortedSample {
   // Names added so far.
   std::size_t total() const { return total_; }
 
-  // The min(limit, total) smallest names, sorted. Leaves the sample empty.
+  // The smallest names kept, sorted. Leaves the sample empty.
   std::vector<std::string> take_sorted();
 
  private:
@@ -33,9 +36,11 @@ class SortedSample {
   std::vector<std::string> kept_;
 };
 
-// `lines` joined with '\n' (each line ends with one), stopping before the line that would take the
-// text past `max_bytes`. Returns how many lines it holds.
-std::size_t join_lines(const std::vector<std::string>& lines, std::size_t max_bytes,
-                       std::string& text);
+// The first of `total` sorted entries, `lines`, as result text: one per line, within
+// kMaxOutputLines and kMaxOutputBytes. When not all `total` fit, a note follows: "[Showing the
+// first N of M <noun> (<what cut it>). ...]" that suggests a larger limit when `limit` cut the
+// list, and `narrowing` (e.g. "narrow the pattern or the path") in any case.
+std::string render_listing(const std::vector<std::string>& lines, std::size_t total,
+                           std::size_t limit, std::string_view noun, std::string_view narrowing);
 
 }  // namespace nib::tools

@@ -94,7 +94,7 @@ TEST_F(FindToolTest, LimitKeepsTheFirstPathsInOrderAndSaysSo) {
   EXPECT_FALSE(result.is_error);
   EXPECT_TRUE(result.output.starts_with("f100.txt\nf101.txt\nf102.txt\n\n")) << result.output;
   EXPECT_TRUE(contains(result.output, "[Showing the first 3 of 30 matches (limit=3)"));
-  EXPECT_TRUE(contains(result.output, "raise limit"));
+  EXPECT_TRUE(contains(result.output, "Use a larger limit, or narrow the pattern or the path."));
 }
 
 TEST_F(FindToolTest, OutputStaysWithinTheByteLimit) {
