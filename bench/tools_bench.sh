@@ -91,6 +91,12 @@ csv_field() {
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     NR == row + 1 { printf "%.3f\n", $col[field] }' "$work/$1.csv"
 }
+# csv_cpu NAME ROW: mean CPU time (user + system, all processes of the command) of row ROW; less
+# disturbed by other load than wall time.
+csv_cpu() {
+  awk -v a="$(csv_field "$1" "$2" user)" -v b="$(csv_field "$1" "$2" system)" \
+    'BEGIN { printf "%.3f\n", a + b }'
+}
 
 # Peak RSS in KB of one run of SCRIPT (the script's own shell is far smaller than nib).
 peak_rss_kb() {
@@ -149,6 +155,8 @@ pipe_rss=$(peak_rss_kb "$nib_pipe")
 pipe_ratio=$(awk -v a="$pipe_s" -v b="$cat_s" 'BEGIN { printf "%.2f", a / b }')
 echo "  through nib: median $pipe_s s, peak RSS $(mib "$pipe_rss") MiB; direct: median" \
   "$direct_s s; piped to cat: median $cat_s s (nib takes x$pipe_ratio of that)"
+echo "  CPU time (user+sys, whole tree): through nib $(csv_cpu pipe 1) s, direct $(csv_cpu pipe 2) s," \
+  "piped to cat $(csv_cpu pipe 3) s"
 
 # --- c. a background child holding the pipe ---------------------------------------------------
 nib_bg=$(command_script nib_bg "$nib" tool bash '{"command":"sleep 30 & echo started"}')
@@ -169,6 +177,7 @@ summary "read 2 GiB file, nib peak RSS" "$(mib "$read_rss")" MiB "< $rss_target_
 summary "bash 1 GB pipe via nib" "$pipe_s" s "< ${pipe_ratio_target}x | cat ($cat_s s)" \
   "$(verdict "$pipe_ratio" $pipe_ratio_target)"
 summary "bash 1 GB pipe, to /dev/null" "$direct_s" s "-" -
+summary "bash 1 GB pipe, CPU via nib / | cat" "$(csv_cpu pipe 1) / $(csv_cpu pipe 3)" s "-" -
 summary "bash 1 GB pipe, nib peak RSS" "$(mib "$pipe_rss")" MiB "< $rss_target_mib MiB" \
   "$(verdict "$(mib "$pipe_rss")" $rss_target_mib)"
 summary "bash 'sleep 30 &' to result" "$bg_s" s "< $background_target_s s" \
