@@ -226,9 +226,7 @@ class EditTool final : public core::Tool {
 
   std::vector<core::ResourceClaim> claims(const json& args,
                                           const core::ToolContext& context) const override {
-    const auto path = args.find("path");
-    if (path == args.end() || !path->is_string()) return {};
-    return {{file_claim_key(resolve_path(path->get<std::string>(), context.cwd)), true}};
+    return claim_path_argument(args, context.cwd, /*exclusive=*/true);
   }
 
  private:

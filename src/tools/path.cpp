@@ -64,4 +64,12 @@ std::string file_claim_key(const std::filesystem::path& absolute) {
   return "file:" + without_trailing_separator(absolute.lexically_normal()).string();
 }
 
+std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
+                                                     const std::filesystem::path& cwd,
+                                                     bool exclusive) {
+  const auto path = args.find("path");
+  if (path == args.end() || !path->is_string()) return {};
+  return {{file_claim_key(resolve_path(path->get<std::string>(), cwd)), exclusive}};
+}
+
 }  // namespace nib::tools

@@ -6,6 +6,11 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/tool.hpp"
 
 namespace nib::tools {
 
@@ -29,5 +34,11 @@ std::string display_path(const std::filesystem::path& absolute, const std::files
 
 // The ResourceClaim key for a file, so that a read and an edit of the same file conflict.
 std::string file_claim_key(const std::filesystem::path& absolute);
+
+// The claim of a call on the file its "path" argument names (resolved against `cwd`): shared
+// for readers, exclusive for writers. None when the argument is missing.
+std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
+                                                     const std::filesystem::path& cwd,
+                                                     bool exclusive);
 
 }  // namespace nib::tools
