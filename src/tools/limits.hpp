@@ -64,6 +64,11 @@ inline constexpr std::size_t kLsDefaultLimit = 500;
 // find: unreadable directories named in a result; the count is always given.
 inline constexpr std::size_t kMaxListedUnreadable = 10;
 
+// walk: worker threads when the caller leaves the choice to the walk (one per core up to this).
+// Listing directories is bound by the kernel and the disk, so past about a dozen threads more
+// add contention rather than speed (ripgrep's default stops at 12 too), and every thread costs
+// a start-up on each call.
+inline constexpr std::size_t kMaxWalkThreads = 12;
 // walk: an ignore file is read up to this size. Real ones are a few KB; the cap keeps a stray
 // huge file named .gitignore from costing memory and matching time on every entry.
 inline constexpr std::size_t kMaxIgnoreFileBytes = 1024 * 1024;

@@ -107,9 +107,10 @@ class Walker {
     if (options_.respect_ignore) first.ignore = ancestor_levels();
     tasks_.push_back(std::move(first));
 
-    const std::size_t count = options_.threads != 0
-                                  ? options_.threads
-                                  : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    const std::size_t count =
+        options_.threads != 0
+            ? options_.threads
+            : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxWalkThreads);
     std::vector<Scratch> scratches(count);
     {
       std::vector<std::jthread> helpers;

@@ -23,7 +23,7 @@ struct WalkOptions {
   bool follow_symlinks = false;
   // Also call on_file for directories, symlinked ones included (find does).
   bool report_directories = false;
-  std::size_t threads = 0;  // 0: one per core
+  std::size_t threads = 0;  // 0: one per core, at most kMaxWalkThreads
 };
 
 struct WalkEntry {
