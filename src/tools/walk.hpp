@@ -17,8 +17,9 @@
 namespace nib::tools {
 
 struct WalkOptions {
-  bool include_hidden = false;  // dotfiles and dot-directories
-  bool respect_ignore = true;   // .gitignore, .ignore, .git/info/exclude
+  // Dotfiles and dot-directories; without it, only those an ignore file re-includes ("!.github/").
+  bool include_hidden = false;
+  bool respect_ignore = true;  // .gitignore, .ignore, .git/info/exclude
   // Symlinked files are reported either way; symlinked directories are entered only if true.
   bool follow_symlinks = false;
   // Also call on_file for directories, symlinked ones included (find does).
@@ -45,8 +46,9 @@ struct WalkSummary {
 // directory when report_directories is set, in no particular order. `on_file` returns false to end
 // the walk early. When `root` is a file, it is the only entry (relative: its file name), whatever
 // the hidden and ignore settings. Ignore files of the directories between the enclosing git
-// repository's top and `root` apply too. Exceptions thrown by `on_file` end the walk and are
-// rethrown here.
+// repository's top and `root` apply too (ignore files are honoured inside a repository or not).
+// Entries are reported as their directory listed them: a file deleted since may fail to open.
+// Exceptions thrown by `on_file` end the walk and are rethrown here.
 WalkSummary walk_files(const std::filesystem::path& root, const WalkOptions& options,
                        std::stop_token stop, const std::function<bool(const WalkEntry&)>& on_file);
 
