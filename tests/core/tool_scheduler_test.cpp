@@ -160,8 +160,12 @@ TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult)
   std::stop_source stop;
   // a honours the abort, b ignores it, c waits for a slot and never runs; d is a later chunk.
   SlotPool two_slots(2);
+  // The abandoned worker may still read the clock after this test has returned, so the clock
+  // must outlive the test (a real nib uses the process's static steady clock).
+  static FakeClock clock;
   auto opts = options();
   opts.slots = &two_slots;
+  opts.clock = &clock;
   ToolScheduler limited(opts);
   auto batch = start(
       limited, {call("safe", "a"), call("stubborn", "b"), call("safe", "c"), call("serial", "d")},
@@ -170,12 +174,12 @@ TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult)
   stubborn_->await_started("b");
 
   stop.request_stop();
-  clock_.await_waits(1);  // the scheduler is now inside the grace period
+  clock.await_waits(1);  // the scheduler is now inside the grace period
   events_.await("settled:a");
-  clock_.advance(std::chrono::seconds(9));
-  clock_.await_waits(2);  // still waiting: 9 s is within the grace
+  clock.advance(std::chrono::seconds(9));
+  clock.await_waits(2);  // still waiting: 9 s is within the grace
   EXPECT_EQ(events_.events_with("settled:b").size(), 0u);
-  clock_.advance(std::chrono::seconds(1));
+  clock.advance(std::chrono::seconds(1));
   const auto results = batch.get();
 
   ASSERT_EQ(results.results.size(), 4u);
