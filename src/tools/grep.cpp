@@ -32,7 +32,10 @@ std::string description() {
       "without lookaround or backreferences) or, with literal=true, for plain text. `path` is a "
       "file or a directory (default: the working directory), searched recursively and in "
       "parallel. Hidden files and directories, files ignored by .gitignore/.ignore, and binary "
-      "files (a NUL byte near the start) are skipped. A match never spans lines.\n\n";
+      "files (a NUL byte in the first " +
+      util::format_byte_size(kGrepBlockBytes) +
+      ") are skipped, unless named as `path` (binary files never are). A match never spans "
+      "lines.\n\n";
   text +=
       "Output: one line per matching line, `path:line: text`, sorted by path and then line "
       "number, with paths relative to the working directory. With `context`, the lines around "

@@ -8,6 +8,10 @@
 
 #include "util/utf8.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace nib::tools {
 namespace {
 
@@ -31,27 +35,47 @@ constexpr std::array<std::uint8_t, 256> kByteRank = {
     36,  37,  38,  43,  39,  40,  49,  41,  42,
 };
 
-// Needles longer than this go to memmem (linear two-way search): checking each candidate of the
-// rare byte costs up to the needle's length, which must stay a small constant.
-constexpr std::size_t kMaxRareByteNeedle = 32;
-
-std::uint8_t rank_of(char byte) {
-  return kByteRank[static_cast<unsigned char>(byte)];
+bool is_ascii_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-// The index of the needle's rarest byte; the last one among equals, since a later anchor lets
-// memchr skip the needle's earlier bytes on the first probe.
-std::size_t rarest_index(std::string_view needle) {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < needle.size(); ++i) {
-    if (rank_of(needle[i]) <= rank_of(needle[best])) best = i;
+char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+char ascii_upper(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// How common `byte` is; when folding case, a letter is as common as its commoner case.
+std::uint8_t rank_of(char byte, bool fold = false) {
+  const auto rank = [](char c) { return kByteRank[static_cast<unsigned char>(c)]; };
+  return fold ? std::max(rank(ascii_lower(byte)), rank(ascii_upper(byte))) : rank(byte);
+}
+
+// The index of the needle's rarest byte other than at `skip` (npos: none skipped), preferring a
+// byte value unlike needle[skip]; the last one among equals.
+std::size_t rarest_index(std::string_view needle, bool fold,
+                         std::size_t skip = std::string_view::npos) {
+  std::size_t best = std::string_view::npos;
+  const auto better = [&](std::size_t i) {
+    if (best == std::string_view::npos) return true;
+    if (skip != std::string_view::npos) {
+      const bool differs = needle[i] != needle[skip];
+      const bool best_differs = needle[best] != needle[skip];
+      if (differs != best_differs) return differs;
+    }
+    return rank_of(needle[i], fold) <= rank_of(needle[best], fold);
+  };
+  for (std::size_t i = 0; i < needle.size(); ++i) {
+    if (i != skip && better(i)) best = i;
   }
-  return best;
+  return best == std::string_view::npos ? skip : best;
 }
 
 // The lowest rank in `text`, which must not be empty.
 std::uint8_t rarest_rank(std::string_view text) {
-  return rank_of(text[rarest_index(text)]);
+  return rank_of(text[rarest_index(text, false)]);
 }
 
 bool is_quantifier_start(char c) {
@@ -147,31 +171,83 @@ bool is_class_or_assertion_escape(char c) {
 
 }  // namespace
 
-LiteralFinder::LiteralFinder(std::string needle)
-    : needle_(std::move(needle)), rare_index_(rarest_index(needle_)) {}
+LiteralFinder::LiteralFinder(std::string needle, bool fold_ascii_case)
+    : needle_(std::move(needle)), fold_(fold_ascii_case) {
+  if (fold_) {
+    if (needle_.size() > kMaxPairNeedle) needle_.resize(kMaxPairNeedle);
+    for (char& c : needle_) c = ascii_lower(c);
+  }
+  first_ = rarest_index(needle_, fold_);
+  second_ = rarest_index(needle_, fold_, first_);
+}
+
+bool LiteralFinder::matches_at(const char* start) const {
+  if (!fold_) return std::memcmp(start, needle_.data(), needle_.size()) == 0;
+  for (std::size_t i = 0; i < needle_.size(); ++i) {
+    if (ascii_lower(start[i]) != needle_[i]) return false;
+  }
+  return true;
+}
 
 std::size_t LiteralFinder::find(std::string_view text, std::size_t from) const {
   const std::size_t size = needle_.size();
   if (from > text.size() || text.size() - from < size) return std::string_view::npos;
-  if (size > kMaxRareByteNeedle) {
+  if (size > kMaxPairNeedle) {
     const void* hit = memmem(text.data() + from, text.size() - from, needle_.data(), size);
     return hit == nullptr ? std::string_view::npos
                           : static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
   }
-  const char rare = needle_[rare_index_];
-  // Candidates for the rare byte lie where a whole needle around them fits in the text.
-  const char* cursor = text.data() + from + rare_index_;
-  const char* const last = text.data() + text.size() - size + rare_index_;
-  while (cursor <= last) {
-    const void* hit = std::memchr(cursor, rare, static_cast<std::size_t>(last - cursor) + 1);
-    if (hit == nullptr) break;
-    const char* start = static_cast<const char*>(hit) - rare_index_;
-    if (std::memcmp(start, needle_.data(), size) == 0) {
+  // A letter compares in either case once 0x20 is set in the text's byte.
+  const char fold_first = fold_ && is_ascii_letter(needle_[first_]) ? 0x20 : 0;
+  const char fold_second = fold_ && is_ascii_letter(needle_[second_]) ? 0x20 : 0;
+  const char* start = text.data() + from;
+  const char* const last = text.data() + text.size() - size;  // the last place a match can start
+#if defined(__SSE2__)
+  // 16 candidate starts a step; the loads end inside the text since each start leaves room for
+  // the needle.
+  const __m128i want_first = _mm_set1_epi8(needle_[first_]);
+  const __m128i want_second = _mm_set1_epi8(needle_[second_]);
+  const __m128i set_first = _mm_set1_epi8(fold_first);
+  const __m128i set_second = _mm_set1_epi8(fold_second);
+  for (; last - start >= 15; start += 16) {
+    const __m128i at_first =
+        _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(start + first_)), set_first);
+    const __m128i at_second = _mm_or_si128(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(start + second_)), set_second);
+    auto candidates = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(
+        _mm_cmpeq_epi8(at_first, want_first), _mm_cmpeq_epi8(at_second, want_second))));
+    for (; candidates != 0; candidates &= candidates - 1) {
+      const char* candidate = start + __builtin_ctz(candidates);
+      if (matches_at(candidate)) return static_cast<std::size_t>(candidate - text.data());
+    }
+  }
+#endif
+  for (; start <= last; ++start) {
+    if ((start[first_] | fold_first) == needle_[first_] &&
+        (start[second_] | fold_second) == needle_[second_] && matches_at(start)) {
       return static_cast<std::size_t>(start - text.data());
     }
-    cursor = static_cast<const char*>(hit) + 1;
   }
   return std::string_view::npos;
+}
+
+std::string fold_safe_run(std::string_view literal) {
+  std::size_t best_start = 0;
+  std::size_t best_length = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= literal.size(); ++i) {
+    const bool safe = i < literal.size() && static_cast<unsigned char>(literal[i]) < 0x80 &&
+                      std::strchr("kKsS", literal[i]) == nullptr && literal[i] != '\0';
+    if (safe) continue;
+    if (i - start > best_length) {
+      best_start = start;
+      best_length = i - start;
+    }
+    start = i + 1;
+  }
+  std::string run(literal.substr(best_start, best_length));
+  for (char& c : run) c = ascii_lower(c);
+  return run;
 }
 
 std::optional<std::string> required_literal(std::string_view pattern) {
@@ -211,7 +287,7 @@ std::optional<std::string> required_literal(std::string_view pattern) {
         if (i + 1 >= pattern.size()) return std::nullopt;
         const auto escaped = static_cast<unsigned char>(pattern[i + 1]);
         if (escaped < 0x80 && !std::isalnum(escaped)) {
-          atom = pattern.substr(i + 1, 1);  // an escaped punctuation character stands for itself
+          atom.assign(1, pattern[i + 1]);  // an escaped punctuation character stands for itself
         } else if (!is_class_or_assertion_escape(pattern[i + 1])) {
           return std::nullopt;  // \n, \x41, \pL, \Q...\E and the like: not worth reading
         }

@@ -18,6 +18,9 @@ namespace {
 
 constexpr std::size_t kNone = std::string_view::npos;
 
+// Required literals shorter than this are not used to find candidate lines.
+constexpr std::size_t kMinPrefilterBytes = 2;
+
 // A cut line shows this much before its first match, so the match is seen in its setting.
 constexpr std::size_t kShownLeadBytes = 100;
 
@@ -97,8 +100,13 @@ std::optional<LineMatcher> LineMatcher::compile(std::string_view pattern,
     return std::nullopt;
   }
   matcher.regex_ = std::move(regex);
-  if (!options.literal && !options.ignore_case) {
-    if (auto literal = required_literal(pattern)) matcher.literal_.emplace(std::move(*literal));
+  // A piece of text every match holds lets the search skip to the lines holding it. Without
+  // case folding it is compared byte for byte; with it, only the part that folds within ASCII.
+  auto piece = options.literal ? std::optional<std::string>(pattern) : required_literal(pattern);
+  if (piece && options.ignore_case) piece = fold_safe_run(*piece);
+  // A single byte finds too many lines to beat running RE2 over the whole buffer.
+  if (piece && piece->size() >= kMinPrefilterBytes) {
+    matcher.literal_.emplace(std::move(*piece), options.ignore_case);
   }
   return matcher;
 }

@@ -57,8 +57,9 @@ class LineMatcher {
   LineMatcher() = default;
 
   std::shared_ptr<const re2::RE2> regex_;  // absent for a case-sensitive literal
-  // The whole pattern when regex_ is absent; otherwise text every match contains, searched
-  // first so that the regex runs only on lines that hold it.
+  // The whole pattern when regex_ is absent; otherwise text every match contains (compared
+  // ASCII-case-insensitively when ignoring case), searched first so that the regex runs only on
+  // lines that hold it.
   std::optional<LiteralFinder> literal_;
 };
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <random>
 #include <stop_token>
 
@@ -93,6 +94,36 @@ TEST(LiteralFinderTest, AgreesWithStringFindOnRandomText) {
   }
 }
 
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+TEST(LiteralFinderTest, FoldingCaseAgreesWithFindOnLowercasedText) {
+  std::mt19937 random(5);
+  for (int round = 0; round < 300; ++round) {
+    std::string text(random() % 200, 'a');
+    for (char& c : text) c = "aAbBzZ_@`\n"[random() % 10];
+    std::string needle(1 + random() % 4, 'a');
+    for (char& c : needle) c = "aAbBz_`"[random() % 7];
+    const LiteralFinder finder(needle, /*fold_ascii_case=*/true);
+    const std::string folded = lowercase(text);
+    for (std::size_t from = 0; from <= text.size(); from += 1 + random() % 5) {
+      ASSERT_EQ(finder.find(text, from), folded.find(lowercase(needle), from))
+          << "needle " << needle << " from " << from << " in " << text;
+    }
+  }
+}
+
+TEST(LiteralFinderTest, FoldSafeRunAvoidsBytesThatFoldOutsideAscii) {
+  EXPECT_EQ(fold_safe_run("EXIT_SUCCESS"), "exit_");
+  EXPECT_EQ(fold_safe_run("Kelvin"), "elvin");
+  EXPECT_EQ(fold_safe_run("\xC3\xBCn\xC3\xAF"
+                          "code"),
+            "code");  // ünïcode
+  EXPECT_EQ(fold_safe_run("sks"), "");
+}
+
 TEST(RequiredLiteralTest, ReadsPlainRunsOfTopLevelSequences) {
   EXPECT_EQ(required_literal("EXIT_SUCCESS"), "EXIT_SUCCESS");
   EXPECT_EQ(required_literal("\\.txt$"), ".txt");
@@ -158,6 +189,52 @@ TEST(LineMatcherTest, RegexLiteralAndIgnoreCase) {
   // Unicode case folding.
   EXPECT_EQ(matching_lines(compile("ÄRGER", {.ignore_case = true}), "x\närger\n"),
             (std::vector<std::size_t>{2}));
+}
+
+// With case folding the prefilter compares only what folds within ASCII, so a line RE2 matches
+// through K (Kelvin sign) or ſ (long s) is still found.
+TEST(LineMatcherTest, IgnoringCaseFindsWhatRe2FindsLineByLine) {
+  const std::vector<std::string> pieces = {"exit",
+                                           "EXIT",
+                                           "_",
+                                           "success",
+                                           "SUCCESS",
+                                           "\xC5\xBF"
+                                           "uccess",
+                                           "\xE2\x84\xAA"
+                                           "ey",
+                                           "key",
+                                           " ",
+                                           "\n",
+                                           "Exit_Su"};
+  const std::vector<std::string> patterns = {"exit_success", "key", "exit_s\\w+", "e[xy]"};
+  std::mt19937 random(9);
+  for (const auto& pattern : patterns) {
+    for (const bool literal : {false, true}) {
+      const auto matcher = compile(pattern, {.literal = literal, .ignore_case = true});
+      RE2::Options options;
+      options.set_case_sensitive(false);
+      options.set_literal(literal);
+      const RE2 reference(pattern, options);
+      for (int round = 0; round < 100; ++round) {
+        std::string text;
+        for (int i = static_cast<int>(random() % 30); i > 0; --i) {
+          text += pieces[random() % pieces.size()];
+        }
+        std::vector<std::size_t> expected;
+        std::size_t number = 1;
+        for (std::size_t start = 0; start < text.size(); ++number) {
+          const std::size_t end = std::min(text.find('\n', start), text.size());
+          if (RE2::PartialMatch(std::string_view(text).substr(start, end - start), reference)) {
+            expected.push_back(number);
+          }
+          start = end + 1;
+        }
+        ASSERT_EQ(matching_lines(matcher, text), expected)
+            << "pattern " << pattern << " literal " << literal << " text " << text;
+      }
+    }
+  }
 }
 
 TEST(LineMatcherTest, AnchorsWorkPerLineAndNothingCrossesALineEnd) {

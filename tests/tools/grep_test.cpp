@@ -48,6 +48,7 @@ TEST_F(GrepToolTest, SpecDescribesTheRealLimits) {
   EXPECT_TRUE(contains(spec.description, std::to_string(kGrepShownLineBytes) + " bytes"));
   EXPECT_TRUE(contains(spec.description, "default " + std::to_string(kGrepDefaultLimit)));
   EXPECT_TRUE(contains(spec.description, "50 KB"));
+  EXPECT_TRUE(contains(spec.description, "a NUL byte in the first 256 KB"));
   std::string error;
   const auto schema = core::CompiledSchema::compile(spec.parameters, error);
   ASSERT_TRUE(schema) << error;
@@ -156,6 +157,7 @@ TEST_F(GrepToolTest, SkipsBinaryHiddenAndIgnoredFiles) {
   // Named outright, a hidden or ignored file is searched; a binary one is not.
   EXPECT_EQ(found({{"pattern", "secret"}, {"path", ".hidden.txt"}}), ".hidden.txt:1: secret");
   EXPECT_EQ(found({{"pattern", "secret"}, {"path", "notes.log"}}), "notes.log:1: secret");
+  EXPECT_EQ(found({{"pattern", "secret"}, {"path", ".config"}}), ".config/settings:1: secret");
   EXPECT_TRUE(
       contains(found({{"pattern", "secret"}, {"path", "data.bin"}}), "It is a binary file"));
 }
