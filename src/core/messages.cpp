@@ -43,6 +43,21 @@ std::string assistant_text(const AssistantMessage& message) {
   return out;
 }
 
+bool is_transient(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kRateLimited:
+    case ErrorKind::kOverloaded:
+    case ErrorKind::kServer:
+    case ErrorKind::kConnection:
+      return true;
+    case ErrorKind::kNone:
+    case ErrorKind::kContextOverflow:
+    case ErrorKind::kOther:
+      return false;
+  }
+  return false;
+}
+
 const char* stop_reason_name(StopReason reason) {
   switch (reason) {
     case StopReason::kEndTurn:

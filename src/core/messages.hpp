@@ -2,6 +2,7 @@
 // Conversation data: the content blocks, the three message kinds and a tool call's result.
 // Plain values; no thread-safety concerns beyond those of std containers.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,10 +24,14 @@ struct ImageBlock {
 using ContentBlock = std::variant<TextBlock, ImageBlock>;
 using Content = std::vector<ContentBlock>;
 
-// Model reasoning; `signature` is opaque provider data that must be sent back verbatim.
+// Model reasoning. `signature` is opaque data of the protocol that produced it (the block's
+// AssistantMessage::api) and must be sent back verbatim to that protocol only: Anthropic's
+// thinking signature (for a redacted block, its encrypted data), or the Responses API's
+// reasoning item. Another protocol never receives it.
 struct ThinkingBlock {
   std::string text;
   std::string signature;
+  bool redacted = false;  // the service withheld the text; only `signature` carries it
 };
 
 // One tool call as the model wrote it. `arguments` is the raw argument text: it may be
@@ -56,6 +61,20 @@ struct Usage {
   Usage& operator+=(const Usage& other);
 };
 
+// Why a request failed, as far as retrying and recovery care.
+enum class ErrorKind {
+  kNone,
+  kRateLimited,      // HTTP 429: wait (Retry-After) and retry
+  kOverloaded,       // the service is busy (HTTP 503/529, an "overloaded" error event)
+  kServer,           // another 5xx
+  kConnection,       // the connection failed before any reply arrived
+  kContextOverflow,  // the request is larger than the model's context window
+  kOther,            // anything else: a bad request, authentication, a broken stream
+};
+
+// True for failures that may succeed when the same request is sent again later.
+bool is_transient(ErrorKind kind);
+
 struct UserMessage {
   Content content;
 };
@@ -64,8 +83,14 @@ struct AssistantMessage {
   std::vector<AssistantBlock> blocks;
   StopReason stop_reason = StopReason::kEndTurn;
   Usage usage;
-  std::string error_message;  // set when stop_reason is kError
+  std::string error_message;                // set when stop_reason is kError
+  ErrorKind error_kind = ErrorKind::kNone;  // set when stop_reason is kError
+  // How long the service asked to wait before retrying (Retry-After), when it said.
+  std::optional<std::chrono::milliseconds> retry_after;
   std::string model;
+  // The wire protocol that produced the message ("openai-chat", "anthropic-messages",
+  // "openai-responses"): a provider sends thinking signatures back only to its own protocol.
+  std::string api;
 };
 
 // The outcome of one tool call, as it enters history (no UI-only fields).

@@ -17,6 +17,8 @@
 
 namespace nib::provider {
 
+// AssistantMessage::api of the replies this protocol produces.
+inline constexpr const char* kOpenAIChatApi = "openai-chat";
 inline constexpr const char* kOpenAIDefaultBaseUrl = "https://api.openai.com/v1";
 
 struct OpenAIChatConfig {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "provider/service_error.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -58,6 +59,7 @@ bool ChatStreamAssembler::consume(const SseEvent& event) {
   if (event.event == "error" || (chunk.is_object() && chunk.contains("error"))) {
     const json& error = chunk.is_object() && chunk.contains("error") ? chunk["error"] : chunk;
     error_ = "the service reported an error in the stream: " + error_text(error);
+    error_kind_ = stream_error_kind(error.dump(-1, ' ', false, json::error_handler_t::replace));
     return false;
   }
   if (!chunk.is_object()) {

@@ -13,11 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/sse_exchange.hpp"
 #include "provider/sse_parser.hpp"
 
 namespace nib::provider {
 
-class ChatStreamAssembler {
+class ChatStreamAssembler : public StreamAssembler {
  public:
   // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
   // ToolCallDeltaEvent as the stream is consumed.
@@ -25,20 +26,21 @@ class ChatStreamAssembler {
 
   // Consumes one event. Returns false when nothing more should be read: after `[DONE]`, or
   // when the stream reported an error or sent something that is not JSON (see error()).
-  bool consume(const SseEvent& event);
+  bool consume(const SseEvent& event) override;
 
   // True once the reply is known to be whole: a finish_reason or `[DONE]` arrived.
-  bool complete() const { return done_ || finish_reason_.has_value(); }
+  bool complete() const override { return done_ || finish_reason_.has_value(); }
   // A description of a failure reported by or found in the stream; empty when none.
-  const std::string& error() const { return error_; }
+  const std::string& error() const override { return error_; }
+  core::ErrorKind error_kind() const override { return error_kind_; }
   // True once any event was consumed.
-  bool saw_events() const { return saw_events_; }
+  bool saw_events() const override { return saw_events_; }
 
   // The message assembled so far. When complete() and error() is empty, stop_reason follows
   // the finish_reason; otherwise the caller sets it. A tool call whose arguments stayed empty
   // gets "{}" (many servers omit the arguments of a call without parameters), and one without
   // an id gets "call_<position>" so that its result can refer to it.
-  core::AssistantMessage take_message();
+  core::AssistantMessage take_message() override;
 
  private:
   void on_chunk(const nlohmann::json& chunk);
@@ -56,6 +58,7 @@ class ChatStreamAssembler {
   std::optional<std::string> finish_reason_;
   core::Usage usage_;
   std::string error_;
+  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
   bool done_ = false;
   bool saw_events_ = false;
 };

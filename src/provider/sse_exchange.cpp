@@ -1,0 +1,82 @@
+#include "provider/sse_exchange.hpp"
+
+#include "provider/service_error.hpp"
+
+namespace nib::provider {
+namespace {
+
+std::string http_error_message(const HttpStreamResult& result, const std::string& url,
+                               const std::string& detail) {
+  std::string message = "HTTP " + std::to_string(result.status) + " from " + url + ": " + detail;
+  if (const std::string retry_after = result.header("retry-after"); !retry_after.empty()) {
+    message += " (Retry-After: " + retry_after + ")";
+  }
+  return message;
+}
+
+}  // namespace
+
+core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token stop,
+                                    ConnectionPool& pool, StreamAssembler& assembler) {
+  SseParser parser;
+  std::string body_start;  // quoted when a successful reply turns out not to be a stream
+  const HttpStreamResult result = http_post_stream(
+      request, stop,
+      [&](std::string_view bytes) {
+        if (body_start.size() < kErrorBodyExcerptBytes) {
+          body_start.append(bytes.substr(0, kErrorBodyExcerptBytes - body_start.size()));
+        }
+        for (const SseEvent& event : parser.feed(bytes)) {
+          // A complete reply is left to end normally, keeping its connection for the next turn.
+          if (!assembler.consume(event)) {
+            return assembler.complete() ? BodyAction::kComplete : BodyAction::kStop;
+          }
+        }
+        return BodyAction::kContinue;
+      },
+      &pool);
+  const bool ended_cleanly = !result.aborted && !result.stopped_by_callback &&
+                             result.transport_error.empty() && result.status < 400;
+  if (ended_cleanly) {
+    for (const SseEvent& event : parser.finish()) {
+      if (!assembler.consume(event)) break;
+    }
+  }
+
+  core::AssistantMessage message = assembler.take_message();
+  const std::string& url = request.url;
+  if (result.aborted) {
+    message.stop_reason = core::StopReason::kAborted;
+  } else if (result.status >= 400) {
+    const std::string detail = error_detail(result.error_body);
+    fail_message(message, http_error_message(result, url, detail),
+                 http_error_kind(result.status, detail));
+    message.retry_after = retry_after_of(result);
+  } else if (!assembler.error().empty()) {
+    fail_message(message, assembler.error(), assembler.error_kind());
+  } else if (assembler.complete()) {
+    // A transport failure after the reply was whole (a reset instead of the final event) loses
+    // nothing.
+  } else if (!result.transport_error.empty()) {
+    if (assembler.saw_events()) {
+      fail_message(message, "stream ended before the reply was complete: " + result.transport_error,
+                   core::ErrorKind::kOther);
+    } else {
+      fail_message(message, "request to " + url + " failed: " + result.transport_error,
+                   core::ErrorKind::kConnection);
+    }
+  } else if (!assembler.saw_events()) {
+    const std::string content_type = result.header("content-type");
+    fail_message(message,
+                 "the service at " + url + " did not reply with an event stream (HTTP " +
+                     std::to_string(result.status) + ", content-type " +
+                     (content_type.empty() ? "none" : content_type) +
+                     "): " + error_detail(body_start),
+                 core::ErrorKind::kOther);
+  } else {
+    fail_message(message, "stream ended before the reply was complete", core::ErrorKind::kOther);
+  }
+  return message;
+}
+
+}  // namespace nib::provider
