@@ -26,7 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -35,7 +35,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
-using testing::MockOpenAIServer;
+using testing::MockModelServer;
 using testing::MockReply;
 using testing::NibProcess;
 using testing::TempDir;
@@ -84,7 +84,7 @@ void print_summary(const std::string& metric, double value, const std::string& u
               unit.c_str(), value < target ? "ok" : "MISSED");
 }
 
-std::map<std::string, std::string> nib_env(const MockOpenAIServer& server) {
+std::map<std::string, std::string> nib_env(const MockModelServer& server) {
   return {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}};
 }
 
@@ -107,7 +107,7 @@ void bench_first_request(int runs) {
   std::vector<double> to_request, to_exit;
   for (int run = -1; run < runs; ++run) {  // run -1 warms the page cache and is not counted
     TempDir dir;
-    MockOpenAIServer server;
+    MockModelServer server;
     server.enqueue(MockReply::text("ok"));
     const auto spawned = Clock::now();
     NibProcess process({"-p", "hello"}, dir.path(), nib_env(server), nib_binary);
@@ -175,7 +175,7 @@ struct SessionFigures {
 void run_session(int turns, bool verbose, SessionFigures& figures) {
   TempDir dir;
   dir.write("tiny.txt", "one small line\n");
-  MockOpenAIServer server;
+  MockModelServer server;
   for (int k = 1; k < turns; ++k) {
     server.enqueue(
         MockReply::tool_calls({{"call_" + std::to_string(k), "read", R"({"path":"tiny.txt"})"}}));

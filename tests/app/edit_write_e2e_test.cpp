@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -53,7 +53,7 @@ TEST(EditWriteCommandTest, WriteCreatesANewFile) {
 }
 
 TEST(EditWriteSessionTest, ReadThenEditSucceedsWhereEditAloneWasRefused) {
-  MockOpenAIServer server;
+  MockModelServer server;
   TempDir dir;
   dir.write("app.cfg", "mode = slow\r\nlevel = 1\r\n");
   const std::string edit_args =

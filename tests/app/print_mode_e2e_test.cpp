@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -34,7 +34,7 @@ class PrintModeTest : public ::testing::Test {
     return out;
   }
 
-  MockOpenAIServer server_;
+  MockModelServer server_;
   TempDir dir_;
 };
 

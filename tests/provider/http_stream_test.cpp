@@ -8,14 +8,14 @@
 
 #include <thread>
 
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 
 namespace nib::provider {
 namespace {
 
 using testing::MockReply;
 
-HttpRequest post_to(const testing::MockOpenAIServer& server) {
+HttpRequest post_to(const testing::MockModelServer& server) {
   return HttpRequest{server.base_url() + "/chat/completions", R"({"model":"m"})", "", {}};
 }
 
@@ -52,7 +52,7 @@ class SilentServer {
 };
 
 TEST(HttpStreamTest, DeliversTheBodyAndHeaders) {
-  testing::MockOpenAIServer server;
+  testing::MockModelServer server;
   server.enqueue(MockReply::text("hi"));
   std::string body;
   const HttpStreamResult result =
@@ -69,7 +69,7 @@ TEST(HttpStreamTest, DeliversTheBodyAndHeaders) {
 }
 
 TEST(HttpStreamTest, ErrorBodyGoesToABoundedExcerptNotTheCallback) {
-  testing::MockOpenAIServer server;
+  testing::MockModelServer server;
   server.enqueue(MockReply::http_error(503, std::string(50000, 'e'), {{"Retry-After", "7"}}));
   bool called = false;
   const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {
@@ -84,7 +84,7 @@ TEST(HttpStreamTest, ErrorBodyGoesToABoundedExcerptNotTheCallback) {
 }
 
 TEST(HttpStreamTest, CallbackCanStopTheTransfer) {
-  testing::MockOpenAIServer server;
+  testing::MockModelServer server;
   server.enqueue(MockReply::text("a long reply in many pieces", 10));
   int calls = 0;
   const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {
@@ -97,7 +97,7 @@ TEST(HttpStreamTest, CallbackCanStopTheTransfer) {
 }
 
 TEST(HttpStreamTest, CompleteStopsWaitingForAServerThatNeverEndsItsResponse) {
-  testing::MockOpenAIServer server;
+  testing::MockModelServer server;
   server.enqueue(MockReply::text("everything", 1).hold_after_chunks(1));
   int calls = 0;
   const HttpStreamResult result = http_post_stream(post_to(server), {}, [&](std::string_view) {

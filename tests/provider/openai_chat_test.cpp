@@ -8,7 +8,7 @@
 #include <map>
 #include <thread>
 
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 
 namespace nib::provider {
 namespace {
@@ -47,7 +47,7 @@ class OpenAIChatProviderTest : public ::testing::Test {
     return out;
   }
 
-  testing::MockOpenAIServer server_;
+  testing::MockModelServer server_;
   std::vector<core::Message> history_;
   core::ProviderRequest request_;
   std::vector<core::Event> deltas_;
@@ -292,7 +292,7 @@ namespace nib::provider {
 namespace {
 
 TEST(OpenAIChatConnectionTest, LaterRequestsReuseTheConnection) {
-  testing::MockOpenAIServer server;
+  testing::MockModelServer server;
   server.enqueue(testing::MockReply::text("one"));
   server.enqueue(testing::MockReply::text("two"));
   std::vector<core::Message> history{core::UserMessage{core::text_content("hi")}};

@@ -1,4 +1,4 @@
-#include "support/mock_openai_server.hpp"
+#include "support/mock_model_server.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -151,11 +151,11 @@ std::string RecordedRequest::header(const std::string& lower_name) const {
   return found == headers.end() ? std::string() : found->second;
 }
 
-MockOpenAIServer::MockOpenAIServer() {
-  server_.Post("/v1/chat/completions",
-               [this](const httplib::Request& request, httplib::Response& response) {
-                 handle(request, response);
-               });
+MockModelServer::MockModelServer() {
+  // Every path: each protocol posts to its own endpoint, which the tests read from requests().
+  server_.Post(".*", [this](const httplib::Request& request, httplib::Response& response) {
+    handle(request, response);
+  });
   // Real model servers (llama.cpp, uvicorn, Go's net/http) turn Nagle's algorithm off; with it
   // on (cpp-httplib's default) the small last chunks of a reply on a kept-alive connection wait
   // for the client's delayed ACK, adding ~40 ms per reply that no real server would.
@@ -168,7 +168,7 @@ MockOpenAIServer::MockOpenAIServer() {
   while (!server_.is_running()) std::this_thread::yield();
 }
 
-MockOpenAIServer::~MockOpenAIServer() {
+MockModelServer::~MockModelServer() {
   {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -178,32 +178,36 @@ MockOpenAIServer::~MockOpenAIServer() {
   thread_.join();
 }
 
-std::string MockOpenAIServer::base_url() const {
-  return "http://" + std::string(kHost) + ":" + std::to_string(port_) + "/v1";
+std::string MockModelServer::origin() const {
+  return "http://" + std::string(kHost) + ":" + std::to_string(port_);
 }
 
-void MockOpenAIServer::enqueue(MockReply reply) {
+std::string MockModelServer::base_url() const {
+  return origin() + "/v1";
+}
+
+void MockModelServer::enqueue(MockReply reply) {
   const std::lock_guard lock(mutex_);
   replies_.push_back(std::move(reply));
 }
 
-std::size_t MockOpenAIServer::replies_left() const {
+std::size_t MockModelServer::replies_left() const {
   const std::lock_guard lock(mutex_);
   return replies_.size();
 }
 
-std::vector<RecordedRequest> MockOpenAIServer::requests() const {
+std::vector<RecordedRequest> MockModelServer::requests() const {
   const std::lock_guard lock(mutex_);
   return requests_;
 }
 
-bool MockOpenAIServer::wait_for_requests(std::size_t count,
-                                         std::chrono::milliseconds timeout) const {
+bool MockModelServer::wait_for_requests(std::size_t count,
+                                        std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
   return changed_.wait_for(lock, timeout, [&] { return requests_.size() >= count; });
 }
 
-void MockOpenAIServer::release() {
+void MockModelServer::release() {
   {
     const std::lock_guard lock(mutex_);
     released_ = true;
@@ -211,13 +215,13 @@ void MockOpenAIServer::release() {
   changed_.notify_all();
 }
 
-bool MockOpenAIServer::wait_for_release() {
+bool MockModelServer::wait_for_release() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return released_ || stopping_; });
   return released_ && !stopping_;
 }
 
-void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response& response) {
+void MockModelServer::handle(const httplib::Request& request, httplib::Response& response) {
   RecordedRequest recorded;
   recorded.arrived_at = std::chrono::steady_clock::now();
   recorded.path = request.path;
@@ -264,7 +268,7 @@ void MockOpenAIServer::handle(const httplib::Request& request, httplib::Response
       });
 }
 
-bool MockOpenAIServer::write_stream(const MockReply& reply, httplib::DataSink& sink) {
+bool MockModelServer::write_stream(const MockReply& reply, httplib::DataSink& sink) {
   const auto write = [&](const std::string& chunk) {
     const std::size_t step = reply.max_write_bytes > 0 ? reply.max_write_bytes : chunk.size();
     for (std::size_t pos = 0; pos < chunk.size(); pos += step) {

@@ -1,6 +1,8 @@
 #pragma once
-// A scripted OpenAI Chat Completions server for tests: it answers each
-// POST /v1/chat/completions with the next queued MockReply and records every request.
+// A scripted model server for tests: it answers each POST, whatever its path, with the next
+// queued MockReply and records every request. A MockReply is raw SSE bytes, so one server
+// speaks every protocol; MockReply's own builders write OpenAI Chat Completions streams, and
+// mock_*_replies.hpp build the other protocols' streams.
 //
 // It listens on 127.0.0.1 with an ephemeral port and serves from its own threads, so it can
 // back both in-process provider tests and end-to-end tests that run the real `nib` binary with
@@ -44,12 +46,12 @@ struct MockReply {
   std::string body;                                          // error replies only
   std::vector<std::pair<std::string, std::string>> headers;  // extra response headers
   std::vector<std::string> chunks;  // raw stream bytes, normally whole "data: ...\n\n" events
-  bool send_done = true;            // end with "data: [DONE]" after the chunks
+  bool send_done = true;  // end with "data: [DONE]" after the chunks (Chat Completions only)
   // After the chunks, close the connection without "[DONE]" and without ending the HTTP
   // response properly, as a crashed server or a broken network would.
   bool disconnect = false;
   // Before writing chunk number `*hold_after` (so after that many chunks), wait until the test
-  // calls MockOpenAIServer::release() or the server stops.
+  // calls MockModelServer::release() or the server stops.
   std::optional<std::size_t> hold_after;
   // When > 0, every chunk is written in pieces of at most this many bytes (which splits lines
   // and UTF-8 sequences at the transport level).
@@ -102,17 +104,20 @@ struct RecordedRequest {
   std::string header(const std::string& lower_name) const;
 };
 
-class MockOpenAIServer {
+class MockModelServer {
  public:
   // Starts listening and serving; throws std::runtime_error if no port can be bound.
-  MockOpenAIServer();
+  MockModelServer();
   // Releases any held stream, stops the server and joins its threads.
-  ~MockOpenAIServer();
-  MockOpenAIServer(const MockOpenAIServer&) = delete;
-  MockOpenAIServer& operator=(const MockOpenAIServer&) = delete;
+  ~MockModelServer();
+  MockModelServer(const MockModelServer&) = delete;
+  MockModelServer& operator=(const MockModelServer&) = delete;
 
   // "http://127.0.0.1:<port>/v1": the value for OpenAIChatConfig::base_url or --base-url.
   std::string base_url() const;
+  // "http://127.0.0.1:<port>": the base URL of services whose paths start with /v1 themselves
+  // (Anthropic's /v1/messages).
+  std::string origin() const;
   int port() const { return port_; }
 
   // Queues the answer to a later request. When the queue is empty a request gets HTTP 500
