@@ -17,13 +17,21 @@ struct ModelInfo {
   std::string id;               // the model name sent to the service
   bool supports_images = true;  // false: image blocks are replaced by a text placeholder
   int max_output_tokens = 0;    // 0: let the service decide
+  bool reasoning = false;       // the model can think before answering (see ThinkingLevel)
+  int context_window = 0;       // tokens; 0 when unknown
 };
+
+// How much the model should reason before answering; each protocol maps it onto its own
+// parameter (a thinking token budget, a reasoning effort). Ignored for models without
+// reasoning.
+enum class ThinkingLevel { kOff, kLow, kMedium, kHigh };
 
 struct ProviderRequest {
   ModelInfo model;
   std::string system_prompt;
   const std::vector<Message>* messages = nullptr;
   std::vector<ToolSpec> tools;
+  ThinkingLevel thinking = ThinkingLevel::kOff;
 };
 
 // Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent)
