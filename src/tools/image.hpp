@@ -1,8 +1,9 @@
 #pragma once
 // Turns an image file's bytes into an attachment the model services accept: decoded with
 // libvips, turned upright by its EXIF orientation, scaled to fit an edge limit and encoded as
-// PNG or JPEG within a size limit. Thread-safe: libvips is started once (on first use) and is
-// safe to use from several threads after that.
+// PNG or JPEG within a size limit. The work is done by the image module (image_module.hpp),
+// loaded on the first call. Thread-safe: the module and libvips are started once and are safe
+// to use from several threads after that.
 
 #include <cstddef>
 #include <cstdint>
@@ -48,7 +49,7 @@ struct ImageOutcome {
 // and JPEG files already upright and within the limits are passed through unchanged; others
 // are re-encoded: PNG for images with transparency or from lossless sources (PNG, GIF),
 // otherwise JPEG at decreasing quality, shrinking further until the size limit is met. `stop`
-// is checked between steps.
+// is checked between steps. Without the image module, the outcome is a failure saying so.
 ImageOutcome prepare_image(std::string_view bytes, ImageFormat format, const ImageLimits& limits,
                            std::stop_token stop);
 

@@ -59,6 +59,35 @@ TEST(ToolCommandTest, ErrorResultExitsOne) {
   EXPECT_NE(unknown.out.find("unknown tool"), std::string::npos);
 }
 
+// A 2x2 RGB PNG.
+const std::string kTinyPng(
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02"
+    "\x00\x00\x00\x02\x08\x02\x00\x00\x00\xfd\xd4\x9a\x73\x00\x00\x00\x11\x49\x44\x41"
+    "\x54\x78\x9c\x63\xf8\xcf\xc0\x00\x44\x0c\x60\xf2\x3f\x00\x1b\xf2\x03\xfd\xf3\xe7"
+    "\x4b\xb1\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82",
+    74);
+
+// Images are decoded by the image module, which nib loads only when an image is read.
+TEST(ToolCommandTest, ReadsAnImageThroughTheImageModule) {
+  TempDir dir;
+  dir.write("dot.png", kTinyPng);
+  const auto result = run_nib({"tool", "read", R"({"path":"dot.png"})"}, dir.path());
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("Read image file [image/png] (2x2)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("[image mime=image/png bytes=74]"), std::string::npos) << result.out;
+}
+
+TEST(ToolCommandTest, AMissingImageModuleIsExplainedNotFatal) {
+  TempDir dir;
+  dir.write("dot.png", kTinyPng);
+  const auto result = run_nib({"tool", "read", R"({"path":"dot.png"})"}, dir.path(),
+                              {{"NIB_IMAGE_MODULE", (dir.path() / "none.so").string()}});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("omitted: nib's image support is not installed"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("none.so"), std::string::npos) << result.out;
+}
+
 TEST(ToolCommandTest, NonZeroExitIsDataNotAnError) {
   TempDir dir;
   const auto result = run_nib({"tool", "bash", R"({"command":"echo out; exit 3"})"}, dir.path());
