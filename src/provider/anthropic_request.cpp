@@ -1,0 +1,350 @@
+#include "provider/anthropic_request.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "provider/openai_chat_request.hpp"  // kImageOmittedText
+
+namespace nib::provider {
+namespace {
+
+using nlohmann::json;
+
+// Stands in for a tool result without any content: the service rejects an empty error result,
+// and an empty one tells the model nothing.
+constexpr const char* kEmptyResultText = "(no output)";
+
+// Cache breakpoints on user turns: the latest and the one before it.
+constexpr std::size_t kUserTurnBreakpoints = 2;
+
+// The length of the hash suffix "_xxxxxxxx" of a rewritten tool-use id.
+constexpr std::size_t kIdHashSuffixBytes = 9;
+
+struct Version {
+  int major = 0;
+  int minor = 0;
+};
+
+// A version number part of a model id: one or two digits, optionally followed by "@<date>"
+// (Vertex ids such as "claude-sonnet-4-5@20250929"). Dates ("20250514") are not versions.
+std::optional<int> version_part(std::string_view token) {
+  std::size_t digits = 0;
+  while (digits < token.size() && token[digits] >= '0' && token[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 2) return std::nullopt;
+  if (digits < token.size() && token[digits] != '@') return std::nullopt;
+  int value = 0;
+  for (std::size_t i = 0; i < digits; ++i) value = value * 10 + (token[i] - '0');
+  return value;
+}
+
+// The Claude version in a model id: "claude-3-5-sonnet-20241022" -> 3.5, "claude-opus-4-1" ->
+// 4.1, "claude-sonnet-4-20250514" -> 4.0, "us.anthropic.claude-haiku-4-5-20251001-v1:0" ->
+// 4.5. nullopt for ids without "claude" or without a version.
+std::optional<Version> claude_version(std::string_view id) {
+  const std::size_t start = id.find("claude");
+  if (start == std::string_view::npos) return std::nullopt;
+  std::vector<std::string_view> tokens;
+  std::string_view rest = id.substr(start);
+  while (!rest.empty()) {
+    const std::size_t dash = rest.find('-');
+    tokens.push_back(rest.substr(0, dash));
+    if (dash == std::string_view::npos) break;
+    rest.remove_prefix(dash + 1);
+  }
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::optional<int> major = version_part(tokens[i]);
+    if (!major) continue;
+    Version version{*major, 0};
+    const bool dated_major = tokens[i].find('@') != std::string_view::npos;
+    if (!dated_major && i + 1 < tokens.size()) {
+      version.minor = version_part(tokens[i + 1]).value_or(0);
+    }
+    return version;
+  }
+  return std::nullopt;
+}
+
+bool is_blank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  });
+}
+
+json text_block(std::string text) {
+  return {{"type", "text"}, {"text", std::move(text)}};
+}
+
+json image_block(const core::ImageBlock& image) {
+  return {{"type", "image"},
+          {"source",
+           {{"type", "base64"}, {"media_type", image.mime_type}, {"data", image.data_base64}}}};
+}
+
+// Text and image blocks of `content`; blank text is dropped (the service rejects it) and an
+// image becomes kImageOmittedText for a model without images.
+json content_blocks(const core::Content& content, bool images_allowed) {
+  json blocks = json::array();
+  for (const auto& block : content) {
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      if (!is_blank(text->text)) blocks.push_back(text_block(text->text));
+    } else if (images_allowed) {
+      blocks.push_back(image_block(std::get<core::ImageBlock>(block)));
+    } else {
+      blocks.push_back(text_block(kImageOmittedText));
+    }
+  }
+  return blocks;
+}
+
+// The arguments as the JSON object `input` requires. Raw text that is not an object (a call
+// cut short, say) becomes {}: its result already told the model the arguments were bad.
+json tool_input(const std::string& arguments) {
+  json input = json::parse(arguments, nullptr, /*allow_exceptions=*/false);
+  return input.is_object() ? input : json::object();
+}
+
+// A thinking block is sent back only to the protocol that signed it, and only with its
+// signature (a block cut off before its signature arrived cannot be verified).
+bool replayable(const core::ThinkingBlock& thinking, const core::AssistantMessage& message) {
+  return message.api == kAnthropicApi && !thinking.signature.empty();
+}
+
+json assistant_blocks(const core::AssistantMessage& message) {
+  json blocks = json::array();
+  for (const auto& block : message.blocks) {
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      if (!is_blank(text->text)) blocks.push_back(text_block(text->text));
+    } else if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
+      if (!replayable(*thinking, message)) continue;
+      if (thinking->redacted) {
+        blocks.push_back({{"type", "redacted_thinking"}, {"data", thinking->signature}});
+      } else {
+        blocks.push_back({{"type", "thinking"},
+                          {"thinking", thinking->text},
+                          {"signature", thinking->signature}});
+      }
+    } else {
+      const auto& call = std::get<core::ToolCall>(block);
+      blocks.push_back({{"type", "tool_use"},
+                        {"id", anthropic_tool_use_id(call.id)},
+                        {"name", call.name},
+                        {"input", tool_input(call.arguments)}});
+    }
+  }
+  return blocks;
+}
+
+json tool_result_blocks(const core::ToolResultMessage& message, bool images_allowed) {
+  json blocks = json::array();
+  for (const auto& result : message.results) {
+    json content = content_blocks(result.content, images_allowed);
+    if (content.empty()) content.push_back(text_block(kEmptyResultText));
+    blocks.push_back({{"type", "tool_result"},
+                      {"tool_use_id", anthropic_tool_use_id(result.tool_call_id)},
+                      {"content", std::move(content)},
+                      {"is_error", result.is_error}});
+  }
+  return blocks;
+}
+
+// Appends `blocks` as a message of `role`, merged into the previous message when that has the
+// same role: the service requires user and assistant turns to alternate.
+void append_message(json& messages, const char* role, json blocks) {
+  if (blocks.empty()) return;
+  if (!messages.empty() && messages.back()["role"] == role) {
+    json& content = messages.back()["content"];
+    for (auto& block : blocks) content.push_back(std::move(block));
+    return;
+  }
+  messages.push_back({{"role", role}, {"content", std::move(blocks)}});
+}
+
+json build_messages(const std::vector<core::Message>& history, bool images_allowed) {
+  json messages = json::array();
+  for (const auto& message : history) {
+    if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+      append_message(messages, "user", content_blocks(user->content, images_allowed));
+    } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
+      append_message(messages, "assistant", assistant_blocks(*assistant));
+    } else {
+      append_message(
+          messages, "user",
+          tool_result_blocks(std::get<core::ToolResultMessage>(message), images_allowed));
+    }
+  }
+  return messages;
+}
+
+json cache_breakpoint() {
+  return {{"type", "ephemeral"}};
+}
+
+// Marks the last block of the last `count` user messages (see build_anthropic_request).
+void mark_user_turns(json& messages, std::size_t count) {
+  std::size_t marked = 0;
+  for (auto message = messages.rbegin(); message != messages.rend() && marked < count; ++message) {
+    if ((*message)["role"] != "user") continue;
+    (*message)["content"].back()["cache_control"] = cache_breakpoint();
+    ++marked;
+  }
+}
+
+json tool_specs(const std::vector<core::ToolSpec>& tools) {
+  // The service requires an object schema even for a tool without parameters.
+  static const json kNoParameters = {{"type", "object"}, {"properties", json::object()}};
+  json out = json::array();
+  for (const auto& tool : tools) {
+    out.push_back({{"name", tool.name},
+                   {"description", tool.description},
+                   {"input_schema", tool.parameters.is_null() ? kNoParameters : tool.parameters}});
+  }
+  return out;
+}
+
+// False when the request continues a tool-use cycle (its last user message holds tool
+// results, perhaps followed by a prompt merged into it) whose first reply does not begin with
+// a thinking block that is sent back: with a fixed thinking budget the service requires that
+// reply to start with its thinking.
+bool cycle_allows_budget_thinking(const std::vector<core::Message>& history) {
+  auto message = history.rbegin();
+  while (message != history.rend() && std::holds_alternative<core::UserMessage>(*message)) {
+    ++message;
+  }
+  if (message == history.rend() || !std::holds_alternative<core::ToolResultMessage>(*message)) {
+    return true;
+  }
+  const core::AssistantMessage* first_reply = nullptr;
+  for (; message != history.rend(); ++message) {
+    if (std::holds_alternative<core::UserMessage>(*message)) break;
+    if (const auto* assistant = std::get_if<core::AssistantMessage>(&*message)) {
+      first_reply = assistant;
+    }
+  }
+  if (first_reply == nullptr || first_reply->blocks.empty()) return false;
+  const auto* thinking = std::get_if<core::ThinkingBlock>(&first_reply->blocks.front());
+  return thinking != nullptr && replayable(*thinking, *first_reply);
+}
+
+int thinking_budget(core::ThinkingLevel level) {
+  switch (level) {
+    case core::ThinkingLevel::kLow:
+      return kThinkingBudgetLow;
+    case core::ThinkingLevel::kMedium:
+      return kThinkingBudgetMedium;
+    case core::ThinkingLevel::kHigh:
+      return kThinkingBudgetHigh;
+    case core::ThinkingLevel::kOff:
+      break;
+  }
+  return 0;
+}
+
+const char* thinking_effort(core::ThinkingLevel level) {
+  switch (level) {
+    case core::ThinkingLevel::kLow:
+      return "low";
+    case core::ThinkingLevel::kMedium:
+      return "medium";
+    case core::ThinkingLevel::kHigh:
+    case core::ThinkingLevel::kOff:
+      break;
+  }
+  return "high";
+}
+
+void add_thinking(const core::ProviderRequest& request, const std::vector<core::Message>& history,
+                  json& body) {
+  if (!request.model.reasoning || request.thinking == core::ThinkingLevel::kOff) return;
+  if (thinking_style_for(request.model.id) == ThinkingStyle::kAdaptive) {
+    body["thinking"] = {{"type", "adaptive"}};
+    body["output_config"] = {{"effort", thinking_effort(request.thinking)}};
+    return;
+  }
+  const int max_tokens = body["max_tokens"].get<int>();
+  const int budget =
+      std::min(thinking_budget(request.thinking), max_tokens - kThinkingAnswerReserveTokens);
+  if (budget < kMinThinkingBudget || !cycle_allows_budget_thinking(history)) return;
+  body["thinking"] = {{"type", "enabled"}, {"budget_tokens", budget}};
+}
+
+}  // namespace
+
+ThinkingStyle thinking_style_for(const std::string& model_id) {
+  const std::optional<Version> version = claude_version(model_id);
+  const bool adaptive =
+      version && (version->major > 4 || (version->major == 4 && version->minor >= 6));
+  return adaptive ? ThinkingStyle::kAdaptive : ThinkingStyle::kBudget;
+}
+
+int anthropic_max_tokens(const core::ModelInfo& model) {
+  if (model.max_output_tokens > 0) return model.max_output_tokens;
+  const std::optional<Version> version = claude_version(model.id);
+  if (!version) {
+    // A Claude id without a version number is a current alias or preview.
+    const bool claude = model.id.find("claude") != std::string::npos;
+    return claude ? kClaudeCurrentMaxTokens : kUnknownModelMaxTokens;
+  }
+  if (version->major >= 4) return kClaudeCurrentMaxTokens;
+  if (version->major == 3 && version->minor >= 5) return kClaude35MaxTokens;
+  return kClaude3MaxTokens;
+}
+
+std::string anthropic_tool_use_id(const std::string& id) {
+  const auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  };
+  if (!id.empty() && id.size() <= kMaxToolUseIdBytes &&
+      std::all_of(id.begin(), id.end(), allowed)) {
+    return id;
+  }
+  std::string out;
+  for (const char c : id) {
+    if (out.size() == kMaxToolUseIdBytes - kIdHashSuffixBytes) break;
+    out += allowed(c) ? c : '_';
+  }
+  // FNV-1a over the original id.
+  std::uint32_t hash = 2166136261u;
+  for (const char c : id) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  }
+  char suffix[kIdHashSuffixBytes + 1];
+  std::snprintf(suffix, sizeof suffix, "_%08x", hash);
+  return out + suffix;
+}
+
+json build_anthropic_request(const core::ProviderRequest& request) {
+  static const std::vector<core::Message> kNoMessages;
+  const std::vector<core::Message>& history =
+      request.messages != nullptr ? *request.messages : kNoMessages;
+  json body = {{"model", request.model.id},
+               {"max_tokens", anthropic_max_tokens(request.model)},
+               {"stream", true}};
+
+  std::size_t breakpoints = 0;
+  if (!request.system_prompt.empty()) {
+    json system = text_block(request.system_prompt);
+    system["cache_control"] = cache_breakpoint();
+    ++breakpoints;
+    body["system"] = json::array({std::move(system)});
+  }
+  if (!request.tools.empty()) {
+    json tools = tool_specs(request.tools);
+    tools.back()["cache_control"] = cache_breakpoint();
+    ++breakpoints;
+    body["tools"] = std::move(tools);
+  }
+  json messages = build_messages(history, request.model.supports_images);
+  mark_user_turns(messages, std::min(kUserTurnBreakpoints, kMaxCacheBreakpoints - breakpoints));
+  body["messages"] = std::move(messages);
+  add_thinking(request, history, body);
+  return body;
+}
+
+}  // namespace nib::provider

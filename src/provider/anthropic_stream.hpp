@@ -1,0 +1,77 @@
+#pragma once
+// Assembles an Anthropic Messages event stream (message_start, content_block_start / _delta /
+// _stop, message_delta, message_stop, ping, error) into one AssistantMessage, passing deltas
+// on as they arrive.
+//
+// Not thread-safe: one assembler belongs to one stream, fed from one thread.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/provider.hpp"
+#include "provider/sse_exchange.hpp"
+#include "provider/sse_parser.hpp"
+
+namespace nib::provider {
+
+class AnthropicStreamAssembler : public StreamAssembler {
+ public:
+  // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
+  // ToolCallDeltaEvent as the stream is consumed.
+  explicit AnthropicStreamAssembler(core::DeltaSink on_delta);
+
+  // Consumes one event. Returns false when nothing more should be read: after message_stop, or
+  // when the stream reported an error or sent something that is not a JSON object (see
+  // error()). Pings and unknown event, block and delta types are ignored.
+  bool consume(const SseEvent& event) override;
+
+  // True once the reply is known to be whole: message_stop, or a message_delta with its
+  // stop_reason (every block has ended by then).
+  bool complete() const override { return stopped_ || stop_reason_.has_value(); }
+  // A description of a failure reported by or found in the stream; empty when none.
+  const std::string& error() const override { return error_; }
+  core::ErrorKind error_kind() const override { return error_kind_; }
+  // True once any event was consumed.
+  bool saw_events() const override { return saw_events_; }
+
+  // The message assembled so far. When complete() and error() is empty, stop_reason follows
+  // the service's stop_reason (a refusal is kError, see the .cpp); otherwise the caller sets
+  // it. A tool call whose input stayed empty gets "{}".
+  core::AssistantMessage take_message() override;
+
+ private:
+  // Where a content block of the reply went; by_index_ maps the service's `index` to it.
+  struct OpenBlock {
+    std::size_t position = 0;  // in blocks_
+    int call = -1;             // the call's position among the reply's calls; -1 for others
+    // The call's input came whole with content_block_start (servers that do not stream it);
+    // streamed fragments, if any follow, replace it.
+    bool input_from_start = false;
+  };
+
+  void on_message_start(const nlohmann::json& payload);
+  void on_block_start(const nlohmann::json& payload);
+  void on_block_delta(const nlohmann::json& payload);
+  void on_message_delta(const nlohmann::json& payload);
+  void on_error(const nlohmann::json& payload);
+  void read_usage(const nlohmann::json& usage);
+  void emit(const core::Event& event);
+
+  core::DeltaSink on_delta_;
+  std::vector<core::AssistantBlock> blocks_;
+  std::map<long long, OpenBlock> by_index_;
+  int calls_ = 0;
+  std::optional<std::string> stop_reason_;
+  core::Usage usage_;
+  std::string error_;
+  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
+  bool stopped_ = false;
+  bool saw_events_ = false;
+};
+
+}  // namespace nib::provider
