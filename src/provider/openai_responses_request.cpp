@@ -1,0 +1,236 @@
+#include "provider/openai_responses_request.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <variant>
+
+#include "provider/openai_chat_request.hpp"
+#include "provider/openai_responses.hpp"
+#include "util/utf8.hpp"
+
+namespace nib::provider {
+namespace {
+
+using nlohmann::json;
+
+// Stands in a function_call_output for an image that travels in the user message after the
+// batch.
+constexpr const char* kImageInNextMessageText = "[image: see the next user message]";
+
+json input_text(std::string text) {
+  return {{"type", "input_text"}, {"text", std::move(text)}};
+}
+
+json input_image(const core::ImageBlock& image) {
+  return {{"type", "input_image"},
+          {"image_url", "data:" + image.mime_type + ";base64," + image.data_base64},
+          {"detail", "auto"}};
+}
+
+json user_message(json parts) {
+  return {{"type", "message"}, {"role", "user"}, {"content", std::move(parts)}};
+}
+
+bool has_image(const core::Content& content) {
+  return std::any_of(content.begin(), content.end(), [](const core::ContentBlock& block) {
+    return std::holds_alternative<core::ImageBlock>(block);
+  });
+}
+
+// Joins the text blocks with newlines; each image contributes `image_text` instead.
+std::string joined_text(const core::Content& content, const std::string& image_text) {
+  std::string out;
+  bool first = true;
+  for (const auto& block : content) {
+    if (!first) out += '\n';
+    first = false;
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      out += text->text;
+    } else {
+      out += image_text;
+    }
+  }
+  return out;
+}
+
+json user_parts(const core::Content& content, bool images_allowed) {
+  json parts = json::array();
+  for (const auto& block : content) {
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      parts.push_back(input_text(text->text));
+    } else if (images_allowed) {
+      parts.push_back(input_image(std::get<core::ImageBlock>(block)));
+    } else {
+      parts.push_back(input_text(kImageOmittedText));
+    }
+  }
+  return parts;
+}
+
+// True when a block after `position` becomes an input item of its own (text or a tool call).
+bool followed_by_output(const std::vector<core::AssistantBlock>& blocks, std::size_t position) {
+  return std::any_of(blocks.begin() + static_cast<std::ptrdiff_t>(position) + 1, blocks.end(),
+                     [](const core::AssistantBlock& block) {
+                       if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+                         return !text->text.empty();  // an empty text is not sent
+                       }
+                       return std::holds_alternative<core::ToolCall>(block);
+                     });
+}
+
+void add_assistant(const core::AssistantMessage& message, json& input) {
+  const bool own_reasoning = message.api == kOpenAIResponsesApi;
+  for (std::size_t position = 0; position < message.blocks.size(); ++position) {
+    const auto& block = message.blocks[position];
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      if (text->text.empty()) continue;
+      input.push_back(
+          {{"type", "message"},
+           {"role", "assistant"},
+           {"content", json::array({{{"type", "output_text"}, {"text", text->text}}})}});
+    } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
+      input.push_back({{"type", "function_call"},
+                       {"call_id", responses_call_id(call->id)},
+                       {"name", call->name},
+                       {"arguments", call->arguments}});
+    } else if (own_reasoning && followed_by_output(message.blocks, position)) {
+      json item = decode_reasoning_signature(std::get<core::ThinkingBlock>(block).signature);
+      if (!item.is_null()) input.push_back(std::move(item));
+    }
+  }
+}
+
+void add_tool_results(const core::ToolResultMessage& message, bool images_allowed, json& input) {
+  json image_parts = json::array();
+  for (const auto& result : message.results) {
+    const std::string call_id = responses_call_id(result.tool_call_id);
+    const bool forward_images = images_allowed && has_image(result.content);
+    input.push_back({{"type", "function_call_output"},
+                     {"call_id", call_id},
+                     {"output", joined_text(result.content, forward_images ? kImageInNextMessageText
+                                                                           : kImageOmittedText)}});
+    if (!forward_images) continue;
+    image_parts.push_back(input_text("Images from the result of tool call " + call_id + " (" +
+                                     result.tool_name + "):"));
+    for (const auto& block : result.content) {
+      if (const auto* image = std::get_if<core::ImageBlock>(&block)) {
+        image_parts.push_back(input_image(*image));
+      }
+    }
+  }
+  // After all outputs, so that every call's output directly follows the calls, as in the
+  // service's own transcripts.
+  if (!image_parts.empty()) input.push_back(user_message(std::move(image_parts)));
+}
+
+json tool_specs(const std::vector<core::ToolSpec>& tools) {
+  // The service requires an object schema even for a tool without parameters.
+  static const json kNoParameters = {{"type", "object"}, {"properties", json::object()}};
+  json out = json::array();
+  for (const auto& tool : tools) {
+    // strict:false: nib's schemas are not written to the strict subset (every property
+    // required, no additional properties), and arguments are validated locally anyway.
+    out.push_back({{"type", "function"},
+                   {"name", tool.name},
+                   {"description", tool.description},
+                   {"parameters", tool.parameters.is_null() ? kNoParameters : tool.parameters},
+                   {"strict", false}});
+  }
+  return out;
+}
+
+std::optional<const char*> reasoning_effort(core::ThinkingLevel level) {
+  switch (level) {
+    case core::ThinkingLevel::kLow:
+      return "low";
+    case core::ThinkingLevel::kMedium:
+      return "medium";
+    case core::ThinkingLevel::kHigh:
+      return "high";
+    case core::ThinkingLevel::kOff:
+      break;
+  }
+  return std::nullopt;  // see build_responses_request: no value means off on every model
+}
+
+// 64-bit FNV-1a: a stable, dependency-free hash; collisions only matter within one history.
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+}  // namespace
+
+std::string responses_call_id(const std::string& id) {
+  if (id.size() <= kMaxCallIdLength) return id;
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(id)));
+  const std::size_t keep = util::utf8_prefix_length(id, kMaxCallIdLength - 17);
+  return id.substr(0, keep) + "_" + hash;
+}
+
+std::string encode_reasoning_signature(const json& item) {
+  if (!item.is_object() || item.value("type", json()) != "reasoning") return {};
+  json kept = {{"type", "reasoning"}};
+  for (const char* name : {"id", "summary", "encrypted_content"}) {
+    if (const auto field = item.find(name); field != item.end() && !field->is_null()) {
+      kept[name] = *field;
+    }
+  }
+  if (!kept.contains("summary")) kept["summary"] = json::array();  // required on input
+  return kept.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+json decode_reasoning_signature(const std::string& signature) {
+  json item = json::parse(signature, nullptr, /*allow_exceptions=*/false);
+  if (!item.is_object() || item.value("type", json()) != "reasoning") return nullptr;
+  // Without the encrypted content the service would look the item up by id, and with
+  // store:false it keeps none ("Item with id 'rs_...' not found").
+  const auto encrypted = item.find("encrypted_content");
+  if (encrypted == item.end() || !encrypted->is_string() ||
+      encrypted->get_ref<const std::string&>().empty()) {
+    return nullptr;
+  }
+  return item;
+}
+
+json build_responses_request(const core::ProviderRequest& request) {
+  const bool images_allowed = request.model.supports_images;
+  json input = json::array();
+  if (request.messages != nullptr) {
+    for (const auto& message : *request.messages) {
+      if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+        input.push_back(user_message(user_parts(user->content, images_allowed)));
+      } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
+        add_assistant(*assistant, input);
+      } else {
+        add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, input);
+      }
+    }
+  }
+  json body = {{"model", request.model.id},
+               {"input", std::move(input)},
+               {"stream", true},
+               // nib keeps the history itself and sends it whole each turn.
+               {"store", false}};
+  if (!request.system_prompt.empty()) body["instructions"] = request.system_prompt;
+  if (!request.tools.empty()) body["tools"] = tool_specs(request.tools);
+  if (request.model.max_output_tokens > 0) {
+    body["max_output_tokens"] = request.model.max_output_tokens;
+  }
+  if (request.model.reasoning) {
+    body["include"] = json::array({"reasoning.encrypted_content"});
+    if (const auto effort = reasoning_effort(request.thinking)) {
+      body["reasoning"] = {{"effort", *effort}, {"summary", "auto"}};
+    }
+  }
+  return body;
+}
+
+}  // namespace nib::provider

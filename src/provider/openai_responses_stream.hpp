@@ -1,0 +1,92 @@
+#pragma once
+// Assembles an OpenAI Responses API event stream (semantic events such as
+// response.output_item.added, response.output_text.delta, response.completed) into one
+// AssistantMessage, passing deltas on as they arrive.
+//
+// Output items map onto blocks: a `message` item -> one TextBlock (refusals included: a refusal
+// is the model's answer in prose), a `function_call` item -> one ToolCall (id = call_id), a
+// `reasoning` item -> one ThinkingBlock whose text is the reasoning summary (parts separated
+// by a blank line) and whose signature is encode_reasoning_signature() of the finished item.
+// Other item kinds (hosted tools nib does not request) are ignored.
+//
+// Not thread-safe: one assembler belongs to one stream, fed from one thread.
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/provider.hpp"
+#include "provider/sse_exchange.hpp"
+#include "provider/sse_parser.hpp"
+
+namespace nib::provider {
+
+class ResponsesStreamAssembler : public StreamAssembler {
+ public:
+  // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
+  // ToolCallDeltaEvent (index = position among the reply's tool calls) as the stream is
+  // consumed; the deltas of a block add up to its final text.
+  explicit ResponsesStreamAssembler(core::DeltaSink on_delta);
+
+  // Consumes one event. Returns false when nothing more should be read: after
+  // response.completed or response.incomplete, or when the stream reported a failure
+  // (`error`, response.failed) or sent something that is not JSON (see error()).
+  bool consume(const SseEvent& event) override;
+
+  // True once response.completed or response.incomplete arrived.
+  bool complete() const override { return complete_; }
+  // A description of a failure reported by or found in the stream; empty when none. A reply
+  // left incomplete for another reason than the output limit (e.g. content_filter) is one.
+  const std::string& error() const override { return error_; }
+  core::ErrorKind error_kind() const override { return error_kind_; }
+  // True once any event was consumed.
+  bool saw_events() const override { return saw_events_; }
+
+  // The message assembled so far: kMaxTokens when the reply was cut at max_output_tokens,
+  // otherwise kToolUse when it holds tool calls, else kEndTurn. Usage: input_tokens without
+  // the cached ones (cache_read_tokens), output_tokens. A tool call whose arguments stayed
+  // empty gets "{}", one without a call_id gets "call_<position>"; blocks that received
+  // nothing (an empty message, a reasoning item cut before its end) are left out.
+  core::AssistantMessage take_message() override;
+
+ private:
+  // One output item of the reply and the block its content goes to.
+  struct Item {
+    std::string type;            // "message", "function_call" or "reasoning"
+    std::size_t block = 0;       // position in blocks_
+    int call_position = -1;      // position among the tool calls (function_call only)
+    std::string reasoning_part;  // the reasoning part the latest delta belonged to
+  };
+
+  void on_event(const std::string& type, const nlohmann::json& payload);
+  Item* find_item(const nlohmann::json& payload);
+  Item& item_for(const nlohmann::json& payload, const std::string& type);
+  Item& add_item(const std::string& type, const nlohmann::json& payload);
+  void on_item_added(const nlohmann::json& payload);
+  void on_item_done(const nlohmann::json& payload);
+  void add_text(Item& item, const std::string& text);
+  void add_reasoning(Item& item, const std::string& part, const std::string& text);
+  void add_arguments(Item& item, const std::string& fragment);
+  void settle_arguments(Item& item, const std::string& arguments);
+  void on_response_end(const std::string& type, const nlohmann::json& payload);
+  void fail(const std::string& prefix, const nlohmann::json& error);
+  void emit(const core::Event& event);
+
+  core::DeltaSink on_delta_;
+  std::vector<core::AssistantBlock> blocks_;
+  std::vector<Item> items_;
+  std::map<long long, std::size_t> item_by_index_;  // the service's output_index -> items_
+  std::map<std::string, std::size_t> item_by_id_;   // the service's item id -> items_
+  std::vector<std::size_t> call_blocks_;            // block position of each tool call
+  core::Usage usage_;
+  bool cut_at_limit_ = false;
+  bool complete_ = false;
+  std::string error_;
+  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
+  bool saw_events_ = false;
+};
+
+}  // namespace nib::provider
