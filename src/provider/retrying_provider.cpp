@@ -1,7 +1,6 @@
 #include "provider/retrying_provider.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <random>
 
 namespace nib::provider {
@@ -45,18 +44,15 @@ std::optional<std::chrono::milliseconds> RetryingProvider::delay_before(
       static_cast<std::chrono::milliseconds::rep>(static_cast<double>(nominal.count()) * factor));
 }
 
-bool RetryingProvider::wait(std::chrono::milliseconds delay, const std::stop_token& stop) {
-  std::mutex mutex;
-  std::condition_variable woken;
-  const std::stop_callback on_stop(stop, [&] {
+bool RetryingProvider::wait_until(core::Clock::TimePoint deadline, const std::stop_token& stop) {
+  const std::stop_callback on_stop(stop, [this] {
     // Taking the lock orders the notification after the waiter's check of stop_requested().
-    const std::lock_guard lock(mutex);
-    woken.notify_all();
+    const std::lock_guard lock(wait_mutex_);
+    woken_.notify_all();
   });
-  const auto deadline = clock_.now() + delay;
-  std::unique_lock lock(mutex);
+  std::unique_lock lock(wait_mutex_);
   while (!stop.stop_requested() && clock_.now() < deadline) {
-    clock_.wait_until(woken, lock, deadline);
+    clock_.wait_until(woken_, lock, deadline);
   }
   return !stop.stop_requested();
 }
@@ -74,8 +70,10 @@ core::AssistantMessage RetryingProvider::stream(const core::ProviderRequest& req
       }
       return reply;
     }
+    // The wait is measured from the failure, before anyone hears of it.
+    const auto deadline = clock_.now() + *delay;
     if (on_delta) on_delta(core::RetryEvent{retry, *delay, reply.error_message});
-    if (!wait(*delay, stop)) {
+    if (!wait_until(deadline, stop)) {
       core::AssistantMessage aborted;
       aborted.stop_reason = core::StopReason::kAborted;
       aborted.model = reply.model;

@@ -13,6 +13,7 @@
 // provider allows it; the random source is guarded.
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -57,14 +58,18 @@ class RetryingProvider : public core::Provider {
                                                         const core::AssistantMessage& failure);
 
  private:
-  // Waits `delay` on the clock; false when `stop` fired first.
-  bool wait(std::chrono::milliseconds delay, const std::stop_token& stop);
+  // Waits until `deadline` on the clock; false when `stop` fired first.
+  bool wait_until(core::Clock::TimePoint deadline, const std::stop_token& stop);
 
   std::unique_ptr<core::Provider> inner_;
   RetryPolicy policy_;
   core::Clock& clock_;
   std::mutex random_mutex_;
   RandomSource random_;
+  // Waits sleep on these; they live as long as the provider, so a clock that notifies a
+  // waiter late never touches a destroyed one.
+  std::mutex wait_mutex_;
+  std::condition_variable woken_;
 };
 
 }  // namespace nib::provider

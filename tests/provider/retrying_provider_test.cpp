@@ -43,6 +43,7 @@ class RetryingProviderTest : public ::testing::Test {
         if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
           const std::lock_guard lock(mutex_);
           retries_.push_back(*retry);
+          retried_.notify_all();
         }
       });
     });
@@ -53,12 +54,20 @@ class RetryingProviderTest : public ::testing::Test {
     return retries_;
   }
 
+  // Blocks until `count` retries were announced; the announced wait's deadline is fixed by then,
+  // so advancing the clock past it ends that wait.
+  void await_retries(std::size_t count) {
+    std::unique_lock lock(mutex_);
+    retried_.wait(lock, [&] { return retries_.size() >= count; });
+  }
+
   FakeClock clock_;
   ScriptedProvider* scripted_ = nullptr;
   std::unique_ptr<RetryingProvider> provider_;
   std::vector<core::Message> history_;
   core::ProviderRequest request_{.messages = &history_};
   std::mutex mutex_;
+  std::condition_variable retried_;
   std::vector<core::RetryEvent> retries_;
 };
 
@@ -66,7 +75,7 @@ TEST_F(RetryingProviderTest, RetriesARateLimitAfterItsRetryAfter) {
   scripted_->push(failure(core::ErrorKind::kRateLimited, "HTTP 429", 3s));
   scripted_->push(text_reply("done"));
   auto reply = start();
-  clock_.await_waits(1);
+  await_retries(1);
   ASSERT_EQ(retries().size(), 1u);
   EXPECT_EQ(retries()[0].attempt, 1);
   EXPECT_EQ(retries()[0].delay, 3s);
@@ -82,9 +91,9 @@ TEST_F(RetryingProviderTest, RetriesARateLimitAfterItsRetryAfter) {
 TEST_F(RetryingProviderTest, BacksOffExponentiallyAndGivesUpAfterFourRetries) {
   for (int i = 0; i < 5; ++i) scripted_->push(failure(core::ErrorKind::kOverloaded, "overloaded"));
   auto reply = start();
-  for (int wait = 1; wait <= 4; ++wait) {
-    clock_.await_waits(wait);
-    clock_.advance(60s);
+  for (std::size_t retry = 1; retry <= 4; ++retry) {
+    await_retries(retry);
+    clock_.advance(retries().back().delay);
   }
   const core::AssistantMessage message = reply.get();
   EXPECT_EQ(message.stop_reason, core::StopReason::kError);
@@ -130,7 +139,7 @@ TEST_F(RetryingProviderTest, AbortEndsTheWaitAtOnce) {
   scripted_->push(failure(core::ErrorKind::kRateLimited, "HTTP 429", 30s));
   std::stop_source stop;
   auto reply = start(stop.get_token());
-  clock_.await_waits(1);
+  await_retries(1);
   stop.request_stop();
   const core::AssistantMessage message = reply.get();
   EXPECT_EQ(message.stop_reason, core::StopReason::kAborted);
