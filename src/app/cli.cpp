@@ -19,10 +19,20 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_flag("-p,--print", options.print, "Answer the prompt and exit (print mode)");
   app.add_option("prompt", words, "The prompt (print mode reads stdin when none is given)");
   app.add_option("--provider", options.provider,
-                 "Model service: openai (also any OpenAI-compatible server) [env NIB_PROVIDER]");
+                 "Model service: openai, anthropic, or one from models.json [env NIB_PROVIDER]");
   app.add_option("--model", options.model, "Model name [env NIB_MODEL]");
   app.add_option("--base-url", options.base_url,
-                 "Service URL, e.g. http://localhost:11434/v1 for Ollama [env OPENAI_BASE_URL]");
+                 "Service URL, e.g. http://localhost:11434/v1 for Ollama [env OPENAI_BASE_URL, "
+                 "ANTHROPIC_BASE_URL]");
+  app.add_option("--api", options.api,
+                 "Wire protocol: openai-chat, openai-responses or anthropic-messages (default: "
+                 "the provider's)")
+      ->check(CLI::IsMember({"openai-chat", "openai-responses", "anthropic-messages"}));
+  app.add_option("--thinking", options.thinking,
+                 "How much the model reasons: off, low, medium, high")
+      ->check(CLI::IsMember({"off", "low", "medium", "high"}));
+  app.add_flag("--list-models", options.list_models,
+               "List the configured providers and models (and which keys are set), then exit");
   app.add_option("--output-format", format, "text, json or stream-json (print mode)")
       ->check(CLI::IsMember({"text", "json", "stream-json"}));
   app.add_option("--max-turns", options.max_turns, "Model requests per run (default 100)")

@@ -15,6 +15,9 @@ struct CliOptions {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<std::string> base_url;
+  std::optional<std::string> api;       // --api: the wire protocol, overriding the provider's
+  std::optional<std::string> thinking;  // --thinking: off, low, medium or high
+  bool list_models = false;             // --list-models: show the configured models and exit
   OutputFormat output_format = OutputFormat::kText;
   int max_turns = 0;                              // 0: the default
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c

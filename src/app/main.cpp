@@ -4,12 +4,15 @@
 
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <stop_token>
 
 #include "app/cli.hpp"
+#include "app/list_models.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
+#include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
 #include "tools/process_reaper.hpp"
@@ -40,11 +43,21 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cout << "nib " << NIB_VERSION << '\n';
     return 0;
   }
-  if (!options.print && options.prompt.empty()) {
+  if (!options.print && options.prompt.empty() && !options.list_models) {
     std::cerr << "nib: the interactive mode is not available yet; use nib -p \"PROMPT\".\n";
     return 2;
   }
-  const auto model = resolve_model_config(options, process_environment());
+  const EnvLookup env = process_environment();
+  const auto loaded = load_configuration(config_directories(env, std::filesystem::current_path()));
+  if (!loaded.configuration) {
+    std::cerr << loaded.error << '\n';
+    return 2;
+  }
+  if (options.list_models) {
+    list_models(*loaded.configuration, env, std::cout);
+    return 0;
+  }
+  const auto model = resolve_model_config(options, env, *loaded.configuration);
   if (!model.config) {
     std::cerr << model.error << '\n';
     return 2;

@@ -1,34 +1,50 @@
 #pragma once
-// Which model service to talk to: flags first, then the environment (DESIGN.md fallbacks).
-// Pure: the environment is passed in, so tests need not touch the real one.
+// Which model service and model to use, and how: flags first, then the environment
+// (DESIGN.md fallbacks), then settings.json, then the provider's defaults. Pure: the
+// environment and the loaded configuration are passed in.
 
-#include <functional>
 #include <optional>
 #include <string>
 
 #include "app/cli.hpp"
+#include "app/environment.hpp"
+#include "app/settings.hpp"
+#include "core/provider.hpp"
+#include "provider/model_registry.hpp"
+#include "provider/retrying_provider.hpp"
 
 namespace nib::app {
 
-// Used with api.openai.com when no model is named.
-inline constexpr const char* kDefaultOpenAIModel = "gpt-5";
-
 struct ModelConfig {
-  std::string provider;  // "openai"
-  std::string model;
-  std::string base_url;
-  std::string api_key;  // may be empty for local servers
+  std::string provider;  // the provider's name ("openai", "anthropic", "ollama" ...)
+  provider::Api api = provider::Api::kOpenAIChat;
+  std::string base_url;  // without a trailing slash
+  std::string api_key;   // may be empty for local servers
+  core::ModelInfo model;
+  std::optional<provider::ModelPrices> prices;  // when the model is known
+  core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
+  provider::RetryPolicy retry;  // settings.json's "retry" over the defaults
 };
-
-// Looks up an environment variable; nullopt when unset or empty.
-using EnvLookup = std::function<std::optional<std::string>(const char*)>;
-EnvLookup process_environment();
 
 struct ModelConfigOutcome {
   std::optional<ModelConfig> config;
   std::string error;  // one or two lines saying how to fix it (exit status 2)
 };
 
-ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLookup& env);
+// Resolution:
+// - provider: --provider, NIB_PROVIDER, settings.json; otherwise the provider that lists the
+//   named model; otherwise "openai" when OPENAI_API_KEY or a base URL for it is set, else
+//   "anthropic" when ANTHROPIC_API_KEY is set, else "openai".
+// - base URL: --base-url, the provider's variable (OPENAI_BASE_URL ...), its configured URL.
+//   The built-in openai provider pointed at another server speaks Chat Completions, which
+//   compatible servers (Ollama, llama.cpp, vLLM) implement; at api.openai.com, the Responses
+//   API. --api overrides the protocol.
+// - key: the provider's key variable; required by the built-in services' own endpoints.
+// - model: --model, NIB_MODEL, settings.json (when it names this provider or none), the
+//   provider's default (not for a compatible server); otherwise one must be named.
+// - thinking: --thinking, settings.json, off.
+// - retry: settings.json's maxRetries and baseDelayMs over RetryPolicy's defaults.
+ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLookup& env,
+                                        const Configuration& configuration);
 
 }  // namespace nib::app

@@ -8,7 +8,7 @@
 
 #include "app/system_prompt.hpp"
 #include "core/agent_loop.hpp"
-#include "provider/openai_chat.hpp"
+#include "provider/provider_factory.hpp"
 #include "tools/builtin.hpp"
 #include "ui/print_output.hpp"
 
@@ -40,6 +40,14 @@ int exit_status(core::RunStopReason reason) {
   return 1;
 }
 
+// Prices the usage when the model's prices are known.
+ui::CostFunction cost_function(const ModelConfig& model) {
+  if (!model.prices) return {};
+  return [prices = *model.prices](const core::Usage& usage) {
+    return provider::cost_usd(usage, prices);
+  };
+}
+
 }  // namespace
 
 int run_print_mode(const CliOptions& options, const ModelConfig& model, std::stop_token stop) {
@@ -62,12 +70,14 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, std::sto
     return 2;
   }
 
-  provider::OpenAIChatProvider provider(provider::OpenAIChatConfig{model.base_url, model.api_key});
+  const auto provider =
+      provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
-                         isatty(STDOUT_FILENO) != 0);
+                         isatty(STDOUT_FILENO) != 0, cost_function(model));
   core::LoopOptions loop_options;
-  loop_options.provider = &provider;
-  loop_options.model.id = model.model;
+  loop_options.provider = provider.get();
+  loop_options.model = model.model;
+  loop_options.thinking = model.thinking;
   loop_options.tools = registry.get();
   loop_options.cwd = std::filesystem::current_path();
   loop_options.system_prompt = build_system_prompt(registry->specs(), loop_options.cwd, today());

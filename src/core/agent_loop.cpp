@@ -39,7 +39,7 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
   };
 
   const ProviderRequest request_template{options_.model, options_.system_prompt, &history,
-                                         options_.tools->specs()};
+                                         options_.tools->specs(), options_.thinking};
   while (true) {
     if (stop.stop_requested()) return finish(RunStopReason::kAborted);
     ++end.turns;

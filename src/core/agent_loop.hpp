@@ -24,6 +24,7 @@ inline constexpr int kDefaultMaxTurns = 100;
 struct LoopOptions {
   Provider* provider = nullptr;
   ModelInfo model;
+  ThinkingLevel thinking = ThinkingLevel::kOff;
   std::string system_prompt;
   const ToolRegistry* tools = nullptr;
   Gate gate;           // optional on_tool_call hook

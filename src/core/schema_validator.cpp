@@ -41,7 +41,8 @@ const nlohmann::json* value_at(const nlohmann::json& root, const std::string& po
   }
 }
 
-// The subschema describing the value at `pointer`, following properties and items only.
+// The subschema describing the value at `pointer`, following properties, additionalProperties
+// (as a schema) and items only.
 const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::json& instance,
                                 const std::string& pointer) {
   const nlohmann::json* node = &schema;
@@ -55,6 +56,11 @@ const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::js
     if (value->is_object() && node->contains("properties") &&
         (*node)["properties"].contains(token)) {
       node = &(*node)["properties"][token];
+      value = &(*value)[token];
+    } else if (value->is_object() && value->contains(token) &&
+               node->contains("additionalProperties") &&
+               (*node)["additionalProperties"].is_object()) {
+      node = &(*node)["additionalProperties"];
       value = &(*value)[token];
     } else if (value->is_array() && node->contains("items") && (*node)["items"].is_object()) {
       node = &(*node)["items"];

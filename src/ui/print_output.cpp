@@ -1,21 +1,61 @@
 #include "ui/print_output.hpp"
 
+#include <cstdio>
+
 #include "core/message_json.hpp"
 #include "ui/tool_summary.hpp"
 
 namespace nib::ui {
 
-PrintOutput::PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text)
-    : format_(format), out_(out), err_(err), live_text_(live_text) {}
+namespace {
+
+// 1234567 -> "1,234,567".
+std::string grouped(std::int64_t value) {
+  std::string digits = std::to_string(value);
+  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0 && digits[at - 1] != '-';
+       at -= 3) {
+    digits.insert(static_cast<std::size_t>(at), ",");
+  }
+  return digits;
+}
+
+}  // namespace
+
+std::string usage_summary(int turns, const core::Usage& usage, const CostFunction& cost) {
+  std::string text = std::to_string(turns) + (turns == 1 ? " turn, " : " turns, ") +
+                     grouped(usage.input_tokens) + " tokens in";
+  const std::int64_t cached = usage.cache_read_tokens + usage.cache_write_tokens;
+  if (cached > 0) text += " (+" + grouped(cached) + " cached)";
+  text += ", " + grouped(usage.output_tokens) + " out";
+  if (cost) {
+    char price[32];
+    std::snprintf(price, sizeof price, ", $%.4f", cost(usage));
+    text += price;
+  }
+  return text;
+}
+
+PrintOutput::PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text,
+                         CostFunction cost)
+    : format_(format), out_(out), err_(err), live_text_(live_text), cost_(std::move(cost)) {}
+
+nlohmann::json PrintOutput::event_json(const core::Event& event) const {
+  auto line = core::to_json(event);
+  if (const auto* end = std::get_if<core::MessageEndEvent>(&event); end != nullptr && cost_) {
+    line["cost_usd"] = cost_(end->message.usage);
+  } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
+    line["result"] = final_text_;
+    if (cost_) line["cost_usd"] = cost_(run_end->usage);
+  }
+  return line;
+}
 
 void PrintOutput::on_event(const core::Event& event) {
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     final_text_ = core::assistant_text(end->message);
   }
   if (format_ == PrintFormat::kStreamJson) {
-    auto line = core::to_json(event);
-    if (std::holds_alternative<core::RunEndEvent>(event)) line["result"] = final_text_;
-    out_ << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
+    out_ << event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
          << std::flush;
     return;
   }
@@ -25,9 +65,7 @@ void PrintOutput::on_event(const core::Event& event) {
   } else if (format_ == PrintFormat::kText) {
     on_text_event(event);
   } else if (std::holds_alternative<core::RunEndEvent>(event)) {
-    auto result = core::to_json(event);
-    result["result"] = final_text_;
-    out_ << result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
+    out_ << event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
          << std::flush;
   }
 }
@@ -71,6 +109,8 @@ void PrintOutput::on_text_event(const core::Event& event) {
         err_ << "nib: " << run_end->error_message << '\n';
         break;
     }
+    if (run_end->turns > 0)
+      err_ << "nib: " << usage_summary(run_end->turns, run_end->usage, cost_) << '\n';
     err_ << std::flush;
   }
 }

@@ -1,0 +1,234 @@
+#include "app/settings.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/schema_validator.hpp"
+
+namespace nib::app {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const json& settings_schema() {
+  static const json schema = json::parse(R"({
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "provider": {"type": "string", "minLength": 1},
+      "model": {"type": "string", "minLength": 1},
+      "thinking": {"enum": ["off", "low", "medium", "high"]},
+      "retry": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "maxRetries": {"type": "integer", "minimum": 0, "maximum": 10},
+          "baseDelayMs": {"type": "integer", "minimum": 0, "maximum": 60000}
+        }
+      }
+    }
+  })");
+  return schema;
+}
+
+const json& models_schema() {
+  static const json schema = json::parse(R"({
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "providers": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "api": {"enum": ["openai-chat", "openai-responses", "anthropic-messages"]},
+            "baseUrl": {"type": "string", "pattern": "^https?://"},
+            "apiKeyEnv": {"type": "string"},
+            "defaultModel": {"type": "string", "minLength": 1},
+            "models": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id"],
+                "properties": {
+                  "id": {"type": "string", "minLength": 1},
+                  "contextWindow": {"type": "integer", "minimum": 1},
+                  "maxOutputTokens": {"type": "integer", "minimum": 1},
+                  "vision": {"type": "boolean"},
+                  "reasoning": {"type": "boolean"},
+                  "cost": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "input": {"type": "number", "minimum": 0},
+                      "output": {"type": "number", "minimum": 0},
+                      "cacheRead": {"type": "number", "minimum": 0},
+                      "cacheWrite": {"type": "number", "minimum": 0}
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  })");
+  return schema;
+}
+
+// The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist.
+// Throws std::runtime_error with "<file>: <field>: <problem>" otherwise.
+std::optional<json> read_config_file(const fs::path& file, const json& schema) {
+  std::ifstream in(file);
+  if (!in) {
+    std::error_code error;
+    if (!fs::exists(file, error)) return std::nullopt;
+    throw std::runtime_error(file.string() + ": cannot be read");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  json document;
+  try {
+    document = json::parse(text.str());
+  } catch (const json::parse_error& error) {
+    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    std::string what = error.what();
+    const auto at = what.find("parse error");
+    throw std::runtime_error(
+        file.string() + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at)));
+  }
+  std::string schema_error;
+  const auto compiled = core::CompiledSchema::compile(schema, schema_error);
+  const auto errors = compiled->validate(document);
+  if (!errors.empty()) {
+    const core::FieldError& first = errors.front();
+    throw std::runtime_error(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
+                             ": " + first.message);
+  }
+  return document;
+}
+
+void apply_settings(const json& document, Settings& settings) {
+  if (document.contains("provider")) settings.provider = document["provider"].get<std::string>();
+  if (document.contains("model")) settings.model = document["model"].get<std::string>();
+  if (document.contains("thinking")) {
+    settings.thinking = parse_thinking_level(document["thinking"].get<std::string>());
+  }
+  if (const auto retry = document.find("retry"); retry != document.end()) {
+    if (retry->contains("maxRetries")) settings.max_retries = (*retry)["maxRetries"].get<int>();
+    if (retry->contains("baseDelayMs")) {
+      settings.retry_base_delay_ms = (*retry)["baseDelayMs"].get<int>();
+    }
+  }
+}
+
+provider::ModelEntry model_from(const json& item) {
+  provider::ModelEntry model;
+  model.id = item["id"].get<std::string>();
+  model.context_window = item.value("contextWindow", 0);
+  model.max_output_tokens = item.value("maxOutputTokens", 0);
+  // Models from a user's file are assumed to take images unless it says otherwise: a model
+  // that does not is told so on the first image, while a wrong "no" would hide them silently.
+  model.vision = item.value("vision", true);
+  model.reasoning = item.value("reasoning", false);
+  if (const auto cost = item.find("cost"); cost != item.end()) {
+    model.prices = {cost->value("input", 0.0), cost->value("output", 0.0),
+                    cost->value("cacheRead", 0.0), cost->value("cacheWrite", 0.0)};
+  }
+  return model;
+}
+
+void apply_models(const json& document, std::vector<provider::ProviderEntry>& providers) {
+  const auto section = document.find("providers");
+  if (section == document.end()) return;
+  for (const auto& [name, fields] : section->items()) {
+    auto entry = std::find_if(providers.begin(), providers.end(),
+                              [&name](const auto& known) { return known.name == name; });
+    if (entry == providers.end()) {
+      provider::ProviderEntry fresh;
+      fresh.name = name;
+      providers.push_back(std::move(fresh));
+      entry = std::prev(providers.end());
+    }
+    if (fields.contains("api")) entry->api = *provider::parse_api(fields["api"].get<std::string>());
+    if (fields.contains("baseUrl")) {
+      entry->base_url = fields["baseUrl"].get<std::string>();
+      entry->base_url_env.clear();  // the file names the endpoint; no variable overrides it
+    }
+    if (fields.contains("apiKeyEnv")) entry->api_key_env = fields["apiKeyEnv"].get<std::string>();
+    if (fields.contains("defaultModel")) {
+      entry->default_model = fields["defaultModel"].get<std::string>();
+    }
+    for (const json& item : fields.value("models", json::array())) {
+      provider::ModelEntry model = model_from(item);
+      const auto same = std::find_if(entry->models.begin(), entry->models.end(),
+                                     [&model](const auto& known) { return known.id == model.id; });
+      if (same != entry->models.end()) {
+        *same = std::move(model);
+      } else {
+        entry->models.push_back(std::move(model));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+const provider::ProviderEntry* Configuration::find_provider(const std::string& name) const {
+  for (const auto& entry : providers) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) {
+  fs::path global;
+  if (const auto xdg = env("XDG_CONFIG_HOME")) {
+    global = fs::path(*xdg) / "nib";
+  } else if (const auto home = env("HOME")) {
+    global = fs::path(*home) / ".config" / "nib";
+  }
+  return {global, cwd / ".nib"};
+}
+
+ConfigurationOutcome load_configuration(const ConfigDirectories& directories) {
+  Configuration configuration;
+  configuration.providers = provider::builtin_providers();
+  try {
+    for (const fs::path& directory : {directories.global, directories.project}) {
+      if (directory.empty()) continue;
+      if (const auto settings = read_config_file(directory / "settings.json", settings_schema())) {
+        apply_settings(*settings, configuration.settings);
+      }
+      if (const auto models = read_config_file(directory / "models.json", models_schema())) {
+        apply_models(*models, configuration.providers);
+      }
+    }
+  } catch (const std::runtime_error& error) {
+    return {std::nullopt, std::string("nib: ") + error.what()};
+  }
+  for (const auto& entry : configuration.providers) {
+    if (entry.base_url.empty()) {
+      return {std::nullopt, "nib: provider \"" + entry.name +
+                                "\" in models.json has no baseUrl; add \"baseUrl\" (e.g. "
+                                "\"http://localhost:11434/v1\")."};
+    }
+  }
+  return {std::move(configuration), {}};
+}
+
+std::optional<core::ThinkingLevel> parse_thinking_level(const std::string& name) {
+  if (name == "off") return core::ThinkingLevel::kOff;
+  if (name == "low") return core::ThinkingLevel::kLow;
+  if (name == "medium") return core::ThinkingLevel::kMedium;
+  if (name == "high") return core::ThinkingLevel::kHigh;
+  return std::nullopt;
+}
+
+}  // namespace nib::app

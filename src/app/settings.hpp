@@ -1,0 +1,62 @@
+#pragma once
+// The user's configuration files: settings.json (default provider, model and thinking level)
+// and models.json (providers of their own: local servers, gateways, extra models), read from
+// the global directory ($XDG_CONFIG_HOME/nib, else ~/.config/nib) and then the project's .nib/
+// directory, whose values win. Missing files are fine; a file that is not valid is an error
+// naming the file, the field and the problem. Pure apart from reading the files.
+//
+// models.json:
+//   {"providers": {"ollama": {"api": "openai-chat", "baseUrl": "http://localhost:11434/v1",
+//     "apiKeyEnv": "OLLAMA_API_KEY", "defaultModel": "qwen3:8b",
+//     "models": [{"id": "qwen3:8b", "contextWindow": 40960, "maxOutputTokens": 8192,
+//                 "vision": false, "reasoning": true,
+//                 "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}
+// A provider named like a built-in one ("openai", "anthropic") changes the fields it gives and
+// adds or replaces models by id.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/environment.hpp"
+#include "core/provider.hpp"
+#include "provider/model_registry.hpp"
+
+namespace nib::app {
+
+struct Settings {
+  std::optional<std::string> provider;
+  std::optional<std::string> model;
+  std::optional<core::ThinkingLevel> thinking;
+  std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
+  std::optional<int> retry_base_delay_ms;
+};
+
+struct Configuration {
+  Settings settings;
+  // The built-in providers with models.json applied, then the new ones in file order.
+  std::vector<provider::ProviderEntry> providers;
+
+  // The provider named `name`, or nullptr.
+  const provider::ProviderEntry* find_provider(const std::string& name) const;
+};
+
+struct ConfigDirectories {
+  std::filesystem::path global;   // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
+  std::filesystem::path project;  // <working directory>/.nib
+};
+
+ConfigDirectories config_directories(const EnvLookup& env, const std::filesystem::path& cwd);
+
+struct ConfigurationOutcome {
+  std::optional<Configuration> configuration;
+  std::string error;  // "nib: <file>: <field>: <problem>"
+};
+
+ConfigurationOutcome load_configuration(const ConfigDirectories& directories);
+
+// "off", "low", "medium", "high" -> the level; nullopt for anything else.
+std::optional<core::ThinkingLevel> parse_thinking_level(const std::string& name);
+
+}  // namespace nib::app

@@ -1,0 +1,125 @@
+#include "app/settings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "support/fake_environment.hpp"
+#include "support/temp_dir.hpp"
+
+namespace nib::app {
+namespace {
+
+using testing::TempDir;
+
+class SettingsTest : public ::testing::Test {
+ protected:
+  ConfigDirectories directories() const {
+    return {dir_.path() / "global", dir_.path() / "project"};
+  }
+  ConfigurationOutcome load() const { return load_configuration(directories()); }
+
+  TempDir dir_;
+};
+
+TEST_F(SettingsTest, NoFilesGiveTheBuiltInProviders) {
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.configuration) << outcome.error;
+  EXPECT_NE(outcome.configuration->find_provider("openai"), nullptr);
+  EXPECT_NE(outcome.configuration->find_provider("anthropic"), nullptr);
+  EXPECT_FALSE(outcome.configuration->settings.provider);
+}
+
+TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
+  dir_.write("global/settings.json",
+             R"({"provider": "anthropic", "model": "claude-opus-4-5", "thinking": "low"})");
+  dir_.write("project/settings.json",
+             R"({"thinking": "high", "retry": {"maxRetries": 2, "baseDelayMs": 250}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.configuration) << outcome.error;
+  const Settings& settings = outcome.configuration->settings;
+  EXPECT_EQ(settings.provider, "anthropic");
+  EXPECT_EQ(settings.model, "claude-opus-4-5");
+  EXPECT_EQ(settings.thinking, core::ThinkingLevel::kHigh);
+  EXPECT_EQ(settings.max_retries, 2);
+  EXPECT_EQ(settings.retry_base_delay_ms, 250);
+}
+
+TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
+  dir_.write("global/models.json", R"({"providers": {
+    "ollama": {"api": "openai-chat", "baseUrl": "http://localhost:11434/v1",
+               "defaultModel": "qwen3:8b",
+               "models": [{"id": "qwen3:8b", "contextWindow": 40960, "vision": false,
+                           "reasoning": true, "cost": {"input": 0.1, "output": 0.2}}]},
+    "openai": {"models": [{"id": "gpt-next", "contextWindow": 1000000}]}}})");
+  dir_.write("project/models.json", R"({"providers": {
+    "ollama": {"models": [{"id": "qwen3:8b", "contextWindow": 8192}]}}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.configuration) << outcome.error;
+  const auto* ollama = outcome.configuration->find_provider("ollama");
+  ASSERT_NE(ollama, nullptr);
+  EXPECT_EQ(ollama->api, provider::Api::kOpenAIChat);
+  EXPECT_EQ(ollama->base_url, "http://localhost:11434/v1");
+  ASSERT_EQ(ollama->models.size(), 1u);
+  EXPECT_EQ(ollama->models[0].context_window, 8192) << "the project's entry replaces the model";
+  const auto* openai = outcome.configuration->find_provider("openai");
+  ASSERT_NE(openai, nullptr);
+  EXPECT_NE(openai->find("gpt-next"), nullptr);
+  EXPECT_NE(openai->find("gpt-5"), nullptr);
+  EXPECT_EQ(openai->base_url, "https://api.openai.com/v1");
+}
+
+TEST_F(SettingsTest, InvalidJsonNamesTheFileAndThePlace) {
+  dir_.write("global/settings.json", "{\"provider\": \"openai\",\n  \"model\": }");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("global/settings.json: not valid JSON"), std::string::npos)
+      << outcome.error;
+  EXPECT_NE(outcome.error.find("line 2"), std::string::npos) << outcome.error;
+}
+
+TEST_F(SettingsTest, AWrongFieldNamesTheFileTheFieldAndTheProblem) {
+  dir_.write("project/models.json", R"({"providers": {"ollama": {
+    "baseUrl": "http://localhost:11434/v1", "models": [{"id": "m", "contextWindow": "big"}]}}})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("project/models.json: /providers/ollama/models/0/contextWindow: "),
+            std::string::npos)
+      << outcome.error;
+  EXPECT_NE(outcome.error.find("integer"), std::string::npos) << outcome.error;
+}
+
+TEST_F(SettingsTest, AMisspelledSettingIsAnError) {
+  dir_.write("global/settings.json", R"({"modle": "gpt-5"})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("settings.json"), std::string::npos) << outcome.error;
+  EXPECT_NE(outcome.error.find("modle"), std::string::npos) << outcome.error;
+}
+
+TEST_F(SettingsTest, AnUnknownThinkingLevelIsAnError) {
+  dir_.write("global/settings.json", R"({"thinking": "extreme"})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("/thinking"), std::string::npos) << outcome.error;
+}
+
+TEST_F(SettingsTest, ANewProviderNeedsABaseUrl) {
+  dir_.write("global/models.json", R"({"providers": {"mine": {"models": [{"id": "m"}]}}})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("\"mine\""), std::string::npos) << outcome.error;
+  EXPECT_NE(outcome.error.find("baseUrl"), std::string::npos) << outcome.error;
+}
+
+TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
+  using testing::fake_environment;
+  EXPECT_EQ(config_directories(fake_environment({{"XDG_CONFIG_HOME", "/x"}, {"HOME", "/h"}}), "/w")
+                .global,
+            "/x/nib");
+  EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").global, "/h/.config/nib");
+  EXPECT_EQ(config_directories(fake_environment({}), "/w").project, "/w/.nib");
+}
+
+}  // namespace
+}  // namespace nib::app
