@@ -21,6 +21,18 @@ constexpr std::size_t kNone = std::string_view::npos;
 // Required literals shorter than this are not used to find candidate lines.
 constexpr std::size_t kMinPrefilterBytes = 2;
 
+// A required window is used to find candidate lines only when it is expected at most this often
+// (a share of text positions, see window_frequency()): rarely enough that jumping to it and
+// running the regex on its lines beats running the regex over everything, even though the
+// estimate is low for classes whose bytes come in runs, like digits...
+constexpr double kMaxWindowFrequency = 1e-4;
+// ...and when the positions its vector test compares pass rarely enough that checking the rest
+// of the window at each candidate costs less than the test itself.
+constexpr double kMaxWindowCandidateFrequency = 1.0 / 256;
+// A window is preferred to a required literal when it is expected this many times less often:
+// the literal's search is a little faster per byte.
+constexpr double kWindowAdvantage = 100;
+
 // A cut line shows this much before its first match, so the match is seen in its setting.
 constexpr std::size_t kShownLeadBytes = 100;
 
@@ -68,6 +80,23 @@ std::size_t line_end(std::string_view text, std::size_t at) {
              : static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
 }
 
+// A finder for a window of byte classes that every match of `pattern` holds, when searching for
+// it is expected to beat both running RE2 over everything and searching for `piece` (a required
+// literal, if there is one).
+std::optional<ClassWindowFinder> window_prefilter(std::string_view pattern, bool ignore_case,
+                                                  const std::optional<std::string>& piece) {
+  auto window = required_window(pattern, ignore_case);
+  if (!window) return std::nullopt;
+  const double frequency = window_frequency(*window);
+  if (frequency > kMaxWindowFrequency ||
+      (piece && frequency * kWindowAdvantage >= literal_frequency(*piece, ignore_case))) {
+    return std::nullopt;
+  }
+  ClassWindowFinder finder(std::move(*window));
+  if (finder.candidate_frequency() > kMaxWindowCandidateFrequency) return std::nullopt;
+  return finder;
+}
+
 }  // namespace
 
 std::optional<LineMatcher> LineMatcher::compile(std::string_view pattern,
@@ -105,9 +134,10 @@ std::optional<LineMatcher> LineMatcher::compile(std::string_view pattern,
   auto piece = options.literal ? std::optional<std::string>(pattern) : required_literal(pattern);
   if (piece && options.ignore_case) piece = fold_safe_run(*piece);
   // A single byte finds too many lines to beat running RE2 over the whole buffer.
-  if (piece && piece->size() >= kMinPrefilterBytes) {
-    matcher.literal_.emplace(std::move(*piece), options.ignore_case);
-  }
+  if (piece && piece->size() < kMinPrefilterBytes) piece.reset();
+  // Failing that, or better than that, a window of byte classes every match holds.
+  if (!options.literal) matcher.window_ = window_prefilter(pattern, options.ignore_case, piece);
+  if (piece && !matcher.window_) matcher.literal_.emplace(std::move(*piece), options.ignore_case);
   return matcher;
 }
 
@@ -120,16 +150,16 @@ std::optional<MatchSpan> LineMatcher::find(std::string_view text, std::size_t fr
   }
   const re2::StringPiece whole(text.data(), text.size());
   re2::StringPiece match;
-  if (!literal_) {
+  if (!literal_ && !window_) {
     if (!regex_->Match(whole, from, text.size(), RE2::UNANCHORED, &match, 1)) return std::nullopt;
     const auto begin = static_cast<std::size_t>(match.data() - text.data());
     // An empty match after the final '\n' would be on a line that does not exist.
     if (begin == text.size() && text.back() == '\n') return std::nullopt;
     return MatchSpan{begin, begin + match.size()};
   }
-  // Jump between lines holding the required literal; run the regex on those lines only.
+  // Jump between lines holding the required literal or window; run the regex on those lines only.
   for (std::size_t pos = from; pos < text.size();) {
-    const std::size_t hit = literal_->find(text, pos);
+    const std::size_t hit = literal_ ? literal_->find(text, pos) : window_->find(text, pos);
     if (hit == kNone) return std::nullopt;
     const std::size_t start = line_start(text, pos, hit);
     const std::size_t end = line_end(text, hit);

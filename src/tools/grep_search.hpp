@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tools/grep_literal.hpp"
+#include "tools/grep_window.hpp"
 #include "tools/limits.hpp"
 
 namespace re2 {
@@ -61,6 +62,9 @@ class LineMatcher {
   // ASCII-case-insensitively when ignoring case), searched first so that the regex runs only on
   // lines that hold it.
   std::optional<LiteralFinder> literal_;
+  // Instead of literal_, when it is missing or much commoner: a window of byte classes every
+  // match contains, used the same way.
+  std::optional<ClassWindowFinder> window_;
 };
 
 // One line of a file as grep shows it.
