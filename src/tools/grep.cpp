@@ -34,8 +34,8 @@ std::string description() {
       "parallel. Hidden files and directories, files ignored by .gitignore/.ignore, and binary "
       "files (a NUL byte in the first " +
       util::format_byte_size(kGrepBlockBytes) +
-      ") are skipped, unless named as `path` (binary files never are). A match never spans "
-      "lines.\n\n";
+      ") are skipped, unless named as `path` (binary files never are); symbolic links inside "
+      "the searched directory are not followed. A match never spans lines.\n\n";
   text +=
       "Output: one line per matching line, `path:line: text`, sorted by path and then line "
       "number, with paths relative to the working directory. With `context`, the lines around "
@@ -363,7 +363,9 @@ WalkSummary search_tree(const SearchPlan& plan, std::stop_token stop, MatchColle
     }
     return !stop.stop_requested();
   };
-  return walk_files(plan.root, WalkOptions{}, stop, search_file);
+  WalkOptions options;
+  options.report_symlinks = false;
+  return walk_files(plan.root, options, stop, search_file);
 }
 
 // Notes on what could not be searched, and on a stop.

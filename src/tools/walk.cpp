@@ -303,6 +303,7 @@ class Walker {
       }
       bool through_link = false;
       if (type == DT_LNK) {
+        if (!options_.report_symlinks) return true;
         // A dangling link, or one that vanished, is passed over.
         if (fstatat(dir.get(), name.data(), &info, 0) != 0) return true;
         type = IFTODT(info.st_mode);

@@ -22,6 +22,9 @@ struct WalkOptions {
   bool respect_ignore = true;  // .gitignore, .ignore, .git/info/exclude
   // Symlinked files are reported either way; symlinked directories are entered only if true.
   bool follow_symlinks = false;
+  // False: links met below the root are passed over altogether, as ripgrep does by default
+  // (their targets are normally searched where they live; reporting both would repeat them).
+  bool report_symlinks = true;
   // Also call on_file for directories, symlinked ones included (find does).
   bool report_directories = false;
   std::size_t threads = 0;  // 0: one per core, at most kMaxWalkThreads

@@ -247,8 +247,10 @@ TEST_F(GrepToolTest, SymlinkLoopDoesNotHang) {
   dir_.write("d/f.txt", "hit\n");
   std::filesystem::create_directory_symlink(dir_.path() / "d", dir_.path() / "d/loop");
   std::filesystem::create_symlink(dir_.path() / "d/f.txt", dir_.path() / "link.txt");
-  // Symlinked files are searched; symlinked directories are not followed.
-  EXPECT_EQ(found({{"pattern", "hit"}}), "d/f.txt:1: hit\nlink.txt:1: hit");
+  // Links met in the walk are not followed, as in ripgrep: their targets are searched where
+  // they live. A link named as the path is searched.
+  EXPECT_EQ(found({{"pattern", "hit"}}), "d/f.txt:1: hit");
+  EXPECT_EQ(found({{"pattern", "hit"}, {"path", "link.txt"}}), "link.txt:1: hit");
 }
 
 TEST_F(GrepToolTest, UnreadableDirectoryIsNamed) {

@@ -201,6 +201,18 @@ TEST_F(WalkTest, SymlinkedFilesAreReportedAndDirectoryLinksNotEnteredByDefault) 
             (Strings{"link.txt", "linked-dir/", "linked-dir/file.txt", "real/", "real/file.txt"}));
 }
 
+TEST_F(WalkTest, LinksCanBePassedOverAltogether) {
+  touch("real/file.txt");
+  fs::create_symlink("real/file.txt", root() / "link.txt");
+  fs::create_directory_symlink("real", root() / "linked-dir");
+  WalkOptions options;
+  options.report_symlinks = false;
+  options.report_directories = true;
+  EXPECT_EQ(walked_entries(root(), options), (Strings{"real/", "real/file.txt"}));
+  // A link named as the root is still walked.
+  EXPECT_EQ(walked_entries(root() / "linked-dir", options), (Strings{"file.txt"}));
+}
+
 TEST_F(WalkTest, SymlinkLoopsEndWhenFollowingLinks) {
   touch("a/file.txt");
   fs::create_directory_symlink(".", root() / "a/self");
