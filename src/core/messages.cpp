@@ -1,5 +1,7 @@
 #include "core/messages.hpp"
 
+#include <algorithm>
+
 namespace nib::core {
 
 Usage& Usage::operator+=(const Usage& other) {
@@ -14,17 +16,39 @@ Content text_content(std::string text) {
   return Content{TextBlock{std::move(text)}};
 }
 
-std::string content_text(const Content& content) {
+namespace {
+
+// Joins the text blocks with newlines; each image contributes `image_text(image)`.
+template <typename ImageText>
+std::string joined(const Content& content, const ImageText& image_text) {
   std::string out;
+  bool first = true;
   for (const auto& block : content) {
-    if (!out.empty()) out += '\n';
+    if (!first) out += '\n';
+    first = false;
     if (const auto* text = std::get_if<TextBlock>(&block)) {
       out += text->text;
     } else {
-      out += "[image " + std::get<ImageBlock>(block).mime_type + "]";
+      out += image_text(std::get<ImageBlock>(block));
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string content_text(const Content& content) {
+  return joined(content, [](const ImageBlock& image) { return "[image " + image.mime_type + "]"; });
+}
+
+std::string content_text(const Content& content, std::string_view image_text) {
+  return joined(content, [image_text](const ImageBlock&) { return image_text; });
+}
+
+bool has_image(const Content& content) {
+  return std::any_of(content.begin(), content.end(), [](const ContentBlock& block) {
+    return std::holds_alternative<ImageBlock>(block);
+  });
 }
 
 std::vector<ToolCall> tool_calls_of(const AssistantMessage& message) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -113,6 +114,9 @@ using Message = std::variant<UserMessage, AssistantMessage, ToolResultMessage>;
 Content text_content(std::string text);
 // The text of every text block, joined by newlines; images become "[image <mime>]" markers.
 std::string content_text(const Content& content);
+// The same, with `image_text` standing for each image.
+std::string content_text(const Content& content, std::string_view image_text);
+bool has_image(const Content& content);
 std::vector<ToolCall> tool_calls_of(const AssistantMessage& message);
 std::string assistant_text(const AssistantMessage& message);
 const char* stop_reason_name(StopReason reason);

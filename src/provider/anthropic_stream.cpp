@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
 
 namespace nib::provider {
@@ -11,17 +12,6 @@ namespace {
 using nlohmann::json;
 
 // The member `name` of an object, or nullptr.
-const json* member(const json& object, const char* name) {
-  if (!object.is_object()) return nullptr;
-  const auto found = object.find(name);
-  return found != object.end() ? &*found : nullptr;
-}
-
-std::string string_member(const json& object, const char* name) {
-  const json* value = member(object, name);
-  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
-}
-
 std::string dump(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -41,7 +31,7 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
   }
   // The type is named twice, in the `event:` line and in the data; the data's counts, since
   // some compatible servers leave out the event line.
-  std::string type = string_member(payload, "type");
+  std::string type = string_field(payload, "type");
   if (type.empty()) type = event.event;
   if (type == "message_start") {
     on_message_start(payload);
@@ -64,34 +54,34 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
 }
 
 void AnthropicStreamAssembler::on_message_start(const json& payload) {
-  if (const json* message = member(payload, "message")) {
-    if (const json* usage = member(*message, "usage")) read_usage(*usage);
+  if (const json* message = find_field(payload, "message")) {
+    if (const json* usage = find_field(*message, "usage")) read_usage(*usage);
   }
 }
 
 void AnthropicStreamAssembler::on_block_start(const json& payload) {
-  const json* index = member(payload, "index");
-  const json* block = member(payload, "content_block");
+  const json* index = find_field(payload, "index");
+  const json* block = find_field(payload, "content_block");
   if (index == nullptr || !index->is_number_integer() || block == nullptr) return;
-  const std::string type = string_member(*block, "type");
+  const std::string type = string_field(*block, "type");
   OpenBlock open;
   open.position = blocks_.size();
   if (type == "text") {
-    const std::string text = string_member(*block, "text");
+    const std::string text = string_field(*block, "text");
     blocks_.emplace_back(core::TextBlock{text});
     if (!text.empty()) emit(core::TextDeltaEvent{text});
   } else if (type == "thinking") {
-    const std::string text = string_member(*block, "thinking");
-    blocks_.emplace_back(core::ThinkingBlock{text, string_member(*block, "signature")});
+    const std::string text = string_field(*block, "thinking");
+    blocks_.emplace_back(core::ThinkingBlock{text, string_field(*block, "signature")});
     if (!text.empty()) emit(core::ThinkingDeltaEvent{text});
   } else if (type == "redacted_thinking") {
     // The reasoning is encrypted: nothing to show, but `data` must go back with the history.
-    blocks_.emplace_back(core::ThinkingBlock{"", string_member(*block, "data"), true});
+    blocks_.emplace_back(core::ThinkingBlock{"", string_field(*block, "data"), true});
   } else if (type == "tool_use") {
-    core::ToolCall call{string_member(*block, "id"), string_member(*block, "name"), ""};
+    core::ToolCall call{string_field(*block, "id"), string_field(*block, "name"), ""};
     // The service starts with "input": {} and streams the input; a server that does not
     // stream it sends it whole here.
-    if (const json* input = member(*block, "input");
+    if (const json* input = find_field(*block, "input");
         input != nullptr && input->is_object() && !input->empty()) {
       call.arguments = dump(*input);
       open.input_from_start = true;
@@ -106,33 +96,33 @@ void AnthropicStreamAssembler::on_block_start(const json& payload) {
 }
 
 void AnthropicStreamAssembler::on_block_delta(const json& payload) {
-  const json* index = member(payload, "index");
-  const json* delta = member(payload, "delta");
+  const json* index = find_field(payload, "index");
+  const json* delta = find_field(payload, "delta");
   if (index == nullptr || !index->is_number_integer() || delta == nullptr) return;
   const auto found = by_index_.find(index->get<long long>());
   if (found == by_index_.end()) return;
   OpenBlock& open = found->second;
   core::AssistantBlock& block = blocks_[open.position];
-  const std::string type = string_member(*delta, "type");
+  const std::string type = string_field(*delta, "type");
   if (type == "text_delta") {
     auto* text = std::get_if<core::TextBlock>(&block);
-    const std::string part = string_member(*delta, "text");
+    const std::string part = string_field(*delta, "text");
     if (text == nullptr || part.empty()) return;
     text->text += part;
     emit(core::TextDeltaEvent{part});
   } else if (type == "thinking_delta") {
     auto* thinking = std::get_if<core::ThinkingBlock>(&block);
-    const std::string part = string_member(*delta, "thinking");
+    const std::string part = string_field(*delta, "thinking");
     if (thinking == nullptr || part.empty()) return;
     thinking->text += part;
     emit(core::ThinkingDeltaEvent{part});
   } else if (type == "signature_delta") {
     if (auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
-      thinking->signature += string_member(*delta, "signature");
+      thinking->signature += string_field(*delta, "signature");
     }
   } else if (type == "input_json_delta") {
     auto* call = std::get_if<core::ToolCall>(&block);
-    const std::string fragment = string_member(*delta, "partial_json");
+    const std::string fragment = string_field(*delta, "partial_json");
     if (call == nullptr || fragment.empty()) return;
     if (open.input_from_start) {
       // Streamed fragments carry the whole input; what the start block held was a preview.
@@ -145,24 +135,24 @@ void AnthropicStreamAssembler::on_block_delta(const json& payload) {
 }
 
 void AnthropicStreamAssembler::on_message_delta(const json& payload) {
-  if (const json* delta = member(payload, "delta")) {
-    if (const json* reason = member(*delta, "stop_reason");
+  if (const json* delta = find_field(payload, "delta")) {
+    if (const json* reason = find_field(*delta, "stop_reason");
         reason != nullptr && reason->is_string()) {
       stop_reason_ = reason->get<std::string>();
     }
   }
-  if (const json* usage = member(payload, "usage")) read_usage(*usage);
+  if (const json* usage = find_field(payload, "usage")) read_usage(*usage);
 }
 
 void AnthropicStreamAssembler::on_error(const json& payload) {
   std::string type;
   std::string message;
-  if (const json* error = member(payload, "error")) {
+  if (const json* error = find_field(payload, "error")) {
     if (error->is_string()) {
       message = error->get<std::string>();
     } else {
-      type = string_member(*error, "type");
-      message = string_member(*error, "message");
+      type = string_field(*error, "type");
+      message = string_field(*error, "message");
     }
   }
   std::string text = message.empty() ? type : message;
@@ -177,7 +167,7 @@ void AnthropicStreamAssembler::on_error(const json& payload) {
 // Anthropic counts input_tokens without cache reads and writes, as nib's Usage does.
 void AnthropicStreamAssembler::read_usage(const json& usage) {
   const auto read = [&usage](const char* name, std::int64_t& into) {
-    const json* value = member(usage, name);
+    const json* value = find_field(usage, name);
     if (value != nullptr && value->is_number_integer()) into = value->get<std::int64_t>();
   };
   read("input_tokens", usage_.input_tokens);
@@ -200,12 +190,7 @@ core::AssistantMessage AnthropicStreamAssembler::take_message() {
     }
     return false;
   });
-  for (auto& block : blocks_) {
-    if (auto* call = std::get_if<core::ToolCall>(&block);
-        call != nullptr && call->arguments.empty()) {
-      call->arguments = "{}";  // a tool without parameters streams no input
-    }
-  }
+  complete_tool_calls(blocks_);
   const std::string reason = stop_reason_.value_or("");
   if (reason == "max_tokens" || reason == "model_context_window_exceeded") {
     // Both cut the reply short at a token limit; its last tool call may be incomplete.

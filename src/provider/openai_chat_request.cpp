@@ -20,32 +20,11 @@ json image_part(const core::ImageBlock& image) {
           {"image_url", {{"url", "data:" + image.mime_type + ";base64," + image.data_base64}}}};
 }
 
-bool has_image(const core::Content& content) {
-  return std::any_of(content.begin(), content.end(), [](const core::ContentBlock& block) {
-    return std::holds_alternative<core::ImageBlock>(block);
-  });
-}
-
-// Joins the text blocks with newlines; each image contributes `image_text` instead.
-std::string joined_text(const core::Content& content, const std::string& image_text) {
-  std::string out;
-  bool first = true;
-  for (const auto& block : content) {
-    if (!first) out += '\n';
-    first = false;
-    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-      out += text->text;
-    } else {
-      out += image_text;
-    }
-  }
-  return out;
-}
-
 // A plain string when there is no image to send (the form every compatible server accepts),
 // otherwise an array of text and image_url parts.
 json user_content(const core::Content& content, bool images_allowed) {
-  if (!images_allowed || !has_image(content)) return joined_text(content, kImageOmittedText);
+  if (!images_allowed || !core::has_image(content))
+    return core::content_text(content, kImageOmittedText);
   json parts = json::array();
   for (const auto& block : content) {
     if (const auto* text = std::get_if<core::TextBlock>(&block)) {
@@ -82,12 +61,12 @@ void add_assistant(const core::AssistantMessage& message, json& messages) {
 void add_tool_results(const core::ToolResultMessage& message, bool images_allowed, json& messages) {
   json image_parts = json::array();
   for (const auto& result : message.results) {
-    const bool forward_images = images_allowed && has_image(result.content);
+    const bool forward_images = images_allowed && core::has_image(result.content);
     messages.push_back(
         {{"role", "tool"},
          {"tool_call_id", result.tool_call_id},
-         {"content", joined_text(result.content,
-                                 forward_images ? kImageInNextMessageText : kImageOmittedText)}});
+         {"content", core::content_text(result.content, forward_images ? kImageInNextMessageText
+                                                                       : kImageOmittedText)}});
     if (!forward_images) continue;
     image_parts.push_back(text_part("Images from the result of tool call " + result.tool_call_id +
                                     " (" + result.tool_name + "):"));

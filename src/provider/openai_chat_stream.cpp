@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
 #include "util/utf8.hpp"
 
@@ -9,26 +10,6 @@ namespace nib::provider {
 namespace {
 
 using nlohmann::json;
-
-// How much of an unparseable event is quoted in the error message.
-constexpr std::size_t kBadEventExcerptBytes = 200;
-
-std::string string_field(const json& object, const char* name) {
-  const auto found = object.find(name);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::int64_t count_field(const json& object, const char* name) {
-  const auto found = object.find(name);
-  return found != object.end() && found->is_number_integer() ? found->get<std::int64_t>() : 0;
-}
-
-std::string excerpt(std::string_view text) {
-  const std::size_t keep = util::utf8_prefix_length(text, kBadEventExcerptBytes);
-  std::string out = util::sanitize_utf8(text.substr(0, keep));
-  if (keep < text.size()) out += "...";
-  return out;
-}
 
 // The message of an `error` member, which services send as an object or a plain string.
 std::string error_text(const json& error) {
@@ -53,7 +34,7 @@ bool ChatStreamAssembler::consume(const SseEvent& event) {
   }
   json chunk = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
   if (chunk.is_discarded()) {
-    error_ = "the service sent a stream event that is not JSON: " + excerpt(event.data);
+    error_ = "the service sent a stream event that is not JSON: " + event_excerpt(event.data);
     return false;
   }
   if (event.event == "error" || (chunk.is_object() && chunk.contains("error"))) {
@@ -63,7 +44,8 @@ bool ChatStreamAssembler::consume(const SseEvent& event) {
     return false;
   }
   if (!chunk.is_object()) {
-    error_ = "the service sent a stream event that is not a JSON object: " + excerpt(event.data);
+    error_ =
+        "the service sent a stream event that is not a JSON object: " + event_excerpt(event.data);
     return false;
   }
   on_chunk(chunk);
@@ -183,11 +165,7 @@ void ChatStreamAssembler::emit(const core::Event& event) {
 
 core::AssistantMessage ChatStreamAssembler::take_message() {
   core::AssistantMessage message;
-  for (std::size_t position = 0; position < call_blocks_.size(); ++position) {
-    auto& call = std::get<core::ToolCall>(blocks_[call_blocks_[position]]);
-    if (call.arguments.empty()) call.arguments = "{}";
-    if (call.id.empty()) call.id = "call_" + std::to_string(position);
-  }
+  complete_tool_calls(blocks_);
   const bool has_calls = !call_blocks_.empty();
   const std::string reason = finish_reason_.value_or("");
   if (reason == "length") {

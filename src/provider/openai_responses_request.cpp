@@ -33,28 +33,6 @@ json user_message(json parts) {
   return {{"type", "message"}, {"role", "user"}, {"content", std::move(parts)}};
 }
 
-bool has_image(const core::Content& content) {
-  return std::any_of(content.begin(), content.end(), [](const core::ContentBlock& block) {
-    return std::holds_alternative<core::ImageBlock>(block);
-  });
-}
-
-// Joins the text blocks with newlines; each image contributes `image_text` instead.
-std::string joined_text(const core::Content& content, const std::string& image_text) {
-  std::string out;
-  bool first = true;
-  for (const auto& block : content) {
-    if (!first) out += '\n';
-    first = false;
-    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-      out += text->text;
-    } else {
-      out += image_text;
-    }
-  }
-  return out;
-}
-
 json user_parts(const core::Content& content, bool images_allowed) {
   json parts = json::array();
   for (const auto& block : content) {
@@ -106,11 +84,12 @@ void add_tool_results(const core::ToolResultMessage& message, bool images_allowe
   json image_parts = json::array();
   for (const auto& result : message.results) {
     const std::string call_id = responses_call_id(result.tool_call_id);
-    const bool forward_images = images_allowed && has_image(result.content);
-    input.push_back({{"type", "function_call_output"},
-                     {"call_id", call_id},
-                     {"output", joined_text(result.content, forward_images ? kImageInNextMessageText
-                                                                           : kImageOmittedText)}});
+    const bool forward_images = images_allowed && core::has_image(result.content);
+    input.push_back(
+        {{"type", "function_call_output"},
+         {"call_id", call_id},
+         {"output", core::content_text(result.content, forward_images ? kImageInNextMessageText
+                                                                      : kImageOmittedText)}});
     if (!forward_images) continue;
     image_parts.push_back(input_text("Images from the result of tool call " + call_id + " (" +
                                      result.tool_name + "):"));

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "provider/json_fields.hpp"
 #include "provider/openai_responses_request.hpp"
 #include "provider/service_error.hpp"
 #include "util/utf8.hpp"
@@ -13,33 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-// How much of an unparseable event is quoted in the error message.
-constexpr std::size_t kBadEventExcerptBytes = 200;
 // Between two parts of a reasoning summary, which the service streams as separate parts.
 constexpr const char* kReasoningPartSeparator = "\n\n";
-
-std::string string_field(const json& object, const char* name) {
-  const auto found = object.find(name);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::int64_t count_field(const json& object, const char* name) {
-  const auto found = object.find(name);
-  return found != object.end() && found->is_number_integer() ? found->get<std::int64_t>() : 0;
-}
-
-const json& object_field(const json& object, const char* name) {
-  static const json kEmpty = json::object();
-  const auto found = object.find(name);
-  return found != object.end() && found->is_object() ? *found : kEmpty;
-}
-
-std::string excerpt(std::string_view text) {
-  const std::size_t keep = util::utf8_prefix_length(text, kBadEventExcerptBytes);
-  std::string out = util::sanitize_utf8(text.substr(0, keep));
-  if (keep < text.size()) out += "...";
-  return out;
-}
 
 // The texts of an item's parts (`content` of a message, `summary` of a reasoning item) of the
 // given types, joined by `separator`.
@@ -74,14 +50,15 @@ bool ResponsesStreamAssembler::consume(const SseEvent& event) {
   if (event.data == "[DONE]") return false;
   const json payload = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
   if (payload.is_discarded()) {
-    error_ = "the service sent a stream event that is not JSON: " + excerpt(event.data);
+    error_ = "the service sent a stream event that is not JSON: " + event_excerpt(event.data);
     return false;
   }
   if (!payload.is_object()) {
     if (event.event == "error") {
       fail("the service reported an error in the stream", payload);
     } else {
-      error_ = "the service sent a stream event that is not a JSON object: " + excerpt(event.data);
+      error_ =
+          "the service sent a stream event that is not a JSON object: " + event_excerpt(event.data);
     }
     return false;
   }
@@ -307,11 +284,7 @@ void ResponsesStreamAssembler::emit(const core::Event& event) {
 
 core::AssistantMessage ResponsesStreamAssembler::take_message() {
   core::AssistantMessage message;
-  for (std::size_t position = 0; position < call_blocks_.size(); ++position) {
-    auto& call = std::get<core::ToolCall>(blocks_[call_blocks_[position]]);
-    if (call.arguments.empty()) call.arguments = "{}";
-    if (call.id.empty()) call.id = "call_" + std::to_string(position);
-  }
+  complete_tool_calls(blocks_);
   for (auto& block : blocks_) {
     if (const auto* text = std::get_if<core::TextBlock>(&block); text && text->text.empty()) {
       continue;

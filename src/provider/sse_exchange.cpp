@@ -16,6 +16,17 @@ std::string http_error_message(const HttpStreamResult& result, const std::string
 
 }  // namespace
 
+void complete_tool_calls(std::vector<core::AssistantBlock>& blocks) {
+  std::size_t position = 0;
+  for (auto& block : blocks) {
+    auto* call = std::get_if<core::ToolCall>(&block);
+    if (call == nullptr) continue;
+    if (call->arguments.empty()) call->arguments = "{}";
+    if (call->id.empty()) call->id = "call_" + std::to_string(position);
+    ++position;
+  }
+}
+
 core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token stop,
                                     ConnectionPool& pool, StreamAssembler& assembler) {
   SseParser parser;

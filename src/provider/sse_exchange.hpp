@@ -8,6 +8,7 @@
 
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "core/messages.hpp"
 #include "provider/http_stream.hpp"
@@ -34,6 +35,11 @@ class StreamAssembler {
   // The message assembled so far; stop_reason follows the service when complete().
   virtual core::AssistantMessage take_message() = 0;
 };
+
+// Makes assembled tool calls usable: a call whose arguments stayed empty gets "{}" (services
+// stream no arguments for a tool without parameters), and one without an id gets
+// "call_<position among the calls>" so that its result can refer to it.
+void complete_tool_calls(std::vector<core::AssistantBlock>& blocks);
 
 // Posts `request` (through `pool`), streams the reply into `assembler` and returns its message
 // with the outcome applied:

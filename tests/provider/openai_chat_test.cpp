@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/mock_model_server.hpp"
+#include "support/provider_fixture.hpp"
 
 namespace nib::provider {
 namespace {
@@ -21,36 +22,18 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-class OpenAIChatProviderTest : public ::testing::Test {
+class OpenAIChatProviderTest : public testing::ProviderFixture {
  protected:
-  OpenAIChatProviderTest() {
-    history_.emplace_back(std::in_place_type<core::UserMessage>, core::text_content("hello"));
-    request_.model.id = "mock-model";
-    request_.system_prompt = "Be brief.";
-    request_.messages = &history_;
-  }
+  OpenAIChatProviderTest() : ProviderFixture("mock-model") {}
 
   OpenAIChatProvider provider(std::string api_key = "sk-test") {
     return OpenAIChatProvider({server_.base_url(), std::move(api_key), {}});
   }
 
   core::AssistantMessage run(std::stop_token stop = {}) {
-    return provider().stream(request_, stop,
-                             [this](const core::Event& event) { deltas_.push_back(event); });
+    auto under_test = provider();
+    return stream_with(under_test, stop);
   }
-
-  std::string delta_text() const {
-    std::string out;
-    for (const auto& event : deltas_) {
-      if (const auto* text = std::get_if<core::TextDeltaEvent>(&event)) out += text->text;
-    }
-    return out;
-  }
-
-  testing::MockModelServer server_;
-  std::vector<core::Message> history_;
-  core::ProviderRequest request_;
-  std::vector<core::Event> deltas_;
 };
 
 TEST_F(OpenAIChatProviderTest, StreamsATextReply) {

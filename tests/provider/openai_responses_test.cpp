@@ -10,6 +10,7 @@
 
 #include "support/mock_model_server.hpp"
 #include "support/mock_responses_replies.hpp"
+#include "support/provider_fixture.hpp"
 
 namespace nib::provider {
 namespace {
@@ -23,36 +24,18 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-class OpenAIResponsesProviderTest : public ::testing::Test {
+class OpenAIResponsesProviderTest : public testing::ProviderFixture {
  protected:
-  OpenAIResponsesProviderTest() {
-    history_.emplace_back(std::in_place_type<core::UserMessage>, core::text_content("hello"));
-    request_.model.id = "mock-model";
-    request_.system_prompt = "Be brief.";
-    request_.messages = &history_;
-  }
+  OpenAIResponsesProviderTest() : ProviderFixture("mock-model") {}
 
   OpenAIResponsesProvider provider(std::string api_key = "sk-test") {
     return OpenAIResponsesProvider({server_.base_url(), std::move(api_key), {}});
   }
 
   core::AssistantMessage run(std::stop_token stop = {}) {
-    return provider().stream(request_, stop,
-                             [this](const core::Event& event) { deltas_.push_back(event); });
+    auto under_test = provider();
+    return stream_with(under_test, stop);
   }
-
-  std::string delta_text() const {
-    std::string out;
-    for (const auto& event : deltas_) {
-      if (const auto* text = std::get_if<core::TextDeltaEvent>(&event)) out += text->text;
-    }
-    return out;
-  }
-
-  testing::MockModelServer server_;
-  std::vector<core::Message> history_;
-  core::ProviderRequest request_;
-  std::vector<core::Event> deltas_;
 };
 
 TEST_F(OpenAIResponsesProviderTest, StreamsATextReply) {
