@@ -52,6 +52,7 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
     } catch (const std::exception& e) {
       reply.stop_reason = StopReason::kError;
       reply.error_message = std::string("the provider failed: ") + e.what();
+      reply.error_kind = ErrorKind::kOther;
     }
     end.usage += reply.usage;
     const auto calls = tool_calls_of(reply);

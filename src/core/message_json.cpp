@@ -67,7 +67,10 @@ json to_json(const Message& message) {
                 {"stop_reason", stop_reason_name(assistant->stop_reason)},
                 {"usage", to_json(assistant->usage)},
                 {"model", assistant->model}};
-    if (!assistant->error_message.empty()) out["error"] = assistant->error_message;
+    if (!assistant->error_message.empty()) {
+      out["error"] = assistant->error_message;
+      out["error_kind"] = error_kind_name(assistant->error_kind);
+    }
     return out;
   }
   json results = json::array();

@@ -82,6 +82,26 @@ bool is_transient(ErrorKind kind) {
   return false;
 }
 
+const char* error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kNone:
+      return "none";
+    case ErrorKind::kRateLimited:
+      return "rate_limited";
+    case ErrorKind::kOverloaded:
+      return "overloaded";
+    case ErrorKind::kServer:
+      return "server";
+    case ErrorKind::kConnection:
+      return "connection";
+    case ErrorKind::kContextOverflow:
+      return "context_overflow";
+    case ErrorKind::kOther:
+      return "other";
+  }
+  return "other";
+}
+
 const char* stop_reason_name(StopReason reason) {
   switch (reason) {
     case StopReason::kEndTurn:

@@ -120,5 +120,7 @@ bool has_image(const Content& content);
 std::vector<ToolCall> tool_calls_of(const AssistantMessage& message);
 std::string assistant_text(const AssistantMessage& message);
 const char* stop_reason_name(StopReason reason);
+// "rate_limited", "overloaded", "server", "connection", "context_overflow", "other", "none".
+const char* error_kind_name(ErrorKind kind);
 
 }  // namespace nib::core

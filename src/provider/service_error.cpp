@@ -131,7 +131,12 @@ core::ErrorKind stream_error_kind(std::string_view type_and_message) {
 
 void fail_message(core::AssistantMessage& message, std::string error, core::ErrorKind kind) {
   message.stop_reason = core::StopReason::kError;
-  message.error_message = std::move(error);
+  // Said plainly, since the cure (a shorter conversation, compaction) is not in the service's
+  // words.
+  message.error_message =
+      kind == core::ErrorKind::kContextOverflow
+          ? "the conversation is larger than the model's context window: " + error
+          : std::move(error);
   message.error_kind = kind;
 }
 

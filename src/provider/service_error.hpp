@@ -42,7 +42,7 @@ core::ErrorKind http_error_kind(long status, std::string_view detail);
 // context overflow when the words say so, otherwise kOther.
 core::ErrorKind stream_error_kind(std::string_view type_and_message);
 
-// Marks `message` as failed with `error` and `kind`.
+// Marks `message` as failed with `error` and `kind`; a context overflow's message says so first.
 void fail_message(core::AssistantMessage& message, std::string error, core::ErrorKind kind);
 
 }  // namespace nib::provider

@@ -124,9 +124,12 @@ TEST_F(ProvidersTest, ContextOverflowIsReportedAsSuch) {
   server_.enqueue(
       MockReply::http_error(400, R"({"type":"error","error":{"type":"invalid_request_error",
       "message":"prompt is too long: 210000 tokens > 200000 maximum"}})"));
-  const auto result = run_nib({"-p", "go"}, dir_.path(), anthropic_env());
+  const auto result =
+      run_nib({"-p", "go", "--output-format", "stream-json"}, dir_.path(), anthropic_env());
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(contains(result.err, "prompt is too long")) << result.err;
+  EXPECT_TRUE(contains(result.out, "larger than the model's context window")) << result.out;
+  EXPECT_TRUE(contains(result.out, "prompt is too long")) << result.out;
+  EXPECT_TRUE(contains(result.out, R"("error_kind":"context_overflow")")) << result.out;
   EXPECT_EQ(server_.requests().size(), 1u) << "an overflow is not retried as it is";
 }
 
