@@ -33,6 +33,11 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"off", "low", "medium", "high"}));
   app.add_flag("--list-models", options.list_models,
                "List the configured providers and models (and which keys are set), then exit");
+  app.add_option("--system-prompt", options.system_prompt,
+                 "Use TEXT instead of nib's own introduction (tools, environment and AGENTS.md "
+                 "are still added)");
+  app.add_option("--append-system-prompt", options.append_system_prompt,
+                 "Add TEXT at the end of the system prompt");
   app.add_option("--output-format", format, "text, json or stream-json (print mode)")
       ->check(CLI::IsMember({"text", "json", "stream-json"}));
   app.add_option("--max-turns", options.max_turns, "Model requests per run (default 100)")

@@ -17,7 +17,11 @@ struct CliOptions {
   std::optional<std::string> base_url;
   std::optional<std::string> api;       // --api: the wire protocol, overriding the provider's
   std::optional<std::string> thinking;  // --thinking: off, low, medium or high
-  bool list_models = false;             // --list-models: show the configured models and exit
+  bool list_models = false;
+  std::optional<std::string> system_prompt;  // replaces nib's own introduction
+  std::optional<std::string>
+      append_system_prompt;  // added at the end of the system prompt             // --list-models:
+                             // show the configured models and exit
   OutputFormat output_format = OutputFormat::kText;
   int max_turns = 0;                              // 0: the default
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c

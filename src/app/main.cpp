@@ -12,6 +12,7 @@
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
+#include "app/project_instructions.hpp"
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
@@ -48,7 +49,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     return 2;
   }
   const EnvLookup env = process_environment();
-  const auto loaded = load_configuration(config_directories(env, std::filesystem::current_path()));
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  const ConfigDirectories directories = config_directories(env, cwd);
+  const auto loaded = load_configuration(directories);
   if (!loaded.configuration) {
     std::cerr << loaded.error << '\n';
     return 2;
@@ -62,7 +65,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << model.error << '\n';
     return 2;
   }
-  return run_print_mode(options, *model.config, stop.get_token());
+  const std::string instructions =
+      instructions_section(find_instruction_files(directories.global, cwd));
+  return run_print_mode(options, *model.config, instructions, stop.get_token());
 }
 
 }  // namespace

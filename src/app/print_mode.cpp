@@ -50,7 +50,8 @@ ui::CostFunction cost_function(const ModelConfig& model) {
 
 }  // namespace
 
-int run_print_mode(const CliOptions& options, const ModelConfig& model, std::stop_token stop) {
+int run_print_mode(const CliOptions& options, const ModelConfig& model,
+                   const std::string& instructions, std::stop_token stop) {
   std::string prompt = options.prompt;
   if (prompt.empty() && !isatty(STDIN_FILENO)) {
     prompt.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -80,7 +81,9 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, std::sto
   loop_options.thinking = model.thinking;
   loop_options.tools = registry.get();
   loop_options.cwd = std::filesystem::current_path();
-  loop_options.system_prompt = build_system_prompt(registry->specs(), loop_options.cwd, today());
+  loop_options.system_prompt =
+      build_system_prompt({registry->specs(), loop_options.cwd, today(), instructions,
+                           options.system_prompt, options.append_system_prompt.value_or("")});
   loop_options.on_event = [&output](const core::Event& event) { output.on_event(event); };
   if (options.max_turns > 0) loop_options.max_turns = options.max_turns;
 

@@ -6,26 +6,35 @@
 
 namespace nib::app {
 
-std::string build_system_prompt(const std::vector<core::ToolSpec>& tools,
-                                const std::filesystem::path& cwd, const std::string& date) {
-  std::string prompt =
-      "You are nib, a coding agent working in the user's terminal. You help with software "
-      "tasks by reading files, running commands and editing code with the tools below, then "
-      "reporting what you did and found.\n\n"
-      "Guidelines:\n"
-      "- Look before you answer: read the relevant files and run commands instead of guessing.\n"
-      "- Calls that do not depend on each other can be made in one reply; they may run in "
-      "parallel.\n"
-      "- Tool results may be truncated; they say how to get the rest.\n"
-      "- Be concise. Show file paths clearly. Do not invent results you did not see.\n\nTools:\n";
-  for (const auto& tool : tools) {
+namespace {
+
+constexpr const char* kIntroduction =
+    "You are nib, a coding agent working in the user's terminal. You help with software "
+    "tasks by reading files, running commands and editing code with the tools below, then "
+    "reporting what you did and found.\n\n"
+    "Guidelines:\n"
+    "- Look before you answer: read the relevant files and run commands instead of guessing.\n"
+    "- Calls that do not depend on each other can be made in one reply; they may run in "
+    "parallel.\n"
+    "- Tool results may be truncated; they say how to get the rest.\n"
+    "- Be concise. Show file paths clearly. Do not invent results you did not see.\n";
+
+}  // namespace
+
+std::string build_system_prompt(const SystemPromptParts& parts) {
+  std::string prompt = parts.base.value_or(kIntroduction);
+  if (!prompt.empty() && prompt.back() != '\n') prompt += '\n';
+  prompt += "\nTools:\n";
+  for (const auto& tool : parts.tools) {
     const std::string first_line = tool.description.substr(0, tool.description.find('\n'));
     prompt += "- " + tool.name + ": " + first_line + "\n";
   }
   utsname system{};
   uname(&system);
-  prompt += "\nWorking directory: " + cwd.string() + "\nPlatform: " + system.sysname + " " +
-            system.release + " (" + system.machine + ")\nToday's date: " + date + "\n";
+  prompt += "\nWorking directory: " + parts.cwd.string() + "\nPlatform: " + system.sysname + " " +
+            system.release + " (" + system.machine + ")\nToday's date: " + parts.date + "\n";
+  prompt += parts.instructions;
+  if (!parts.appended.empty()) prompt += "\n" + parts.appended + "\n";
   return prompt;
 }
 

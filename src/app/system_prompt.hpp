@@ -1,7 +1,9 @@
 #pragma once
-// The system prompt: who nib is, the tools, the working directory, the platform and the date.
+// The system prompt: who nib is (or the user's own prompt), the tools, the working directory,
+// the platform, the date, the project's instruction files and any text the user appends.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,8 +11,16 @@
 
 namespace nib::app {
 
-std::string build_system_prompt(const std::vector<core::ToolSpec>& tools,
-                                const std::filesystem::path& cwd, const std::string& date);
+struct SystemPromptParts {
+  std::vector<core::ToolSpec> tools;
+  std::filesystem::path cwd;
+  std::string date;                 // YYYY-MM-DD
+  std::string instructions;         // instructions_section() of the project's files
+  std::optional<std::string> base;  // --system-prompt: replaces nib's own introduction
+  std::string appended;             // --append-system-prompt: added at the end
+};
+
+std::string build_system_prompt(const SystemPromptParts& parts);
 
 // Today's date as YYYY-MM-DD in local time.
 std::string today();

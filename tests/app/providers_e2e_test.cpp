@@ -192,6 +192,31 @@ TEST_F(ProvidersTest, InvalidConfigurationNamesFileFieldAndProblem) {
   EXPECT_TRUE(contains(result.err, ".nib/settings.json: /thinking: ")) << result.err;
 }
 
+TEST_F(ProvidersTest, SystemPromptCarriesInstructionFilesAndTheUsersText) {
+  dir_.write(".git/HEAD", "ref: refs/heads/main\n");
+  dir_.write("AGENTS.md", "Always run make check.\n");
+  dir_.write("sub/CLAUDE.md", "Prefer tabs here.\n");
+  dir_.write("sub/.config/nib/AGENTS.md", "Answer in English.\n");  // HOME is the cwd
+  server_.enqueue(MockReply::text("ok"));
+  server_.enqueue(MockReply::text("ok"));
+  const auto sub = dir_.path() / "sub";
+  ASSERT_EQ(
+      run_nib({"-p", "go", "--append-system-prompt", "Be terse."}, sub, openai_env()).exit_code, 0);
+  ASSERT_EQ(run_nib({"-p", "go", "--system-prompt", "You are a test double."}, sub, openai_env())
+                .exit_code,
+            0);
+  const auto requests = server_.requests();
+  const std::string first = requests.at(0).body["messages"][0]["content"];
+  EXPECT_TRUE(contains(first, "You are nib")) << first;
+  EXPECT_LT(first.find("Answer in English."), first.find("Always run make check."));
+  EXPECT_LT(first.find("Always run make check."), first.find("Prefer tabs here."));
+  EXPECT_TRUE(first.ends_with("Be terse.\n")) << first;
+  const std::string second = requests.at(1).body["messages"][0]["content"];
+  EXPECT_TRUE(second.starts_with("You are a test double.")) << second;
+  EXPECT_FALSE(contains(second, "You are nib")) << second;
+  EXPECT_TRUE(contains(second, "Always run make check.")) << second;
+}
+
 TEST_F(ProvidersTest, ListModelsShowsProvidersAndKeysWithoutPrintingThem) {
   const auto result = run_nib({"--list-models"}, dir_.path(), anthropic_env());
   EXPECT_EQ(result.exit_code, 0) << result.err;
