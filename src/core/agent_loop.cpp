@@ -23,6 +23,18 @@ void AgentLoop::emit(Event event) const {
   if (options_.on_event) options_.on_event(event);
 }
 
+AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_token stop) const {
+  try {
+    return options_.provider->stream(request, stop, [this](const Event& event) { emit(event); });
+  } catch (const std::exception& e) {
+    AssistantMessage failed;
+    failed.stop_reason = StopReason::kError;
+    failed.error_message = std::string("the provider failed: ") + e.what();
+    failed.error_kind = ErrorKind::kOther;
+    return failed;
+  }
+}
+
 void AgentLoop::record_results(std::vector<Message>& history, ToolResultMessage results) const {
   history.emplace_back(results);
   emit(ToolResultsEvent{std::move(results)});
@@ -45,14 +57,13 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
     ++end.turns;
     emit(TurnStartEvent{end.turns});
 
-    AssistantMessage reply;
-    try {
-      reply = options_.provider->stream(request_template, stop,
-                                        [this](const Event& event) { emit(event); });
-    } catch (const std::exception& e) {
-      reply.stop_reason = StopReason::kError;
-      reply.error_message = std::string("the provider failed: ") + e.what();
-      reply.error_kind = ErrorKind::kOther;
+    if (options_.before_request) options_.before_request(history, stop);
+    AssistantMessage reply = request(request_template, stop);
+    const bool overflowed = reply.stop_reason == StopReason::kError &&
+                            reply.error_kind == ErrorKind::kContextOverflow && reply.blocks.empty();
+    if (overflowed && options_.on_context_overflow && options_.on_context_overflow(history, stop)) {
+      end.usage += reply.usage;
+      reply = request(request_template, stop);
     }
     end.usage += reply.usage;
     const auto calls = tool_calls_of(reply);

@@ -7,6 +7,7 @@
 // Not thread-safe: one run at a time; every event is emitted on the thread that calls run().
 
 #include <filesystem>
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ struct LoopOptions {
   SlotPool* slots = &process_slot_pool();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;
+  // Optional. Called before each model request with the history about to be sent; it may
+  // replace older messages by a summary (compaction) to keep the request within the window.
+  std::function<void(std::vector<Message>& history, std::stop_token stop)> before_request;
+  // Optional. Called when a request failed because the context overflowed before any output;
+  // returns true when it made `history` smaller, and the request is then sent once more.
+  std::function<bool(std::vector<Message>& history, std::stop_token stop)> on_context_overflow;
 };
 
 class AgentLoop {
@@ -48,6 +55,8 @@ class AgentLoop {
 
  private:
   void emit(Event event) const;
+  // One model request; an exception from the provider becomes a failed reply.
+  AssistantMessage request(const ProviderRequest& request, std::stop_token stop) const;
   // Appends `results` to history and announces them.
   void record_results(std::vector<Message>& history, ToolResultMessage results) const;
 

@@ -181,5 +181,75 @@ TEST_F(AgentLoopTest, ProviderThatThrowsIsAnErrorNotACrash) {
   EXPECT_NE(end.error_message.find("bug"), std::string::npos);
 }
 
+AssistantMessage overflow() {
+  AssistantMessage failed;
+  failed.stop_reason = StopReason::kError;
+  failed.error_kind = ErrorKind::kContextOverflow;
+  failed.error_message = "prompt is too long";
+  return failed;
+}
+
+TEST_F(AgentLoopTest, BeforeRequestMayShrinkTheHistoryTheProviderSees) {
+  provider_.push(tool_reply({echo("c1", "a")}));
+  provider_.push(text_reply("done"));
+  auto options = this->options();
+  int calls = 0;
+  options.before_request = [&calls](std::vector<Message>& history, std::stop_token) {
+    if (++calls == 2) {
+      history.erase(history.begin(), history.end() - 1);  // keep only the tool results
+      history.insert(history.begin(), UserMessage{text_content("[summary]")});
+    }
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  ASSERT_EQ(loop.run(history, {}).reason, RunStopReason::kDone);
+  EXPECT_EQ(calls, 2);
+  const auto requests = provider_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[1].size(), 2u);
+  EXPECT_EQ(content_text(std::get<UserMessage>(requests[1][0]).content), "[summary]");
+}
+
+TEST_F(AgentLoopTest, ContextOverflowIsCompactedAndRetriedOnce) {
+  provider_.push(overflow());
+  provider_.push(text_reply("fits now"));
+  auto options = this->options();
+  int compactions = 0;
+  options.on_context_overflow = [&compactions](std::vector<Message>&, std::stop_token) {
+    ++compactions;
+    return true;
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+  EXPECT_EQ(end.reason, RunStopReason::kDone);
+  EXPECT_EQ(compactions, 1);
+  EXPECT_EQ(history.size(), 2u) << "the failed request leaves no message behind";
+  EXPECT_EQ(assistant_text(std::get<AssistantMessage>(history.back())), "fits now");
+}
+
+TEST_F(AgentLoopTest, ASecondOverflowOrNothingToCompactEndsTheRun) {
+  provider_.push(overflow());
+  provider_.push(overflow());
+  auto options = this->options();
+  int compactions = 0;
+  options.on_context_overflow = [&compactions](std::vector<Message>&, std::stop_token) {
+    ++compactions;
+    return true;
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  EXPECT_EQ(loop.run(history, {}).reason, RunStopReason::kError);
+  EXPECT_EQ(compactions, 1);
+
+  provider_.push(overflow());
+  options.on_context_overflow = [](std::vector<Message>&, std::stop_token) { return false; };
+  AgentLoop refusing(options);
+  auto again = history_with_prompt("go");
+  const auto end = refusing.run(again, {});
+  EXPECT_EQ(end.reason, RunStopReason::kError);
+  EXPECT_EQ(end.error_message, "prompt is too long");
+}
+
 }  // namespace
 }  // namespace nib::core
