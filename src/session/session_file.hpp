@@ -1,0 +1,108 @@
+#pragma once
+// A session file: JSON Lines, append-only. The first line is the header, then one line per
+// entry as it happens:
+//
+//   {"type":"session","version":1,"id":"<32 hex digits>","cwd":"/work","model":"...",
+//    "provider":"...","started_at":"2025-06-01T12:34:56.789Z"}
+//   {"type":"message","message":{<message_codec.hpp>}}
+//   {"type":"model_change","provider":"...","model":"..."}
+//   {"type":"compaction","summary":"...","first_kept_index":N}
+//
+// A line counts once its newline is written: a last line without one was cut off by a crash and
+// is ignored (SessionWriter removes it before appending). Any other line that cannot be read is
+// an error naming its line number, because silently skipping it could drop a tool result from
+// the middle of the history. Loading also repairs the history (history_repair.hpp) so that the
+// next request is valid. Pure apart from reading the file; thread-safe.
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/messages.hpp"
+#include "session/message_codec.hpp"
+#include "session/outcome.hpp"
+
+namespace nib::session {
+
+// The version of the file layout above, including the message encoding: bump it when either
+// changes in a way older readers would misread. Files of a newer version are refused.
+inline constexpr int kSessionFormatVersion = 1;
+static_assert(kMessageFormatVersion == 1,
+              "the message encoding changed: bump kSessionFormatVersion and decide how files of "
+              "the previous version load");
+
+struct SessionHeader {
+  int version = kSessionFormatVersion;
+  std::string id;     // 32 lowercase hex digits (128 random bits)
+  std::string cwd;    // the absolute working directory the session ran in
+  std::string model;  // the model at the start; later changes are model_change entries
+  std::string provider;
+  std::string started_at;  // ISO-8601 UTC with milliseconds: "2025-06-01T12:34:56.789Z"
+};
+
+// A message as it entered the history.
+struct MessageEntry {
+  core::Message message;
+};
+
+// The user switched model (or provider) from here on.
+struct ModelChangeEntry {
+  std::string provider;
+  std::string model;
+};
+
+// Older messages were summarised: the context continues from `summary` followed by the
+// reconstructed history (LoadedSession::messages) from index `first_kept_index` on. The full
+// earlier messages stay in the file.
+struct CompactionEntry {
+  std::string summary;
+  std::size_t first_kept_index = 0;
+};
+
+using SessionEntry = std::variant<MessageEntry, ModelChangeEntry, CompactionEntry>;
+
+// How every message line that entry_line writes begins: lets a reader count messages without
+// parsing them (session listing).
+inline constexpr std::string_view kMessageLinePrefix = R"({"type":"message",)";
+
+// A fresh session id: 128 random bits as 32 lowercase hex digits.
+std::string new_session_id();
+
+// `time` as ISO-8601 UTC with milliseconds: "2025-06-01T12:34:56.789Z".
+std::string format_utc_timestamp(std::chrono::system_clock::time_point time);
+
+// A header for a session starting now, with a fresh id.
+SessionHeader make_header(std::string cwd, std::string model, std::string provider,
+                          std::chrono::system_clock::time_point now);
+
+// The line for `header` / `entry`, newline included. Invalid UTF-8 in strings becomes U+FFFD,
+// as in the requests the providers send, so the file holds what the model saw.
+std::string header_line(const SessionHeader& header);
+std::string entry_line(const SessionEntry& entry);
+
+// The header that `line` (without its newline) encodes, or what is wrong with it.
+Outcome<SessionHeader> parse_header_line(std::string_view line);
+// The entry that `line` (without its newline) encodes, or what is wrong with it.
+Outcome<SessionEntry> parse_entry_line(std::string_view line);
+
+struct LoadedSession {
+  SessionHeader header;
+  std::vector<SessionEntry> entries;    // every entry after the header, in file order
+  std::vector<core::Message> messages;  // the history to continue from, repaired
+  std::size_t synthesized_results = 0;  // tool calls given an "interrupted" result
+  std::size_t dropped_results = 0;      // stored results that answered no call (left out)
+  bool torn_tail = false;               // a last line cut off by a crash was ignored
+};
+
+// Reads the whole session file. Errors name the file and, for a bad line, its number:
+// "<file>:7: message.content[0].type: unknown content block type \"video\"".
+Outcome<LoadedSession> load_session(const std::filesystem::path& file);
+
+// Reads only the header (the first line) of a session file.
+Outcome<SessionHeader> read_session_header(const std::filesystem::path& file);
+
+}  // namespace nib::session
