@@ -10,7 +10,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       "  nib                    interactive session\n"
       "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
       "on stderr\n"
-      "  nib tool NAME 'JSON'   run one tool call in the current directory",
+      "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
+      "  nib sessions           list this directory's saved sessions",
       "nib"};
   CliOptions options;
   std::vector<std::string> words;
@@ -33,6 +34,17 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"off", "low", "medium", "high"}));
   app.add_flag("--list-models", options.list_models,
                "List the configured providers and models (and which keys are set), then exit");
+  // Each names where the conversation comes from and goes to, so at most one may be given.
+  auto* continue_flag = app.add_flag("-c,--continue", options.continue_latest,
+                                     "Continue the latest session of this directory");
+  auto* resume = app.add_option("-r,--resume", options.resume_id,
+                                "Resume the session with this id (a prefix is enough)");
+  auto* session = app.add_option("--session", options.session_file,
+                                 "Use this session file (created if missing)");
+  auto* no_session = app.add_flag("--no-session", options.no_session, "Do not save this session");
+  continue_flag->excludes(resume)->excludes(session)->excludes(no_session);
+  resume->excludes(session)->excludes(no_session);
+  session->excludes(no_session);
   app.add_option("--system-prompt", options.system_prompt,
                  "Use TEXT instead of nib's own introduction (tools, environment and AGENTS.md "
                  "are still added)");

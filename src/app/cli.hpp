@@ -18,6 +18,10 @@ struct CliOptions {
   std::optional<std::string> api;       // --api: the wire protocol, overriding the provider's
   std::optional<std::string> thinking;  // --thinking: off, low, medium or high
   bool list_models = false;
+  bool continue_latest = false;              // -c/--continue: resume the latest session here
+  std::optional<std::string> resume_id;      // -r/--resume ID: resume a session (an id prefix)
+  std::optional<std::string> session_file;   // --session FILE: use (or start) this session file
+  bool no_session = false;                   // --no-session: keep nothing on disk
   std::optional<std::string> system_prompt;  // replaces nib's own introduction
   std::optional<std::string>
       append_system_prompt;  // added at the end of the system prompt             // --list-models:

@@ -9,10 +9,12 @@
 #include <stop_token>
 
 #include "app/cli.hpp"
+#include "app/forced_quit.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
 #include "app/project_instructions.hpp"
+#include "app/session_list.hpp"
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
@@ -21,15 +23,33 @@
 namespace nib::app {
 namespace {
 
-// Ends nib at once, taking every process its tools started with it.
+// Ends nib at once, taking every process its tools started with it, after the run's session
+// has recorded that its running tool calls were interrupted.
 [[noreturn]] void exit_now(int status) {
+  run_forced_quit_hook();
   tools::kill_all_descendants();
   std::fflush(stdout);
   std::fflush(stderr);
   _exit(status);
 }
 
+session::CompactionSettings compaction_settings(const Settings& settings) {
+  session::CompactionSettings compaction;
+  if (settings.compaction_enabled) compaction.enabled = *settings.compaction_enabled;
+  if (settings.compaction_reserve_tokens) {
+    compaction.reserve_tokens = *settings.compaction_reserve_tokens;
+  }
+  if (settings.compaction_keep_recent_tokens) {
+    compaction.keep_recent_tokens = *settings.compaction_keep_recent_tokens;
+  }
+  return compaction;
+}
+
 int dispatch(int argc, char** argv, std::stop_source& stop) {
+  if (argc == 2 && std::string_view(argv[1]) == "sessions") {
+    return list_sessions(process_environment(), std::filesystem::current_path(), std::cout,
+                         std::cerr);
+  }
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), stop.get_token(),
                             std::cout, std::cerr);
@@ -65,9 +85,10 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << model.error << '\n';
     return 2;
   }
-  const std::string instructions =
-      instructions_section(find_instruction_files(directories.global, cwd));
-  return run_print_mode(options, *model.config, instructions, stop.get_token());
+  RunContext context{env, cwd,
+                     instructions_section(find_instruction_files(directories.global, cwd)),
+                     compaction_settings(loaded.configuration->settings)};
+  return run_print_mode(options, *model.config, context, stop.get_token());
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <iostream>
 #include <iterator>
 
+#include "app/compaction_hooks.hpp"
+#include "app/forced_quit.hpp"
+#include "app/session_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "core/agent_loop.hpp"
 #include "provider/provider_factory.hpp"
@@ -50,8 +53,8 @@ ui::CostFunction cost_function(const ModelConfig& model) {
 
 }  // namespace
 
-int run_print_mode(const CliOptions& options, const ModelConfig& model,
-                   const std::string& instructions, std::stop_token stop) {
+int run_print_mode(const CliOptions& options, const ModelConfig& model, const RunContext& context,
+                   std::stop_token stop) {
   std::string prompt = options.prompt;
   if (prompt.empty() && !isatty(STDIN_FILENO)) {
     prompt.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -71,6 +74,13 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model,
     return 2;
   }
 
+  auto opened = RunSession::open(options, context.env, context.cwd, model.provider, model.model.id);
+  if (!opened.ok()) {
+    std::cerr << "nib: " << opened.error() << '\n';
+    return 2;
+  }
+  RunSession& session = opened.value();
+
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
@@ -80,16 +90,25 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model,
   loop_options.model = model.model;
   loop_options.thinking = model.thinking;
   loop_options.tools = registry.get();
-  loop_options.cwd = std::filesystem::current_path();
+  loop_options.cwd = context.cwd;
   loop_options.system_prompt =
-      build_system_prompt({registry->specs(), loop_options.cwd, today(), instructions,
+      build_system_prompt({registry->specs(), loop_options.cwd, today(), context.instructions,
                            options.system_prompt, options.append_system_prompt.value_or("")});
-  loop_options.on_event = [&output](const core::Event& event) { output.on_event(event); };
+  loop_options.on_event = [&output, &session](const core::Event& event) {
+    session.on_event(event);
+    output.on_event(event);
+  };
   if (options.max_turns > 0) loop_options.max_turns = options.max_turns;
+  install_compaction(loop_options, session, context.compaction, std::cerr);
 
+  const ScopedForcedQuitHook record_interruption([&session] { session.record_forced_quit(); });
   core::AgentLoop loop(loop_options);
-  std::vector<core::Message> history{core::UserMessage{core::text_content(prompt)}};
-  return exit_status(loop.run(history, stop).reason);
+  session.add_message(core::UserMessage{core::text_content(prompt)});
+  const int status = exit_status(loop.run(session.history(), stop).reason);
+  if (!session.write_error().empty()) {
+    std::cerr << "nib: the session could not be saved: " << session.write_error() << '\n';
+  }
+  return status;
 }
 
 }  // namespace nib::app

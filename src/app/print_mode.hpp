@@ -1,17 +1,29 @@
 #pragma once
 // Print mode (nib -p): one run of the agent loop for one prompt, output per --output-format.
 
+#include <filesystem>
 #include <stop_token>
 #include <string>
 
 #include "app/cli.hpp"
+#include "app/environment.hpp"
 #include "app/model_config.hpp"
+#include "session/compaction.hpp"
 
 namespace nib::app {
 
-// Returns the exit status: 0 done, 1 error or turn limit, 2 usage/configuration, 130 aborted.
-// `instructions` is the system prompt's section of project instruction files.
-int run_print_mode(const CliOptions& options, const ModelConfig& model,
-                   const std::string& instructions, std::stop_token stop);
+// What a run needs besides the flags and the model.
+struct RunContext {
+  EnvLookup env;
+  std::filesystem::path cwd;
+  std::string instructions;  // the system prompt's section of project instruction files
+  session::CompactionSettings compaction;
+};
+
+// Runs the prompt in the session the flags name (a new one by default), recording every
+// message in its file. Returns the exit status: 0 done, 1 error or turn limit, 2 usage or
+// configuration (including a session that cannot be opened), 130 aborted.
+int run_print_mode(const CliOptions& options, const ModelConfig& model, const RunContext& context,
+                   std::stop_token stop);
 
 }  // namespace nib::app

@@ -28,6 +28,15 @@ const json& settings_schema() {
           "maxRetries": {"type": "integer", "minimum": 0, "maximum": 10},
           "baseDelayMs": {"type": "integer", "minimum": 0, "maximum": 60000}
         }
+      },
+      "compaction": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "enabled": {"type": "boolean"},
+          "reserveTokens": {"type": "integer", "minimum": 0},
+          "keepRecentTokens": {"type": "integer", "minimum": 0}
+        }
       }
     }
   })");
@@ -119,6 +128,18 @@ void apply_settings(const json& document, Settings& settings) {
   if (document.contains("model")) settings.model = document["model"].get<std::string>();
   if (document.contains("thinking")) {
     settings.thinking = parse_thinking_level(document["thinking"].get<std::string>());
+  }
+  if (const auto compaction = document.find("compaction"); compaction != document.end()) {
+    if (compaction->contains("enabled")) {
+      settings.compaction_enabled = (*compaction)["enabled"].get<bool>();
+    }
+    if (compaction->contains("reserveTokens")) {
+      settings.compaction_reserve_tokens = (*compaction)["reserveTokens"].get<std::int64_t>();
+    }
+    if (compaction->contains("keepRecentTokens")) {
+      settings.compaction_keep_recent_tokens =
+          (*compaction)["keepRecentTokens"].get<std::int64_t>();
+    }
   }
   if (const auto retry = document.find("retry"); retry != document.end()) {
     if (retry->contains("maxRetries")) settings.max_retries = (*retry)["maxRetries"].get<int>();

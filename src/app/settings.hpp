@@ -14,6 +14,7 @@
 // A provider named like a built-in one ("openai", "anthropic") changes the fields it gives and
 // adds or replaces models by id.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ struct Settings {
   std::optional<core::ThinkingLevel> thinking;
   std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
   std::optional<int> retry_base_delay_ms;
+  // "compaction": {"enabled": B, "reserveTokens": N, "keepRecentTokens": M}
+  std::optional<bool> compaction_enabled;
+  std::optional<std::int64_t> compaction_reserve_tokens;
+  std::optional<std::int64_t> compaction_keep_recent_tokens;
 };
 
 struct Configuration {

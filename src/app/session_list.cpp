@@ -1,0 +1,32 @@
+#include "app/session_list.hpp"
+
+#include "session/session_store.hpp"
+
+namespace nib::app {
+
+// Enough of an id to resume by, and short enough to type.
+constexpr std::size_t kShownIdDigits = 8;
+
+int list_sessions(const EnvLookup& env, const std::filesystem::path& cwd, std::ostream& out,
+                  std::ostream& err) {
+  const auto store =
+      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
+  if (!store.ok()) {
+    err << "nib: " << store.error() << '\n';
+    return 2;
+  }
+  const auto sessions = store.value().list(cwd);
+  if (sessions.empty()) {
+    out << "No saved sessions for " << cwd.string() << ".\n";
+    return 0;
+  }
+  for (const auto& summary : sessions) {
+    out << summary.id.substr(0, kShownIdDigits) << "  " << summary.started_at.substr(0, 16) << "  "
+        << summary.message_count << (summary.message_count == 1 ? " message " : " messages") << "  "
+        << (summary.error.empty() ? summary.first_prompt : "(" + summary.error + ")") << '\n';
+  }
+  out << "Resume one with: nib -r ID -p \"PROMPT\" (or nib -c to continue the latest).\n";
+  return 0;
+}
+
+}  // namespace nib::app

@@ -1,0 +1,136 @@
+#include "app/session_setup.hpp"
+
+#include "session/compaction.hpp"
+#include "session/history_repair.hpp"
+#include "session/session_store.hpp"
+
+namespace nib::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The history to continue `loaded` from: after the last compaction, its summary and the
+// messages it kept.
+std::vector<core::Message> context_of(const session::LoadedSession& loaded, std::string& summary) {
+  const session::CompactionEntry* last = nullptr;
+  for (const auto& entry : loaded.entries) {
+    if (const auto* compaction = std::get_if<session::CompactionEntry>(&entry)) last = compaction;
+  }
+  if (last == nullptr) return loaded.messages;
+  summary = last->summary;
+  std::vector<core::Message> context{session::summary_message(last->summary)};
+  const std::size_t first = std::min(last->first_kept_index, loaded.messages.size());
+  context.insert(context.end(), loaded.messages.begin() + static_cast<std::ptrdiff_t>(first),
+                 loaded.messages.end());
+  return context;
+}
+
+}  // namespace
+
+session::Outcome<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
+                                              const fs::path& cwd, const std::string& provider,
+                                              const std::string& model) {
+  using Result = session::Outcome<RunSession>;
+  RunSession run;
+  if (options.no_session) return run;
+
+  std::optional<fs::path> existing;
+  if (options.session_file) {
+    std::error_code error;
+    if (fs::exists(*options.session_file, error)) existing = fs::absolute(*options.session_file);
+  }
+  auto store =
+      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
+  if (options.continue_latest || options.resume_id) {
+    if (!store.ok()) return Result::failure(store.error());
+    auto found = options.continue_latest ? store.value().latest(cwd)
+                                         : store.value().find(cwd, *options.resume_id);
+    if (!found.ok()) return Result::failure(found.error());
+    existing = found.value();
+  }
+
+  const auto header =
+      session::make_header(cwd.string(), model, provider, std::chrono::system_clock::now());
+  if (existing) {
+    auto loaded = session::load_session(*existing);
+    if (!loaded.ok()) return Result::failure(loaded.error());
+    auto writer = session::SessionWriter::open_existing(*existing);
+    if (!writer.ok()) return Result::failure(writer.error());
+    run.writer_.emplace(std::move(writer.value()));
+    run.stored_messages_ = loaded.value().messages.size();
+    run.history_ = context_of(loaded.value(), run.summary_);
+    const auto& started = loaded.value().header;
+    if (started.model != model || started.provider != provider) {
+      run.append(session::ModelChangeEntry{provider, model});
+    }
+    return run;
+  }
+  auto writer =
+      options.session_file
+          ? session::SessionWriter::create(*options.session_file, header)
+          : (store.ok() ? store.value().create(header)
+                        : session::Outcome<session::SessionWriter>::failure(store.error()));
+  if (!writer.ok()) return Result::failure(writer.error());
+  run.writer_.emplace(std::move(writer.value()));
+  return run;
+}
+
+void RunSession::append(const session::SessionEntry& entry) {
+  const std::lock_guard lock(*mutex_);
+  if (!writer_ || closed_) return;
+  if (const auto* message = std::get_if<session::MessageEntry>(&entry)) {
+    if (const auto* reply = std::get_if<core::AssistantMessage>(&message->message)) {
+      pending_calls_ = core::tool_calls_of(*reply);
+    } else if (std::holds_alternative<core::ToolResultMessage>(message->message)) {
+      pending_calls_.clear();
+    }
+  }
+  const session::Status status = writer_->append(entry);
+  if (!status.ok() && write_error_.empty()) write_error_ = status.error();
+}
+
+void RunSession::record_forced_quit() {
+  const std::lock_guard lock(*mutex_);
+  if (!writer_ || closed_) return;
+  closed_ = true;
+  if (pending_calls_.empty()) return;
+  core::ToolResultMessage results;
+  for (const auto& call : pending_calls_) {
+    results.results.push_back(
+        {call.id, call.name, core::text_content(session::kInterruptedResultText), true, {}});
+  }
+  // Best effort: the process ends right after this, and loading repairs a missing result too.
+  (void)writer_->append(session::MessageEntry{std::move(results)});
+}
+
+void RunSession::add_message(core::Message message) {
+  append(session::MessageEntry{message});
+  ++stored_messages_;
+  history_.push_back(std::move(message));
+}
+
+void RunSession::on_event(const core::Event& event) {
+  if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
+    append(session::MessageEntry{end->message});
+    ++stored_messages_;
+  } else if (const auto* results = std::get_if<core::ToolResultsEvent>(&event)) {
+    append(session::MessageEntry{results->message});
+    ++stored_messages_;
+  }
+}
+
+void RunSession::compact(std::size_t cut, const std::string& summary) {
+  const std::size_t kept = history_.size() - cut;
+  append(session::CompactionEntry{summary, stored_messages_ - kept});
+  std::vector<core::Message> context{session::summary_message(summary)};
+  context.insert(context.end(), history_.begin() + static_cast<std::ptrdiff_t>(cut),
+                 history_.end());
+  history_ = std::move(context);
+  summary_ = summary;
+}
+
+std::string RunSession::file() const {
+  return writer_ ? writer_->file().string() : "";
+}
+
+}  // namespace nib::app

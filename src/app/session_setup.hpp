@@ -1,0 +1,71 @@
+#pragma once
+// Where a run's conversation comes from and goes to: a new session file, the latest one of the
+// working directory (--continue), one named by id (--resume) or path (--session), or none
+// (--no-session). Loading one gives the history to continue from, with a compaction's summary
+// in place of the messages it summarised. One per run, used from the loop's thread, except
+// record_forced_quit(), which may come from another thread at any moment.
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli.hpp"
+#include "app/environment.hpp"
+#include "core/events.hpp"
+#include "session/session_file.hpp"
+#include "session/session_writer.hpp"
+
+namespace nib::app {
+
+// A run's session: the history to continue and the file it is written to (no file with
+// --no-session). Every message that enters the history is appended as it happens.
+class RunSession {
+ public:
+  // Opens or creates the session the options ask for; an error names the problem (exit 2).
+  static session::Outcome<RunSession> open(const CliOptions& options, const EnvLookup& env,
+                                           const std::filesystem::path& cwd,
+                                           const std::string& provider, const std::string& model);
+
+  // The conversation to send: the loaded history (after its last compaction: the summary, then
+  // the messages it kept).
+  std::vector<core::Message>& history() { return history_; }
+
+  // Appends `message` to the history and to the file.
+  void add_message(core::Message message);
+  // Records the messages that the loop appended, from its events (message_end, tool_results).
+  void on_event(const core::Event& event);
+  // nib is being quit without waiting for its tools: gives each call still without a result an
+  // "interrupted" result in the file, so the session continues from a valid history, and writes
+  // nothing more after it. Thread-safe.
+  void record_forced_quit();
+  // Replaces history()[0, cut) by `summary` and records the compaction.
+  void compact(std::size_t cut, const std::string& summary);
+  // The summary the history currently starts from ("" when none).
+  const std::string& summary() const { return summary_; }
+
+  // The session file ("" with --no-session) and the problem met while writing it, if any (the
+  // run goes on: losing the record must not lose the work).
+  std::string file() const;
+  const std::string& write_error() const { return write_error_; }
+
+ private:
+  RunSession() = default;
+  void append(const session::SessionEntry& entry);
+
+  // Guards writer_, pending_calls_ and closed_: a forced quit writes from the signal thread.
+  std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
+  std::optional<session::SessionWriter> writer_;
+  std::vector<core::ToolCall> pending_calls_;  // of the last assistant message, until answered
+  bool closed_ = false;
+  std::vector<core::Message> history_;
+  // Messages of the file's reconstructed history (session::LoadedSession::messages) so far;
+  // compaction entries index it.
+  std::size_t stored_messages_ = 0;
+  std::string summary_;
+  std::string write_error_;
+};
+
+}  // namespace nib::app

@@ -1,0 +1,218 @@
+// End-to-end: sessions saved as the run goes, continued and resumed, surviving kill -9, and
+// compacted when the conversation outgrows the model's window.
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+
+#include "support/mock_model_server.hpp"
+#include "support/nib_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace nib::testing {
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class SessionsTest : public ::testing::Test {
+ protected:
+  std::map<std::string, std::string> env() const {
+    return {{"OPENAI_BASE_URL", server_.base_url()},
+            {"NIB_MODEL", "mock-model"},
+            {"XDG_DATA_HOME", (dir_.path() / "data").string()}};
+  }
+  NibResult run(std::vector<std::string> args) { return run_nib(args, dir_.path(), env()); }
+
+  // Every message the model received in request `index`, as text.
+  std::string request_text(std::size_t index) const {
+    return server_.requests().at(index).body["messages"].dump();
+  }
+
+  // The session files written so far.
+  std::vector<std::filesystem::path> session_files() const {
+    std::vector<std::filesystem::path> files;
+    const auto root = dir_.path() / "data/nib/sessions";
+    if (!std::filesystem::exists(root)) return files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (entry.path().extension() == ".jsonl") files.push_back(entry.path());
+    }
+    return files;
+  }
+
+  static std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  MockModelServer server_;
+  TempDir dir_;
+};
+
+TEST_F(SessionsTest, ARunIsSavedAndContinued) {
+  server_.enqueue(MockReply::text("The capital is Paris."));
+  server_.enqueue(MockReply::text("About 2.1 million."));
+  ASSERT_EQ(run({"-p", "Capital of France?"}).exit_code, 0);
+  ASSERT_EQ(session_files().size(), 1u);
+  const auto result = run({"-c", "-p", "How many people live there?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "About 2.1 million.\n");
+  const std::string second = request_text(1);
+  EXPECT_LT(second.find("Capital of France?"), second.find("The capital is Paris."));
+  EXPECT_LT(second.find("The capital is Paris."), second.find("How many people live there?"));
+  EXPECT_EQ(session_files().size(), 1u) << "continuing appends to the same file";
+}
+
+TEST_F(SessionsTest, ResumeByIdPrefixAndListSessions) {
+  server_.enqueue(MockReply::text("one"));
+  server_.enqueue(MockReply::text("two"));
+  server_.enqueue(MockReply::text("back to one"));
+  ASSERT_EQ(run({"-p", "first session"}).exit_code, 0);
+  ASSERT_EQ(run({"-p", "second session"}).exit_code, 0);
+  const auto listed = run({"sessions"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_TRUE(contains(listed.out, "first session")) << listed.out;
+  EXPECT_TRUE(contains(listed.out, "second session")) << listed.out;
+  EXPECT_LT(listed.out.find("second session"), listed.out.find("first session")) << "newest first";
+  // The first session's line: its id comes first.
+  const std::size_t line_start = listed.out.rfind('\n', listed.out.find("first session")) + 1;
+  const std::string prefix = listed.out.substr(line_start, 6);
+
+  const auto result = run({"-r", prefix, "-p", "and again"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::string third = request_text(2);
+  EXPECT_TRUE(contains(third, "first session")) << third;
+  EXPECT_FALSE(contains(third, "second session")) << third;
+
+  const auto unknown = run({"-r", "zzzz", "-p", "x"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "zzzz")) << unknown.err;
+}
+
+TEST_F(SessionsTest, KillDuringABashCallThenContinueGivesTheCallAResult) {
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_9", "bash", json{{"command", "echo $$ > sync; exec sleep 1000"}}.dump()}}));
+  pid_t sleeper = 0;
+  {
+    NibProcess nib({"-p", "start the server"}, dir_.path(), env());
+    std::ifstream(dir_.path() / "sync") >> sleeper;
+    ASSERT_GT(sleeper, 0);
+    nib.send_signal(SIGKILL);
+    EXPECT_EQ(nib.wait().exit_code, 128 + SIGKILL);
+  }
+  kill(sleeper, SIGKILL);  // nib had no chance to: it was killed outright
+
+  server_.enqueue(MockReply::text("I will check whether it is running."));
+  const auto result = run({"-c", "-p", "what happened?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const json messages = server_.requests().at(1).body["messages"];
+  bool answered = false;
+  for (const json& message : messages) {
+    if (message["role"] == "tool" && message["tool_call_id"] == "call_9") {
+      answered = true;
+      EXPECT_TRUE(contains(message["content"].dump(), "interrupted")) << message.dump();
+    }
+  }
+  EXPECT_TRUE(answered) << messages.dump();
+}
+
+TEST_F(SessionsTest, SigtermWritesInterruptedResultsBeforeExiting) {
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_t", "bash", json{{"command", "echo $$ > sync; exec sleep 1000"}}.dump()}}));
+  NibProcess nib({"-p", "start"}, dir_.path(), env());
+  pid_t sleeper = 0;
+  std::ifstream(dir_.path() / "sync") >> sleeper;
+  ASSERT_GT(sleeper, 0);
+  nib.send_signal(SIGTERM);
+  EXPECT_EQ(nib.wait().exit_code, 128 + SIGTERM);
+  ASSERT_EQ(session_files().size(), 1u);
+  const std::string file = read_file(session_files()[0]);
+  const std::string last_line = file.substr(file.rfind('\n', file.size() - 2) + 1);
+  EXPECT_TRUE(contains(last_line, "call_t")) << file;
+  EXPECT_TRUE(contains(last_line, "interrupted: nib exited")) << file;
+}
+
+TEST_F(SessionsTest, NoSessionWritesNothing) {
+  server_.enqueue(MockReply::text("ok"));
+  ASSERT_EQ(run({"--no-session", "-p", "hi"}).exit_code, 0);
+  EXPECT_TRUE(session_files().empty());
+  EXPECT_EQ(run({"-c", "--no-session", "-p", "x"}).exit_code, 2) << "the two contradict";
+}
+
+TEST_F(SessionsTest, SessionFileFlagCreatesThenContinuesThatFile) {
+  server_.enqueue(MockReply::text("noted"));
+  server_.enqueue(MockReply::text("you said blue"));
+  const auto file = dir_.path() / "mine.jsonl";
+  ASSERT_EQ(run({"--session", file.string(), "-p", "remember blue"}).exit_code, 0);
+  ASSERT_EQ(run({"--session", file.string(), "-p", "what did I say?"}).exit_code, 0);
+  EXPECT_TRUE(contains(request_text(1), "remember blue"));
+  EXPECT_TRUE(session_files().empty()) << "nothing in the default place";
+}
+
+// A model with a small window: a large tool result pushes the next request past the window
+// minus the reserve, so the older messages are summarised by the model first.
+TEST_F(SessionsTest, CompactsWhenTheContextOutgrowsASmallWindow) {
+  dir_.write("big.txt", std::string(12000, 'x') + "\n");
+  dir_.write(".nib/models.json",
+             json{{"providers",
+                   {{"small",
+                     {{"api", "openai-chat"},
+                      {"baseUrl", server_.base_url()},
+                      {"defaultModel", "tiny"},
+                      {"models", {{{"id", "tiny"}, {"contextWindow", 3000}}}}}}}}}
+                 .dump());
+  dir_.write(
+      ".nib/settings.json",
+      R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"big.txt"})"}}));
+  server_.enqueue(MockReply::text("SUMMARY: the user asked to read big.txt."));
+  server_.enqueue(MockReply::text("It is all x."));
+  auto environment = env();
+  environment.erase("NIB_MODEL");
+  environment.erase("OPENAI_BASE_URL");
+  const auto result = run_nib({"-p", "What is in big.txt?"}, dir_.path(), environment);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "It is all x.\n");
+  EXPECT_TRUE(contains(result.err, "compacting the conversation")) << result.err;
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_TRUE(contains(requests[1].body["messages"][0]["content"].dump(), "You summarise"));
+  const std::string third = requests[2].body["messages"].dump();
+  EXPECT_TRUE(contains(third, "SUMMARY: the user asked to read big.txt."));
+  EXPECT_FALSE(contains(third, "What is in big.txt?")) << "the prompt was summarised";
+  EXPECT_TRUE(contains(third, "\"tool_call_id\":\"c1\"")) << "the call and result stay";
+  ASSERT_EQ(session_files().size(), 1u);
+  const std::string file = read_file(session_files()[0]);
+  EXPECT_TRUE(contains(file, R"("type":"compaction")")) << file;
+  EXPECT_TRUE(contains(file, "What is in big.txt?")) << "the full history stays in the file";
+}
+
+TEST_F(SessionsTest, ContextOverflowIsCompactedAndRetried) {
+  dir_.write("a.txt", "alpha\n");
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"a.txt"})"}}));
+  server_.enqueue(MockReply::http_error(
+      400, R"({"error":{"message":"This model's maximum context length is 8192 tokens.",
+      "code":"context_length_exceeded"}})"));
+  server_.enqueue(MockReply::text("SUMMARY: reading a.txt."));
+  server_.enqueue(MockReply::text("It says alpha."));
+  const auto result = run({"-p", "What does a.txt say?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "It says alpha.\n");
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_TRUE(contains(requests[3].body["messages"].dump(), "SUMMARY: reading a.txt."));
+}
+
+}  // namespace
+}  // namespace nib::testing
