@@ -3,15 +3,16 @@
 // append() returns, so that nothing the user saw is lost when nib is killed.
 //
 // Durability policy: each entry is one write() of the whole line, newline included, to a file
-// opened with O_APPEND, then fdatasync().
+// opened with O_APPEND; the file is fdatasync()ed when the writer closes.
 // - One write() with O_APPEND: lines of two writers never interleave, and the kernel's page
 //   cache keeps everything written, whatever happens to the process (kill -9, a crash). Only a
 //   kill during a write of a very large line (images: the kernel checks for a fatal signal
 //   between pages) can leave a partial last line, which loading ignores and open_existing()
 //   cuts off.
-// - fdatasync() makes the line survive a power loss or a kernel crash too. It costs a few
-//   milliseconds, and entries are rare (about two per model turn, which itself takes seconds),
-//   so there is no reason to be weaker.
+// - No fdatasync() per entry: it costs from a fraction of a millisecond to tens of
+//   milliseconds per call on real disks, twice a turn, on the loop's thread, and it only adds
+//   safety against a power loss or a kernel crash, where the last seconds of a conversation may
+//   be lost anyway. The sync on close bounds that window to the run in progress.
 // - A write that fails part-way removes its partial line again, so a later entry cannot be glued
 //   onto it into a corrupt middle line.
 //
