@@ -15,6 +15,7 @@
 #include "app/print_mode.hpp"
 #include "app/project_instructions.hpp"
 #include "app/session_list.hpp"
+#include "app/session_setup.hpp"
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
@@ -43,6 +44,21 @@ session::CompactionSettings compaction_settings(const Settings& settings) {
     compaction.keep_recent_tokens = *settings.compaction_keep_recent_tokens;
   }
   return compaction;
+}
+
+// A resumed session goes on with the model it last used, unless one is named.
+CliOptions with_session_model(CliOptions options, const EnvLookup& env,
+                              const std::filesystem::path& cwd) {
+  if (options.model || options.provider || env("NIB_MODEL") || env("NIB_PROVIDER")) {
+    return options;
+  }
+  const auto existing = existing_session_file(options, env, cwd);
+  if (!existing.ok() || !existing.value()) return options;
+  if (const auto used = session_model(*existing.value())) {
+    options.provider = used->provider;
+    options.model = used->model;
+  }
+  return options;
 }
 
 int dispatch(int argc, char** argv, std::stop_source& stop) {
@@ -80,7 +96,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     list_models(*loaded.configuration, env, std::cout);
     return 0;
   }
-  const auto model = resolve_model_config(options, env, *loaded.configuration);
+  const auto model =
+      resolve_model_config(with_session_model(options, env, cwd), env, *loaded.configuration);
   if (!model.config) {
     std::cerr << model.error << '\n';
     return 2;

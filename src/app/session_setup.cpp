@@ -27,6 +27,38 @@ std::vector<core::Message> context_of(const session::LoadedSession& loaded, std:
 
 }  // namespace
 
+session::Outcome<std::optional<fs::path>> existing_session_file(const CliOptions& options,
+                                                                const EnvLookup& env,
+                                                                const fs::path& cwd) {
+  using Result = session::Outcome<std::optional<fs::path>>;
+  if (options.session_file) {
+    std::error_code error;
+    if (!fs::exists(*options.session_file, error)) return std::optional<fs::path>();
+    return std::optional<fs::path>(fs::absolute(*options.session_file));
+  }
+  if (!options.continue_latest && !options.resume_id) return std::optional<fs::path>();
+  const auto store =
+      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
+  if (!store.ok()) return Result::failure(store.error());
+  auto found = options.continue_latest ? store.value().latest(cwd)
+                                       : store.value().find(cwd, *options.resume_id);
+  if (!found.ok()) return Result::failure(found.error());
+  return std::optional<fs::path>(found.value());
+}
+
+std::optional<SessionModel> session_model(const fs::path& file) {
+  const auto loaded = session::load_session(file);
+  if (!loaded.ok()) return std::nullopt;
+  SessionModel model{loaded.value().header.provider, loaded.value().header.model};
+  for (const auto& entry : loaded.value().entries) {
+    if (const auto* change = std::get_if<session::ModelChangeEntry>(&entry)) {
+      model = {change->provider, change->model};
+    }
+  }
+  if (model.provider.empty() || model.model.empty()) return std::nullopt;
+  return model;
+}
+
 session::Outcome<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
                                               const fs::path& cwd, const std::string& provider,
                                               const std::string& model) {
@@ -34,19 +66,13 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   RunSession run;
   if (options.no_session) return run;
 
-  std::optional<fs::path> existing;
-  if (options.session_file) {
-    std::error_code error;
-    if (fs::exists(*options.session_file, error)) existing = fs::absolute(*options.session_file);
-  }
-  auto store =
-      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
-  if (options.continue_latest || options.resume_id) {
-    if (!store.ok()) return Result::failure(store.error());
-    auto found = options.continue_latest ? store.value().latest(cwd)
-                                         : store.value().find(cwd, *options.resume_id);
-    if (!found.ok()) return Result::failure(found.error());
-    existing = found.value();
+  const auto found = existing_session_file(options, env, cwd);
+  if (!found.ok()) return Result::failure(found.error());
+  const std::optional<fs::path>& existing = found.value();
+  std::optional<session::Outcome<session::SessionStore>> store;
+  if (!existing && !options.session_file) {
+    store.emplace(
+        session::SessionStore::from_environment([&env](const char* name) { return env(name); }));
   }
 
   const auto header =
@@ -68,8 +94,8 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   auto writer =
       options.session_file
           ? session::SessionWriter::create(*options.session_file, header)
-          : (store.ok() ? store.value().create(header)
-                        : session::Outcome<session::SessionWriter>::failure(store.error()));
+          : (store->ok() ? store->value().create(header)
+                         : session::Outcome<session::SessionWriter>::failure(store->error()));
   if (!writer.ok()) return Result::failure(writer.error());
   run.writer_.emplace(std::move(writer.value()));
   return run;

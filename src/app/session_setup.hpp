@@ -20,6 +20,20 @@
 
 namespace nib::app {
 
+// The session file the options name that already exists (--continue, --resume, an existing
+// --session file); nullopt for a new session; an error when the named one cannot be found.
+session::Outcome<std::optional<std::filesystem::path>> existing_session_file(
+    const CliOptions& options, const EnvLookup& env, const std::filesystem::path& cwd);
+
+struct SessionModel {
+  std::string provider;
+  std::string model;
+};
+
+// The provider and model a stored session last used (its header, or its last model change);
+// nullopt when the file cannot be read.
+std::optional<SessionModel> session_model(const std::filesystem::path& file);
+
 // A run's session: the history to continue and the file it is written to (no file with
 // --no-session). Every message that enters the history is appended as it happens.
 class RunSession {

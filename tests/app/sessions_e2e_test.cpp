@@ -72,6 +72,22 @@ TEST_F(SessionsTest, ARunIsSavedAndContinued) {
   EXPECT_EQ(session_files().size(), 1u) << "continuing appends to the same file";
 }
 
+TEST_F(SessionsTest, AContinuedSessionKeepsItsModelUnlessOneIsNamed) {
+  server_.enqueue(MockReply::text("first"));
+  server_.enqueue(MockReply::text("second"));
+  server_.enqueue(MockReply::text("third"));
+  std::map<std::string, std::string> environment{
+      {"OPENAI_BASE_URL", server_.base_url()}, {"XDG_DATA_HOME", (dir_.path() / "data").string()}};
+  ASSERT_EQ(run_nib({"-p", "hi", "--model", "model-a"}, dir_.path(), environment).exit_code, 0);
+  ASSERT_EQ(run_nib({"-c", "-p", "again"}, dir_.path(), environment).exit_code, 0);
+  ASSERT_EQ(
+      run_nib({"-c", "-p", "switch", "--model", "model-b"}, dir_.path(), environment).exit_code, 0);
+  const auto requests = server_.requests();
+  EXPECT_EQ(requests.at(1).body["model"], "model-a");
+  EXPECT_EQ(requests.at(2).body["model"], "model-b");
+  EXPECT_TRUE(contains(read_file(session_files().at(0)), R"("type":"model_change")"));
+}
+
 TEST_F(SessionsTest, ResumeByIdPrefixAndListSessions) {
   server_.enqueue(MockReply::text("one"));
   server_.enqueue(MockReply::text("two"));
