@@ -1,5 +1,7 @@
 #include "app/session_setup.hpp"
 
+#include <algorithm>
+
 #include "session/compaction.hpp"
 #include "session/history_repair.hpp"
 #include "session/session_store.hpp"
@@ -107,8 +109,12 @@ void RunSession::append(const session::SessionEntry& entry) {
   if (const auto* message = std::get_if<session::MessageEntry>(&entry)) {
     if (const auto* reply = std::get_if<core::AssistantMessage>(&message->message)) {
       pending_calls_ = core::tool_calls_of(*reply);
-    } else if (std::holds_alternative<core::ToolResultMessage>(message->message)) {
-      pending_calls_.clear();
+    } else if (const auto* results = std::get_if<core::ToolResultMessage>(&message->message)) {
+      std::erase_if(pending_calls_, [results](const core::ToolCall& call) {
+        return std::any_of(
+            results->results.begin(), results->results.end(),
+            [&call](const core::ToolResult& result) { return result.tool_call_id == call.id; });
+      });
     }
   }
   const session::Status status = writer_->append(entry);
@@ -139,9 +145,23 @@ void RunSession::on_event(const core::Event& event) {
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     append(session::MessageEntry{end->message});
     ++stored_messages_;
-  } else if (const auto* results = std::get_if<core::ToolResultsEvent>(&event)) {
-    append(session::MessageEntry{results->message});
-    ++stored_messages_;
+  } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
+    // Each result is kept as soon as it is final, so a kill in the middle of a long batch
+    // loses only the calls still running; loading merges the parts into one batch.
+    append(session::MessageEntry{core::ToolResultMessage{{tool_end->outcome.result}}});
+    written_results_.push_back(tool_end->outcome.result.tool_call_id);
+  } else if (const auto* batch = std::get_if<core::ToolResultsEvent>(&event)) {
+    // Results that never passed tool_end (calls the loop settled without running them).
+    core::ToolResultMessage rest;
+    for (const auto& result : batch->message.results) {
+      if (std::find(written_results_.begin(), written_results_.end(), result.tool_call_id) ==
+          written_results_.end()) {
+        rest.results.push_back(result);
+      }
+    }
+    if (!rest.results.empty()) append(session::MessageEntry{std::move(rest)});
+    written_results_.clear();
+    ++stored_messages_;  // the parts load as one message
   }
 }
 

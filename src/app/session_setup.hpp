@@ -49,7 +49,8 @@ class RunSession {
 
   // Appends `message` to the history and to the file.
   void add_message(core::Message message);
-  // Records the messages that the loop appended, from its events (message_end, tool_results).
+  // Records the messages that the loop appended, from its events: each reply at message_end,
+  // each tool result at its tool_end (the rest of a batch at tool_results).
   void on_event(const core::Event& event);
   // nib is being quit without waiting for its tools: gives each call still without a result an
   // "interrupted" result in the file, so the session continues from a valid history, and writes
@@ -73,6 +74,7 @@ class RunSession {
   std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
   std::optional<session::SessionWriter> writer_;
   std::vector<core::ToolCall> pending_calls_;  // of the last assistant message, until answered
+  std::vector<std::string> written_results_;   // call ids of this batch's results already kept
   bool closed_ = false;
   std::vector<core::Message> history_;
   // Messages of the file's reconstructed history (session::LoadedSession::messages) so far;

@@ -142,6 +142,32 @@ TEST_F(SessionsTest, KillDuringABashCallThenContinueGivesTheCallAResult) {
   EXPECT_TRUE(answered) << messages.dump();
 }
 
+TEST_F(SessionsTest, AKillMidBatchKeepsTheResultsThatHadFinished) {
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", json{{"command", "echo finished-first"}}.dump()},
+       {"call_2", "bash", json{{"command", "echo $$ > sync; exec sleep 1000"}}.dump()}}));
+  pid_t sleeper = 0;
+  {
+    NibProcess nib({"-p", "two steps"}, dir_.path(), env());
+    std::ifstream(dir_.path() / "sync") >> sleeper;
+    ASSERT_GT(sleeper, 0);
+    nib.send_signal(SIGKILL);
+    nib.wait();
+  }
+  kill(sleeper, SIGKILL);
+  server_.enqueue(MockReply::text("ok"));
+  ASSERT_EQ(run({"-c", "-p", "status?"}).exit_code, 0);
+  std::map<std::string, std::string> results;
+  const json messages = server_.requests().at(1).body["messages"];
+  for (const json& message : messages) {
+    if (message["role"] == "tool") results[message["tool_call_id"]] = message["content"].dump();
+  }
+  ASSERT_EQ(results.size(), 2u) << messages.dump();
+  EXPECT_TRUE(contains(results["call_1"], "finished-first")) << results["call_1"];
+  EXPECT_TRUE(contains(results["call_2"], "interrupted")) << results["call_2"];
+}
+
 TEST_F(SessionsTest, SigtermWritesInterruptedResultsBeforeExiting) {
   ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
   server_.enqueue(MockReply::tool_calls(
