@@ -7,7 +7,7 @@ namespace nib::app {
 ParseOutcome parse_command_line(int argc, const char* const* argv) {
   CLI::App app{
       "nib: a coding agent for the terminal.\n\n"
-      "  nib                    interactive session\n"
+      "  nib                    interactive session (not available yet; use -p)\n"
       "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
       "on stderr\n"
       "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
