@@ -48,15 +48,14 @@ session::CompactionSettings compaction_settings(const Settings& settings) {
 
 // A resumed session goes on with the model it last used, unless one is named.
 CliOptions with_session_model(CliOptions options, const EnvLookup& env,
-                              const std::filesystem::path& cwd) {
-  if (options.model || options.provider || env("NIB_MODEL") || env("NIB_PROVIDER")) {
+                              const std::optional<ExistingSession>& existing) {
+  if (!existing || options.model || options.provider || env("NIB_MODEL") || env("NIB_PROVIDER")) {
     return options;
   }
-  const auto existing = existing_session_file(options, env, cwd);
-  if (!existing.ok() || !existing.value()) return options;
-  if (const auto used = session_model(*existing.value())) {
-    options.provider = used->provider;
-    options.model = used->model;
+  const SessionModel used = session_model(existing->loaded);
+  if (!used.provider.empty() && !used.model.empty()) {
+    options.provider = used.provider;
+    options.model = used.model;
   }
   return options;
 }
@@ -96,15 +95,21 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     list_models(*loaded.configuration, env, std::cout);
     return 0;
   }
-  const auto model =
-      resolve_model_config(with_session_model(options, env, cwd), env, *loaded.configuration);
+  // Read once, before the model is chosen: a resumed session names the model it last used.
+  auto existing = load_named_session(options, env, cwd);
+  if (!existing.ok()) {
+    std::cerr << "nib: " << existing.error() << '\n';
+    return 2;
+  }
+  const auto model = resolve_model_config(with_session_model(options, env, existing.value()), env,
+                                          *loaded.configuration);
   if (!model.config) {
     std::cerr << model.error << '\n';
     return 2;
   }
-  RunContext context{env, cwd,
-                     instructions_section(find_instruction_files(directories.global, cwd)),
-                     compaction_settings(loaded.configuration->settings)};
+  RunContext context{
+      env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
+      compaction_settings(loaded.configuration->settings), std::move(existing.value())};
   return run_print_mode(options, *model.config, context, stop.get_token());
 }
 

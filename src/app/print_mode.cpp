@@ -74,7 +74,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 2;
   }
 
-  auto opened = RunSession::open(options, context.env, context.cwd, model.provider, model.model.id);
+  auto opened = RunSession::open(options, context.env, context.cwd, context.existing,
+                                 model.provider, model.model.id);
   if (!opened.ok()) {
     std::cerr << "nib: " << opened.error() << '\n';
     return 2;

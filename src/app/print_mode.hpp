@@ -2,12 +2,14 @@
 // Print mode (nib -p): one run of the agent loop for one prompt, output per --output-format.
 
 #include <filesystem>
+#include <optional>
 #include <stop_token>
 #include <string>
 
 #include "app/cli.hpp"
 #include "app/environment.hpp"
 #include "app/model_config.hpp"
+#include "app/session_setup.hpp"
 #include "session/compaction.hpp"
 
 namespace nib::app {
@@ -18,6 +20,7 @@ struct RunContext {
   std::filesystem::path cwd;
   std::string instructions;  // the system prompt's section of project instruction files
   session::CompactionSettings compaction;
+  std::optional<ExistingSession> existing;  // the session to continue (load_named_session)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

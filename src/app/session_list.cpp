@@ -9,8 +9,7 @@ constexpr std::size_t kShownIdDigits = 8;
 
 int list_sessions(const EnvLookup& env, const std::filesystem::path& cwd, std::ostream& out,
                   std::ostream& err) {
-  const auto store =
-      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
+  const auto store = session::SessionStore::from_environment(env);
   if (!store.ok()) {
     err << "nib: " << store.error() << '\n';
     return 2;

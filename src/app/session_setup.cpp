@@ -29,75 +29,71 @@ std::vector<core::Message> context_of(const session::LoadedSession& loaded, std:
 
 }  // namespace
 
-session::Outcome<std::optional<fs::path>> existing_session_file(const CliOptions& options,
-                                                                const EnvLookup& env,
-                                                                const fs::path& cwd) {
-  using Result = session::Outcome<std::optional<fs::path>>;
+session::Outcome<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
+                                                                    const EnvLookup& env,
+                                                                    const fs::path& cwd) {
+  using Result = session::Outcome<std::optional<ExistingSession>>;
+  fs::path file;
   if (options.session_file) {
     std::error_code error;
-    if (!fs::exists(*options.session_file, error)) return std::optional<fs::path>();
-    return std::optional<fs::path>(fs::absolute(*options.session_file));
+    if (!fs::exists(*options.session_file, error)) return std::optional<ExistingSession>();
+    file = fs::absolute(*options.session_file);
+  } else if (options.continue_latest || options.resume_id) {
+    const auto store = session::SessionStore::from_environment(env);
+    if (!store.ok()) return Result::failure(store.error());
+    auto found = options.continue_latest ? store.value().latest(cwd)
+                                         : store.value().find(cwd, *options.resume_id);
+    if (!found.ok()) return Result::failure(found.error());
+    file = found.value();
+  } else {
+    return std::optional<ExistingSession>();
   }
-  if (!options.continue_latest && !options.resume_id) return std::optional<fs::path>();
-  const auto store =
-      session::SessionStore::from_environment([&env](const char* name) { return env(name); });
-  if (!store.ok()) return Result::failure(store.error());
-  auto found = options.continue_latest ? store.value().latest(cwd)
-                                       : store.value().find(cwd, *options.resume_id);
-  if (!found.ok()) return Result::failure(found.error());
-  return std::optional<fs::path>(found.value());
+  auto loaded = session::load_session(file);
+  if (!loaded.ok()) return Result::failure(loaded.error());
+  return std::optional<ExistingSession>(ExistingSession{file, std::move(loaded.value())});
 }
 
-std::optional<SessionModel> session_model(const fs::path& file) {
-  const auto loaded = session::load_session(file);
-  if (!loaded.ok()) return std::nullopt;
-  SessionModel model{loaded.value().header.provider, loaded.value().header.model};
-  for (const auto& entry : loaded.value().entries) {
+SessionModel session_model(const session::LoadedSession& loaded) {
+  SessionModel model{loaded.header.provider, loaded.header.model};
+  for (const auto& entry : loaded.entries) {
     if (const auto* change = std::get_if<session::ModelChangeEntry>(&entry)) {
       model = {change->provider, change->model};
     }
   }
-  if (model.provider.empty() || model.model.empty()) return std::nullopt;
   return model;
 }
 
 session::Outcome<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
-                                              const fs::path& cwd, const std::string& provider,
+                                              const fs::path& cwd,
+                                              const std::optional<ExistingSession>& existing,
+                                              const std::string& provider,
                                               const std::string& model) {
   using Result = session::Outcome<RunSession>;
   RunSession run;
   if (options.no_session) return run;
 
-  const auto found = existing_session_file(options, env, cwd);
-  if (!found.ok()) return Result::failure(found.error());
-  const std::optional<fs::path>& existing = found.value();
-  std::optional<session::Outcome<session::SessionStore>> store;
-  if (!existing && !options.session_file) {
-    store.emplace(
-        session::SessionStore::from_environment([&env](const char* name) { return env(name); }));
-  }
-
-  const auto header =
-      session::make_header(cwd.string(), model, provider, std::chrono::system_clock::now());
   if (existing) {
-    auto loaded = session::load_session(*existing);
-    if (!loaded.ok()) return Result::failure(loaded.error());
-    auto writer = session::SessionWriter::open_existing(*existing);
+    auto writer = session::SessionWriter::open_existing(existing->file);
     if (!writer.ok()) return Result::failure(writer.error());
     run.writer_.emplace(std::move(writer.value()));
-    run.stored_messages_ = loaded.value().messages.size();
-    run.history_ = context_of(loaded.value(), run.summary_);
-    const auto& started = loaded.value().header;
-    if (started.model != model || started.provider != provider) {
+    run.stored_messages_ = existing->loaded.messages.size();
+    run.history_ = context_of(existing->loaded, run.summary_);
+    const SessionModel last = session_model(existing->loaded);
+    if (last.model != model || last.provider != provider) {
       run.append(session::ModelChangeEntry{provider, model});
     }
     return run;
   }
-  auto writer =
-      options.session_file
-          ? session::SessionWriter::create(*options.session_file, header)
-          : (store->ok() ? store->value().create(header)
-                         : session::Outcome<session::SessionWriter>::failure(store->error()));
+  const auto header =
+      session::make_header(cwd.string(), model, provider, std::chrono::system_clock::now());
+  auto writer = session::Outcome<session::SessionWriter>::failure("");
+  if (options.session_file) {
+    writer = session::SessionWriter::create(*options.session_file, header);
+  } else if (const auto store = session::SessionStore::from_environment(env); store.ok()) {
+    writer = store.value().create(header);
+  } else {
+    return Result::failure(store.error());
+  }
   if (!writer.ok()) return Result::failure(writer.error());
   run.writer_.emplace(std::move(writer.value()));
   return run;

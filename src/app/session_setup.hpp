@@ -20,9 +20,16 @@
 
 namespace nib::app {
 
-// The session file the options name that already exists (--continue, --resume, an existing
-// --session file); nullopt for a new session; an error when the named one cannot be found.
-session::Outcome<std::optional<std::filesystem::path>> existing_session_file(
+// A stored session the options name, read once: by --continue, --resume or an existing
+// --session file.
+struct ExistingSession {
+  std::filesystem::path file;
+  session::LoadedSession loaded;
+};
+
+// The session the options name, loaded; nullopt for a new session (or with --no-session); an
+// error when the named one cannot be found or read.
+session::Outcome<std::optional<ExistingSession>> load_named_session(
     const CliOptions& options, const EnvLookup& env, const std::filesystem::path& cwd);
 
 struct SessionModel {
@@ -30,17 +37,18 @@ struct SessionModel {
   std::string model;
 };
 
-// The provider and model a stored session last used (its header, or its last model change);
-// nullopt when the file cannot be read.
-std::optional<SessionModel> session_model(const std::filesystem::path& file);
+// The provider and model a stored session last used: its header's, or its last model change's.
+SessionModel session_model(const session::LoadedSession& loaded);
 
 // A run's session: the history to continue and the file it is written to (no file with
 // --no-session). Every message that enters the history is appended as it happens.
 class RunSession {
  public:
-  // Opens or creates the session the options ask for; an error names the problem (exit 2).
+  // Continues `existing` (from load_named_session), or else creates a new session file unless
+  // options.no_session; an error names the problem (exit 2).
   static session::Outcome<RunSession> open(const CliOptions& options, const EnvLookup& env,
                                            const std::filesystem::path& cwd,
+                                           const std::optional<ExistingSession>& existing,
                                            const std::string& provider, const std::string& model);
 
   // The conversation to send: the loaded history (after its last compaction: the summary, then
