@@ -7,28 +7,21 @@
 
 #include "provider/openai_chat_request.hpp"  // kImageOmittedText
 
+#include "support/message_builders.hpp"
+
 namespace nib::provider {
 namespace {
 
 using nlohmann::json;
+using testing::sample_png;
 
 core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
-  core::ProviderRequest request;
-  request.model.id = "claude-sonnet-4-5";
-  request.messages = &messages;
-  return request;
-}
-
-core::ImageBlock png() {
-  return core::ImageBlock{"iVBORw0KGgo=", "image/png"};
+  return testing::request_over(messages, "claude-sonnet-4-5");
 }
 
 core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks,
                                  std::string api = kAnthropicApi) {
-  core::AssistantMessage message;
-  message.blocks = std::move(blocks);
-  message.api = std::move(api);
-  return message;
+  return testing::assistant_message(std::move(blocks), std::move(api));
 }
 
 core::UserMessage user(const std::string& text) {
@@ -112,7 +105,7 @@ TEST(AnthropicRequestTest, ThinkingStyleIsAdaptiveFromClaude46On) {
 
 TEST(AnthropicRequestTest, UserImagesBecomeBase64Blocks) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"what is this?"}, png()}}};
+      core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
   const json body = build_anthropic_request(make_request(messages));
   EXPECT_EQ(without_cache_control(body["messages"]), json::parse(R"([
     {"role": "user", "content": [
@@ -123,9 +116,9 @@ TEST(AnthropicRequestTest, UserImagesBecomeBase64Blocks) {
 
 TEST(AnthropicRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouched) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"look"}, png()}},
+      core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
       assistant({core::ToolCall{"toolu_1", "read", R"({"path":"a.png"})"}}),
-      core::ToolResultMessage{{core::ToolResult{"toolu_1", "read", {png()}}}},
+      core::ToolResultMessage{{core::ToolResult{"toolu_1", "read", {sample_png()}}}},
   };
   core::ProviderRequest request = make_request(messages);
   request.model.supports_images = false;
@@ -172,7 +165,7 @@ TEST(AnthropicRequestTest, ThinkingFromAnotherProtocolIsDropped) {
 }
 
 TEST(AnthropicRequestTest, ToolResultsBecomeToolResultBlocksInOneUserMessage) {
-  core::ToolResult image{"toolu_1", "read", {core::TextBlock{"Read image a.png"}, png()}};
+  core::ToolResult image{"toolu_1", "read", {core::TextBlock{"Read image a.png"}, sample_png()}};
   core::ToolResult failed{"toolu_2", "read", core::text_content("Error: no such file"), true};
   core::ToolResult empty{"toolu_3", "bash", {core::TextBlock{""}}};
   const std::vector<core::Message> messages = {

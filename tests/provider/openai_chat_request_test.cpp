@@ -4,26 +4,20 @@
 
 #include <vector>
 
+#include "support/message_builders.hpp"
+
 namespace nib::provider {
 namespace {
 
 using nlohmann::json;
+using testing::sample_png;
 
 core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
-  core::ProviderRequest request;
-  request.model.id = "gpt-test";
-  request.messages = &messages;
-  return request;
-}
-
-core::ImageBlock png() {
-  return core::ImageBlock{"iVBORw0KGgo=", "image/png"};
+  return testing::request_over(messages, "gpt-test");
 }
 
 core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks) {
-  core::AssistantMessage message;
-  message.blocks = std::move(blocks);
-  return message;
+  return testing::assistant_message(std::move(blocks));
 }
 
 TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
@@ -51,7 +45,7 @@ TEST(OpenAIChatRequestTest, OmitsEmptySystemPrompt) {
 
 TEST(OpenAIChatRequestTest, UserImagesBecomeDataUrlParts) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"what is this?"}, png()}}};
+      core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
   const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
   EXPECT_EQ(body["messages"][0]["content"], json::parse(R"([
     {"type": "text", "text": "what is this?"},
@@ -90,7 +84,7 @@ TEST(OpenAIChatRequestTest, ToolResultsBecomeOneToolMessageEach) {
 }
 
 TEST(OpenAIChatRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllToolMessages) {
-  core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, png()}};
+  core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, sample_png()}};
   core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
   const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
@@ -105,8 +99,8 @@ TEST(OpenAIChatRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllToolMe
 
 TEST(OpenAIChatRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouched) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"look"}, png()}},
-      core::ToolResultMessage{{core::ToolResult{"call_1", "read", {png()}}}},
+      core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
+      core::ToolResultMessage{{core::ToolResult{"call_1", "read", {sample_png()}}}},
   };
   core::ProviderRequest request = make_request(messages);
   request.model.supports_images = false;

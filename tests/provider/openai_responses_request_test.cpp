@@ -6,28 +6,21 @@
 
 #include "provider/openai_responses.hpp"
 
+#include "support/message_builders.hpp"
+
 namespace nib::provider {
 namespace {
 
 using nlohmann::json;
+using testing::sample_png;
 
 core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
-  core::ProviderRequest request;
-  request.model.id = "gpt-test";
-  request.messages = &messages;
-  return request;
-}
-
-core::ImageBlock png() {
-  return core::ImageBlock{"iVBORw0KGgo=", "image/png"};
+  return testing::request_over(messages, "gpt-test");
 }
 
 core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks,
                                  std::string api = kOpenAIResponsesApi) {
-  core::AssistantMessage message;
-  message.blocks = std::move(blocks);
-  message.api = std::move(api);
-  return message;
+  return testing::assistant_message(std::move(blocks), std::move(api));
 }
 
 // A signature as the assembler stores it for a finished reasoning item.
@@ -67,7 +60,7 @@ TEST(OpenAIResponsesRequestTest, OmitsEmptyInstructionsAndSendsTheTokenLimit) {
 
 TEST(OpenAIResponsesRequestTest, UserImagesBecomeDataUrlParts) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"what is this?"}, png()}}};
+      core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
   const json body = build_responses_request(make_request(messages));
   EXPECT_EQ(body["input"][0]["content"], json::parse(R"([
     {"type": "input_text", "text": "what is this?"},
@@ -162,7 +155,7 @@ TEST(OpenAIResponsesRequestTest, ToolResultsBecomeFunctionCallOutputs) {
 }
 
 TEST(OpenAIResponsesRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllOutputs) {
-  core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, png()}};
+  core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, sample_png()}};
   core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
   const json body = build_responses_request(make_request(messages));
@@ -178,8 +171,8 @@ TEST(OpenAIResponsesRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllO
 
 TEST(OpenAIResponsesRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouched) {
   const std::vector<core::Message> messages = {
-      core::UserMessage{{core::TextBlock{"look"}, png()}},
-      core::ToolResultMessage{{core::ToolResult{"call_1", "read", {png()}}}},
+      core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
+      core::ToolResultMessage{{core::ToolResult{"call_1", "read", {sample_png()}}}},
   };
   core::ProviderRequest request = make_request(messages);
   request.model.supports_images = false;
