@@ -15,6 +15,8 @@
 #include "tools/grep_literal.hpp"
 #include "tools/grep_search.hpp"
 
+#include "line_matcher_test_util.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -31,13 +33,6 @@ BlockReader chunked_reader(const std::string& text, std::size_t chunk) {
   };
 }
 
-LineMatcher compile(const std::string& pattern, MatchOptions options = {}) {
-  std::string error;
-  auto matcher = LineMatcher::compile(pattern, options, error);
-  EXPECT_TRUE(matcher) << error;
-  return std::move(*matcher);
-}
-
 FileScan scan(const std::string& text, const LineMatcher& matcher, ScanOptions options = {},
               std::size_t chunk = SIZE_MAX) {
   ScanBuffer buffer;
@@ -51,20 +46,6 @@ std::vector<std::string> rendered(const FileScan& result) {
     lines.push_back(std::to_string(line.number) + (line.is_match ? ":" : "-") + line.text);
   }
   return lines;
-}
-
-// The numbers of the lines of `text` that `matcher` finds, searching the whole text at once.
-std::vector<std::size_t> matching_lines(const LineMatcher& matcher, std::string_view text) {
-  std::vector<std::size_t> numbers;
-  std::size_t pos = 0;
-  while (auto match = matcher.find(text, pos)) {
-    numbers.push_back(
-        static_cast<std::size_t>(std::count(text.begin(), text.begin() + match->begin, '\n')) + 1);
-    const std::size_t end = text.find('\n', match->begin);
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  return numbers;
 }
 
 TEST(LiteralFinderTest, FindsEveryOccurrenceFromAnOffset) {

@@ -15,6 +15,8 @@
 #include "tools/grep_search.hpp"
 #include "tools/grep_window.hpp"
 
+#include "line_matcher_test_util.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -71,27 +73,6 @@ std::size_t brute_find(const ClassWindow& window, std::string_view text, std::si
     if (occurs_at(window, text, at)) return at;
   }
   return std::string_view::npos;
-}
-
-LineMatcher compile(const std::string& pattern, MatchOptions options = {}) {
-  std::string error;
-  auto matcher = LineMatcher::compile(pattern, options, error);
-  EXPECT_TRUE(matcher) << error;
-  return std::move(*matcher);
-}
-
-// The numbers of the lines of `text` that `matcher` finds, searching the whole text at once.
-std::vector<std::size_t> matching_lines(const LineMatcher& matcher, std::string_view text) {
-  std::vector<std::size_t> numbers;
-  std::size_t pos = 0;
-  while (auto match = matcher.find(text, pos)) {
-    numbers.push_back(
-        static_cast<std::size_t>(std::count(text.begin(), text.begin() + match->begin, '\n')) + 1);
-    const std::size_t end = text.find('\n', match->begin);
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  return numbers;
 }
 
 // The numbers of the lines of `text` that RE2 matches, one line at a time.
