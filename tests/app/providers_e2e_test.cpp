@@ -8,15 +8,12 @@
 #include "support/mock_responses_replies.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::testing {
 namespace {
 
 using nlohmann::json;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 class ProvidersTest : public ::testing::Test {
  protected:

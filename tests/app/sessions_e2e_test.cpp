@@ -12,15 +12,12 @@
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::testing {
 namespace {
 
 using nlohmann::json;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 class SessionsTest : public ::testing::Test {
  protected:

@@ -12,6 +12,7 @@
 #include "support/mock_anthropic_replies.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/provider_fixture.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::provider {
 namespace {
@@ -21,9 +22,7 @@ using testing::MockAnthropicStream;
 using testing::MockReply;
 using testing::MockToolCall;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class AnthropicProviderTest : public testing::ProviderFixture {
  protected:

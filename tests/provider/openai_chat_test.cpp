@@ -10,6 +10,7 @@
 
 #include "support/mock_model_server.hpp"
 #include "support/provider_fixture.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::provider {
 namespace {
@@ -18,9 +19,7 @@ using nlohmann::json;
 using testing::MockReply;
 using testing::MockToolCall;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class OpenAIChatProviderTest : public testing::ProviderFixture {
  protected:

@@ -11,6 +11,7 @@
 #include "support/mock_model_server.hpp"
 #include "support/mock_responses_replies.hpp"
 #include "support/provider_fixture.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::provider {
 namespace {
@@ -20,9 +21,7 @@ using testing::MockReply;
 using testing::MockResponsesStream;
 using testing::MockToolCall;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class OpenAIResponsesProviderTest : public testing::ProviderFixture {
  protected:

@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/text_match.hpp"
 #include "tools/text_view.hpp"
 
 namespace nib::tools {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 EditMatch match(std::string_view view, const std::string& old_text, const std::string& new_text) {
   auto located = locate_edit(view, {old_text, new_text});

@@ -12,6 +12,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/read.hpp"
@@ -22,9 +23,7 @@ namespace {
 
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 std::string contents(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -10,6 +10,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/limits.hpp"
 
 namespace nib::tools {
@@ -18,9 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class FindToolTest : public ::testing::Test {
  protected:

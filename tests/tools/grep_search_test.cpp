@@ -15,7 +15,7 @@
 #include "tools/grep_literal.hpp"
 #include "tools/grep_search.hpp"
 
-#include "line_matcher_test_util.hpp"
+#include "tools/line_matcher_test_util.hpp"
 
 namespace nib::tools {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/limits.hpp"
 
 namespace nib::tools {
@@ -20,9 +21,7 @@ namespace {
 using namespace std::string_literals;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class GrepToolTest : public ::testing::Test {
  protected:

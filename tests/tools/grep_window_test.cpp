@@ -15,7 +15,7 @@
 #include "tools/grep_search.hpp"
 #include "tools/grep_window.hpp"
 
-#include "line_matcher_test_util.hpp"
+#include "tools/line_matcher_test_util.hpp"
 
 namespace nib::tools {
 namespace {

@@ -11,6 +11,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/limits.hpp"
 
 namespace nib::tools {
@@ -19,9 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class LsToolTest : public ::testing::Test {
  protected:

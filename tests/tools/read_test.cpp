@@ -13,6 +13,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/text_page.hpp"
@@ -24,9 +25,7 @@ namespace {
 using namespace std::string_literals;
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 // "line1\nline2\n...lineN\n"
 std::string numbered_lines(std::size_t count, const std::string& prefix = "line") {

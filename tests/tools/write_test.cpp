@@ -11,6 +11,7 @@
 
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/path.hpp"
 #include "tools/read.hpp"
 
@@ -19,9 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 std::string contents(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
