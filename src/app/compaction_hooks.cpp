@@ -15,7 +15,7 @@ bool compact(core::Provider& provider, const core::ModelInfo& model, RunSession&
                                          history.begin() + static_cast<std::ptrdiff_t>(cut));
   notices << "nib: compacting the conversation: summarising " << cut << " older messages\n"
           << std::flush;
-  const auto outcome = session::summarize(provider, model, older, "", "", stop);
+  const auto outcome = session::summarize(provider, model, older, "", stop);
   if (!outcome.summary) {
     notices << "nib: compaction failed: " << outcome.error << '\n' << std::flush;
     return false;

@@ -13,13 +13,12 @@ namespace fs = std::filesystem;
 
 // The history to continue `loaded` from: after the last compaction, its summary and the
 // messages it kept.
-std::vector<core::Message> context_of(const session::LoadedSession& loaded, std::string& summary) {
+std::vector<core::Message> context_of(const session::LoadedSession& loaded) {
   const session::CompactionEntry* last = nullptr;
   for (const auto& entry : loaded.entries) {
     if (const auto* compaction = std::get_if<session::CompactionEntry>(&entry)) last = compaction;
   }
   if (last == nullptr) return loaded.messages;
-  summary = last->summary;
   std::vector<core::Message> context{session::summary_message(last->summary)};
   const std::size_t first = std::min(last->first_kept_index, loaded.messages.size());
   context.insert(context.end(), loaded.messages.begin() + static_cast<std::ptrdiff_t>(first),
@@ -77,7 +76,7 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
     if (!writer.ok()) return Result::failure(writer.error());
     run.writer_.emplace(std::move(writer.value()));
     run.stored_messages_ = existing->loaded.messages.size();
-    run.history_ = context_of(existing->loaded, run.summary_);
+    run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
     if (last.model != model || last.provider != provider) {
       run.append(session::ModelChangeEntry{provider, model});
@@ -168,7 +167,6 @@ void RunSession::compact(std::size_t cut, const std::string& summary) {
   context.insert(context.end(), history_.begin() + static_cast<std::ptrdiff_t>(cut),
                  history_.end());
   history_ = std::move(context);
-  summary_ = summary;
 }
 
 std::string RunSession::file() const {

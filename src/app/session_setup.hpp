@@ -66,8 +66,6 @@ class RunSession {
   void record_forced_quit();
   // Replaces history()[0, cut) by `summary` and records the compaction.
   void compact(std::size_t cut, const std::string& summary);
-  // The summary the history currently starts from ("" when none).
-  const std::string& summary() const { return summary_; }
 
   // The session file ("" with --no-session) and the problem met while writing it, if any (the
   // run goes on: losing the record must not lose the work).
@@ -88,7 +86,6 @@ class RunSession {
   // Messages of the file's reconstructed history (session::LoadedSession::messages) so far;
   // compaction entries index it.
   std::size_t stored_messages_ = 0;
-  std::string summary_;
   std::string write_error_;
 };
 

@@ -126,15 +126,11 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages) {
 
 SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
                          const std::vector<core::Message>& messages,
-                         const std::string& previous_summary, const std::string& instructions,
-                         std::stop_token stop) {
-  std::string prompt;
-  if (!previous_summary.empty()) {
-    prompt += "The conversation began from this earlier summary:\n\n" + previous_summary +
-              "\n\nIt continued as follows.\n\n";
-  }
-  prompt += "<conversation>\n" + serialize_for_summary(messages) + "</conversation>\n\n" +
-            "Summarise the conversation above (together with the earlier summary, if any).";
+                         const std::string& instructions, std::stop_token stop) {
+  std::string prompt =
+      "<conversation>\n" + serialize_for_summary(messages) + "</conversation>\n\n" +
+      "Summarise the conversation above (it may begin with the summary of an earlier "
+      "part; fold that in).";
   if (!instructions.empty()) prompt += " Also: " + instructions;
   const std::vector<core::Message> request_messages{
       core::UserMessage{core::text_content(std::move(prompt))}};
@@ -144,7 +140,6 @@ SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
   request.messages = &request_messages;
   core::AssistantMessage reply = provider.stream(request, stop, [](const core::Event&) {});
   SummaryOutcome outcome;
-  outcome.usage = reply.usage;
   std::string summary = core::assistant_text(reply);
   if (reply.stop_reason == core::StopReason::kAborted) {
     outcome.error = "compaction was aborted";

@@ -57,16 +57,14 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages);
 struct SummaryOutcome {
   std::optional<std::string> summary;
   std::string error;  // when there is no summary
-  core::Usage usage;
 };
 
-// Asks the model behind `provider` to summarise `messages` (plus the summary they already
-// started from, if any, and the user's extra `instructions`, e.g. from /compact) so that the
-// work can go on from the summary alone.
+// Asks the model behind `provider` to summarise `messages` (which begin with the summary of an
+// earlier compaction, if there was one), following the user's extra `instructions` (e.g. from
+// /compact), so that the work can go on from the summary alone.
 SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
                          const std::vector<core::Message>& messages,
-                         const std::string& previous_summary, const std::string& instructions,
-                         std::stop_token stop);
+                         const std::string& instructions, std::stop_token stop);
 
 // The message that stands for the summarised part of a conversation.
 core::Message summary_message(const std::string& summary);

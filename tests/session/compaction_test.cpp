@@ -73,8 +73,10 @@ TEST(CompactionTest, SummaryTextShowsCallsAndCutsLongResults) {
 TEST(CompactionTest, SummarizeAsksTheModelWithThePreviousSummaryAndInstructions) {
   ScriptedProvider provider;
   provider.push(text_reply("Goal: fix the build. Done: read a."));
-  const auto outcome = summarize(provider, {"m"}, {user(10), call(), results(10)},
-                                 "Earlier: set up the repo.", "focus on the build", {});
+  const auto outcome =
+      summarize(provider, {"m"},
+                {summary_message("Earlier: set up the repo."), user(10), call(), results(10)},
+                "focus on the build", {});
   ASSERT_TRUE(outcome.summary) << outcome.error;
   EXPECT_EQ(*outcome.summary, "Goal: fix the build. Done: read a.");
   const auto requests = provider.requests();
@@ -93,10 +95,10 @@ TEST(CompactionTest, AFailedOrEmptySummaryIsAnError) {
   failed.error_message = "HTTP 500";
   provider.push(failed);
   provider.push(text_reply("  \n"));
-  auto outcome = summarize(provider, {"m"}, {user(10)}, "", "", {});
+  auto outcome = summarize(provider, {"m"}, {user(10)}, "", {});
   EXPECT_FALSE(outcome.summary);
   EXPECT_NE(outcome.error.find("HTTP 500"), std::string::npos);
-  outcome = summarize(provider, {"m"}, {user(10)}, "", "", {});
+  outcome = summarize(provider, {"m"}, {user(10)}, "", {});
   EXPECT_EQ(outcome.error, "the model returned an empty summary");
 }
 
