@@ -43,15 +43,6 @@ Status append_all(int fd, std::string_view data) {
   return Status::success();
 }
 
-// Makes a rename or creation in `directory` durable. Best effort: some file systems refuse
-// fsync on a directory, and the file's own data is already synced.
-void sync_directory(const std::filesystem::path& directory) {
-  const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
-
 // The length of `fd`'s content up to and including its last newline; -1 on a read error.
 off_t complete_lines_length(int fd, off_t size) {
   char buffer[kTailScanBytes];
@@ -90,11 +81,9 @@ Outcome<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
   if (const Status written = append_all(fd, header_line(header)); !written.ok()) {
     return fail("cannot write " + temporary.string() + ": " + written.error());
   }
-  if (::fdatasync(fd) != 0) return fail("cannot write " + temporary.string() + ": " + errno_text());
   if (::rename(temporary.c_str(), file.c_str()) != 0) {
     return fail("cannot create " + file.string() + ": " + errno_text());
   }
-  sync_directory(file.parent_path());
   return Result(std::move(writer));
 }
 
