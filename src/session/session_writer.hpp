@@ -9,11 +9,11 @@
 //   kill during a write of a very large line (images: the kernel checks for a fatal signal
 //   between pages) can leave a partial last line, which loading ignores and open_existing()
 //   cuts off.
-// - No fdatasync() per entry, nor when the file is created (before the first request): it costs
-// from a fraction of a millisecond to tens of
-//   milliseconds per call on real disks, twice a turn, on the loop's thread, and it only adds
-//   safety against a power loss or a kernel crash, where the last seconds of a conversation may
-//   be lost anyway. The sync on close bounds that window to the run in progress.
+// - No fdatasync() per entry, nor when the file is created: it costs from a fraction of a
+//   millisecond to tens of milliseconds per call on real disks, on the loop's thread (twice a
+//   turn) or before the first request, and it only adds safety against a power loss or a
+//   kernel crash, where the last seconds of a conversation may be lost anyway. The sync on
+//   close bounds that window to the run in progress.
 // - A write that fails part-way removes its partial line again, so a later entry cannot be glued
 //   onto it into a corrupt middle line.
 //
