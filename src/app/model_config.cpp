@@ -1,5 +1,7 @@
 #include "app/model_config.hpp"
 
+#include "provider/sse_exchange.hpp"
+
 namespace nib::app {
 namespace {
 
@@ -7,11 +9,6 @@ std::optional<std::string> first_of(const std::optional<std::string>& flag, cons
                                     const char* variable) {
   if (flag && !flag->empty()) return flag;
   return env(variable);
-}
-
-std::string without_trailing_slash(std::string url) {
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  return url;
 }
 
 std::string provider_names(const Configuration& configuration) {
@@ -38,7 +35,7 @@ std::string inferred_provider(const CliOptions& options, const EnvLookup& env,
 
 bool is_builtin_endpoint(const provider::ProviderEntry& entry, const std::string& base_url) {
   for (const auto& builtin : provider::builtin_providers()) {
-    if (builtin.name == entry.name) return without_trailing_slash(builtin.base_url) == base_url;
+    if (builtin.name == entry.name) return provider::endpoint_url(builtin.base_url, "") == base_url;
   }
   return false;
 }
@@ -74,7 +71,7 @@ ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLook
   config.provider = entry->name;
   std::optional<std::string> base_url = options.base_url;
   if (!base_url && !entry->base_url_env.empty()) base_url = env(entry->base_url_env.c_str());
-  config.base_url = without_trailing_slash(base_url.value_or(entry->base_url));
+  config.base_url = provider::endpoint_url(base_url.value_or(entry->base_url), "");
   const bool official = is_builtin_endpoint(*entry, config.base_url);
   // OpenAI's provider pointed at another server: a compatible one (Ollama, llama.cpp, vLLM),
   // which speaks Chat Completions and serves models of its own.

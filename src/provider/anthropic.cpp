@@ -6,12 +6,10 @@
 namespace nib::provider {
 namespace {
 
-using nlohmann::json;
-
-std::string endpoint(std::string base_url) {
-  while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
-  if (base_url.ends_with("/v1")) return base_url + "/messages";
-  return base_url + "/v1/messages";
+// A base written with "/v1" (a common way of writing it) does not get a second one.
+std::string endpoint(const std::string& base_url) {
+  const std::string base = endpoint_url(base_url, "");
+  return endpoint_url(base, base.ends_with("/v1") ? "/messages" : "/v1/messages");
 }
 
 }  // namespace
@@ -24,8 +22,7 @@ core::AssistantMessage AnthropicProvider::stream(const core::ProviderRequest& re
                                                  const core::DeltaSink& on_delta) {
   HttpRequest http;
   http.url = url_;
-  // Invalid UTF-8 in the history (say, from a tool's output) is replaced rather than thrown on.
-  http.body = build_anthropic_request(request).dump(-1, ' ', false, json::error_handler_t::replace);
+  http.body = request_body(build_anthropic_request(request));
   http.headers.emplace_back("anthropic-version", kAnthropicVersion);
   if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);
   http.headers.insert(http.headers.end(), config_.extra_headers.begin(),

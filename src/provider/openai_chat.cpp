@@ -5,20 +5,9 @@
 #include "provider/sse_exchange.hpp"
 
 namespace nib::provider {
-namespace {
-
-using nlohmann::json;
-
-std::string endpoint(std::string base_url) {
-  while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
-  return base_url + "/chat/completions";
-}
-
-}  // namespace
-
 OpenAIChatProvider::OpenAIChatProvider(OpenAIChatConfig config)
     : config_(std::move(config)),
-      url_(endpoint(config_.base_url)),
+      url_(endpoint_url(config_.base_url, "/chat/completions")),
       token_limit_field_(token_limit_field_for(config_.base_url)) {}
 
 core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& request,
@@ -26,9 +15,7 @@ core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& r
                                                   const core::DeltaSink& on_delta) {
   HttpRequest http;
   http.url = url_;
-  // Invalid UTF-8 in the history (say, from a tool's output) is replaced rather than thrown on.
-  http.body = build_chat_request(request, token_limit_field_)
-                  .dump(-1, ' ', false, json::error_handler_t::replace);
+  http.body = request_body(build_chat_request(request, token_limit_field_));
   http.bearer_token = config_.api_key;
   http.headers = config_.extra_headers;
 

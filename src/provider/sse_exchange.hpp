@@ -8,7 +8,10 @@
 
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/messages.hpp"
 #include "provider/http_stream.hpp"
@@ -35,6 +38,13 @@ class StreamAssembler {
   // The message assembled so far; stop_reason follows the service when complete().
   virtual core::AssistantMessage take_message() = 0;
 };
+
+// `base_url` (trailing slashes dropped) followed by `path` ("/chat/completions").
+std::string endpoint_url(std::string base_url, std::string_view path);
+
+// The JSON text of a request body. Invalid UTF-8 in the history (say, from a tool's output) is
+// replaced rather than thrown on.
+std::string request_body(const nlohmann::json& body);
 
 // Makes assembled tool calls usable: a call whose arguments stayed empty gets "{}" (services
 // stream no arguments for a tool without parameters), and one without an id gets
