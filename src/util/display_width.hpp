@@ -1,0 +1,25 @@
+#pragma once
+// How many terminal columns text takes. Pure functions; thread-safe.
+//
+// A fixed table rather than wcwidth(3): wcwidth depends on the process locale, and the
+// renderer's line arithmetic must agree with itself whatever the user's LANG says.
+
+#include <cstddef>
+#include <string_view>
+
+namespace nib::util {
+
+// Columns of one code point: 0 for combining marks, zero-width and control characters, 2 for
+// East Asian wide and fullwidth characters and emoji, 1 otherwise.
+int codepoint_width(char32_t codepoint);
+
+// The code point at text[pos] and its byte length; an invalid byte decodes as U+FFFD, length 1.
+char32_t decode_utf8(std::string_view text, std::size_t pos, std::size_t& length);
+
+// Columns of a UTF-8 string (invalid bytes count as one column each, like U+FFFD).
+std::size_t display_width(std::string_view text);
+
+// The longest prefix of `text` (in bytes, never splitting a character) that fits `columns`.
+std::size_t prefix_fitting(std::string_view text, std::size_t columns);
+
+}  // namespace nib::util

@@ -1,0 +1,69 @@
+#include "ui/styled_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include "util/display_width.hpp"
+
+namespace nib::ui {
+namespace {
+
+std::vector<std::string> plain_rows(const StyledLines& rows) {
+  std::vector<std::string> out;
+  for (const StyledLine& row : rows) out.push_back(row.plain());
+  return out;
+}
+
+TEST(DisplayWidth, CountsWideAndZeroWidthCharacters) {
+  EXPECT_EQ(util::display_width("abc"), 3u);
+  EXPECT_EQ(util::display_width("日本"), 4u);
+  EXPECT_EQ(util::display_width("e\u0301"), 1u);  // e + combining acute
+  EXPECT_EQ(util::display_width("🎉"), 2u);
+  EXPECT_EQ(util::display_width("\xff"), 1u);
+  EXPECT_EQ(util::prefix_fitting("日本語", 5), 6u);  // two characters, four columns
+}
+
+TEST(Wrap, BreaksAtSpacesAndDropsThem) {
+  EXPECT_EQ(plain_rows(wrap(styled("the quick brown fox"), 10)),
+            (std::vector<std::string>{"the quick", "brown fox"}));
+  EXPECT_EQ(plain_rows(wrap(styled("a  b"), 1)), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(Wrap, CutsAWordLongerThanARow) {
+  EXPECT_EQ(plain_rows(wrap(styled("abcdefgh"), 3)),
+            (std::vector<std::string>{"abc", "def", "gh"}));
+}
+
+TEST(Wrap, NeverSplitsAWideCharacter) {
+  EXPECT_EQ(plain_rows(wrap(styled("日本語"), 5)), (std::vector<std::string>{"日本", "語"}));
+  EXPECT_EQ(plain_rows(wrap(styled("日"), 1)), (std::vector<std::string>{"日"}));
+}
+
+TEST(Wrap, IndentsContinuationRowsAndKeepsStyles) {
+  StyledLine line;
+  line.add("- ", {}).add("bold words here", {.bold = true});
+  const StyledLines rows = wrap(line, 9, styled("  "));
+  ASSERT_EQ(plain_rows(rows), (std::vector<std::string>{"- bold", "  words", "  here"}));
+  EXPECT_TRUE(rows[1].spans.back().style.bold);
+}
+
+TEST(Wrap, EmptyLineGivesOneEmptyRow) {
+  EXPECT_EQ(wrap(StyledLine{}, 10).size(), 1u);
+}
+
+TEST(Truncate, EndsWithAnEllipsis) {
+  EXPECT_EQ(truncate(styled("abcdef"), 4).plain(), "abc…");
+  EXPECT_EQ(truncate(styled("abc"), 4).plain(), "abc");
+}
+
+TEST(ToAnsi, WrapsStyledSpansInSgr) {
+  StyledLine line;
+  line.add("plain ").add("red", {.color = Color::kRed, .bold = true});
+  EXPECT_EQ(to_ansi(line), "plain \x1b[1;31mred\x1b[0m");
+}
+
+TEST(PrintableLines, ExpandsTabsAndNeutralisesControls) {
+  EXPECT_EQ(printable_lines("a\tb\r\nc\x1b[2Jd"), (std::vector<std::string>{"a   b", "c?[2Jd"}));
+}
+
+}  // namespace
+}  // namespace nib::ui
