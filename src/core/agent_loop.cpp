@@ -99,6 +99,12 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
       record_results(history, scheduler_.execute_batch(calls, stop));
     }
     emit(TurnEndEvent{end.turns});
+    if (options_.take_steering) {
+      for (UserMessage& message : options_.take_steering()) {
+        history.emplace_back(message);
+        emit(UserMessageEvent{std::move(message)});
+      }
+    }
   }
 }
 

@@ -41,6 +41,10 @@ struct LoopOptions {
   // Optional. Called when a request failed because the context overflowed before any output;
   // returns true when it made `history` smaller, and the request is then sent once more.
   std::function<bool(std::vector<Message>& history, std::stop_token stop)> on_context_overflow;
+  // Optional. Called at each turn boundary that leads to another request (after a batch's
+  // results): the messages the user sent meanwhile, which join the history before that request
+  // (steering). Called from the loop's thread; it must not block.
+  std::function<std::vector<UserMessage>()> take_steering;
 };
 
 class AgentLoop {

@@ -70,6 +70,11 @@ struct ToolResultsEvent {
 struct TurnEndEvent {
   int turn = 0;
 };
+// A message the user sent while the run was working (steering), now added to the history at a
+// turn boundary, before the next request.
+struct UserMessageEvent {
+  UserMessage message;
+};
 
 enum class RunStopReason {
   kDone,      // the model answered without asking for tools
@@ -86,10 +91,10 @@ struct RunEndEvent {
   int turns = 0;
 };
 
-using Event =
-    std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
-                 ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent, ToolRunningEvent,
-                 ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent, RunEndEvent>;
+using Event = std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
+                           ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent,
+                           ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent,
+                           TurnEndEvent, UserMessageEvent, RunEndEvent>;
 
 using EventSink = std::function<void(const Event&)>;
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 
 #include "support/event_recorder.hpp"
@@ -208,6 +209,35 @@ TEST_F(AgentLoopTest, BeforeRequestMayShrinkTheHistoryTheProviderSees) {
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[1].size(), 2u);
   EXPECT_EQ(content_text(std::get<UserMessage>(requests[1][0]).content), "[summary]");
+}
+
+TEST_F(AgentLoopTest, SteeringMessagesJoinTheHistoryAtTheTurnBoundary) {
+  provider_.push(tool_reply({echo("c1", "a")}));
+  provider_.push(tool_reply({echo("c2", "b")}));
+  provider_.push(text_reply("done"));
+  auto options = this->options();
+  std::vector<std::vector<UserMessage>> queued{{UserMessage{text_content("use tabs")}}, {}};
+  int boundaries = 0;
+  options.take_steering = [&] {
+    return boundaries < static_cast<int>(queued.size()) ? std::move(queued[boundaries++])
+                                                        : std::vector<UserMessage>{};
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  ASSERT_EQ(loop.run(history, {}).reason, RunStopReason::kDone);
+
+  // Asked after each batch only: never after the final answer (that message goes to a new run).
+  EXPECT_EQ(boundaries, 2);
+  const auto requests = provider_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  ASSERT_EQ(requests[1].size(), 4u);  // prompt, call, result, steering
+  EXPECT_EQ(content_text(std::get<UserMessage>(requests[1][3]).content), "use tabs");
+  expect_one_result_per_call(history);
+  const auto& names = events_.events();
+  const auto steering = std::find(names.begin(), names.end(), "user_message");
+  ASSERT_NE(steering, names.end());
+  EXPECT_EQ(*(steering - 1), "turn_end:1");
+  EXPECT_EQ(*(steering + 1), "turn_start:2");
 }
 
 TEST_F(AgentLoopTest, ContextOverflowIsCompactedAndRetriedOnce) {

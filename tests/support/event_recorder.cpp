@@ -26,6 +26,7 @@ std::string describe(const core::Event& event) {
         if constexpr (std::is_same_v<T, MessageEndEvent>) return "message_end";
         if constexpr (std::is_same_v<T, ToolResultsEvent>) return "tool_results";
         if constexpr (std::is_same_v<T, TextDeltaEvent>) return "text:" + e.text;
+        if constexpr (std::is_same_v<T, UserMessageEvent>) return "user_message";
         return "other";
       },
       event);
