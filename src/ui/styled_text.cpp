@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "util/display_width.hpp"
-#include "util/utf8.hpp"
 
 namespace nib::ui {
 namespace {
@@ -157,25 +156,28 @@ std::string to_ansi(const StyledLine& line) {
 
 std::vector<std::string> printable_lines(std::string_view text, std::size_t tab_width) {
   std::vector<std::string> lines(1);
+  std::size_t column = 0;  // of the line being built, for tab stops
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t length = util::utf8_sequence_length(text, pos);
+    std::size_t length = 0;
+    const char32_t codepoint = util::decode_utf8(text, pos, length);
     const char byte = text[pos];
-    if (length == 0) {
-      lines.back() += "\xEF\xBF\xBD";
-      ++pos;
-      continue;
-    }
     if (byte == '\n') {
       lines.emplace_back();
+      column = 0;
     } else if (byte == '\t') {
-      const std::size_t column = util::display_width(lines.back());
       lines.back().append(tab_width - column % tab_width, ' ');
+      column += tab_width - column % tab_width;
     } else if (byte == '\r') {
       // A lone CR (progress bars) would overwrite the line; a CRLF's CR is simply dropped.
-    } else if (length == 1 && (static_cast<unsigned char>(byte) < 0x20 || byte == 0x7F)) {
+    } else if (codepoint < 0x20 || codepoint == 0x7F) {
       lines.back() += '?';
+      ++column;
+    } else if (codepoint == 0xFFFD && length == 1) {
+      lines.back() += "\xEF\xBF\xBD";  // an invalid byte
+      ++column;
     } else {
       lines.back().append(text.substr(pos, length));
+      column += static_cast<std::size_t>(util::codepoint_width(codepoint));
     }
     pos += length;
   }

@@ -16,19 +16,24 @@ std::string fit(std::string text, std::size_t width) {
   return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
 }
 
-std::string format_duration(std::chrono::milliseconds duration) {
-  if (duration.count() < 1000) return std::to_string(duration.count()) + " ms";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(duration.count()) / 1000);
-  return buffer;
-}
-
 std::string string_field(const nlohmann::json& args, const char* key) {
   const auto it = args.find(key);
   return it != args.end() && it->is_string() ? it->get<std::string>() : std::string{};
 }
 
 }  // namespace
+
+std::string format_duration(std::chrono::milliseconds duration) {
+  char buffer[32];
+  if (duration.count() < 1000) return std::to_string(duration.count()) + " ms";
+  if (duration.count() < 60'000) {
+    std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(duration.count()) / 1000);
+  } else {
+    const long long seconds = duration.count() / 1000;
+    std::snprintf(buffer, sizeof buffer, "%lld m %02lld s", seconds / 60, seconds % 60);
+  }
+  return buffer;
+}
 
 std::string summarize_call(const std::string& name, const std::string& arguments) {
   const auto args = nlohmann::json::parse(arguments, nullptr, false);

@@ -15,6 +15,9 @@ inline constexpr std::size_t kSummaryWidth = 80;
 // `arguments` is the call's raw argument text (it may not be valid JSON).
 std::string summarize_call(const std::string& name, const std::string& arguments);
 
+// "850 ms", "1.2 s", "2 m 05 s".
+std::string format_duration(std::chrono::milliseconds duration);
+
 // "✓ read README.md (3 ms)" or "✗ bash make: exit 2 (1.2 s)": the line print mode writes when a
 // call ends.
 std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome);

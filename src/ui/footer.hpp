@@ -1,0 +1,31 @@
+#pragma once
+// The interactive screen's bottom row: which model, where, how full the context is, and what
+// the session has used so far. Pure functions; thread-safe.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "core/messages.hpp"
+#include "ui/styled_text.hpp"
+
+namespace nib::ui {
+
+struct FooterInfo {
+  std::string model;     // "gpt-5.4"
+  std::string thinking;  // "high"; empty when off
+  std::string cwd;       // shown with ~ for the home directory
+  std::string home;
+  std::size_t context_tokens = 0;  // estimated size of the next request
+  std::size_t context_window = 0;  // 0 when unknown
+  core::Usage usage;               // the session's total so far
+  std::optional<double> cost_usd;  // when the model's prices are known
+};
+
+// "gpt-5.4 (high) · ~/src/nib · 12% of 400k context · ↑12.3k ↓456 · $0.0123", cut to width.
+StyledLine render_footer(const FooterInfo& info, std::size_t width);
+
+// "12.3k", "456", "1.2M": a token count in a few characters.
+std::string short_count(std::size_t count);
+
+}  // namespace nib::ui

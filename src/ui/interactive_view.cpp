@@ -1,0 +1,107 @@
+#include "ui/interactive_view.hpp"
+
+#include <algorithm>
+
+#include "ui/tool_summary.hpp"
+
+namespace nib::ui {
+namespace {
+
+constexpr Style kDim{.dim = true};
+
+StyledLine rule(std::size_t width) {
+  std::string line;
+  for (std::size_t i = 0; i < width; ++i) line += "─";
+  return styled(line, {.color = Color::kGray});
+}
+
+// A window of at most kMenuRows entries that keeps `selected` in view.
+std::pair<std::size_t, std::size_t> menu_window(std::size_t count, std::size_t selected) {
+  const std::size_t first = selected >= kMenuRows ? selected - kMenuRows + 1 : 0;
+  return {first, std::min(count, first + kMenuRows)};
+}
+
+// `label_width`: the widest label of the menu, so that descriptions line up.
+void add_menu_row(StyledLines& rows, bool selected, const std::string& label,
+                  const std::string& description, std::size_t label_width, std::size_t width) {
+  StyledLine row;
+  row.add(selected ? "› " : "  ", {.color = Color::kCyan});
+  row.add(label, selected ? Style{.color = Color::kCyan, .bold = true} : Style{});
+  if (!description.empty()) {
+    const std::size_t used = styled(label).width();
+    row.add(std::string(label_width > used ? label_width - used : 0, ' ') + "  " + description,
+            kDim);
+  }
+  rows.push_back(truncate(row, width));
+}
+
+}  // namespace
+
+StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t width,
+                                         UiClock::time_point now,
+                                         std::optional<CursorPosition>& cursor) const {
+  StyledLines rows;
+  rows.emplace_back();
+  if (state.working) {
+    const auto elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - state.working_since);
+    StyledLine row;
+    row.add(std::string(spinner_frame(elapsed)) + " ", {.color = Color::kYellow});
+    row.add(state.working_label + "… ", {.color = Color::kYellow});
+    row.add("(" + format_duration(elapsed) + " · esc to interrupt)", kDim);
+    rows.push_back(truncate(row, width));
+  }
+  for (const std::string& message : state.queued) {
+    rows.push_back(
+        truncate(styled("↳ queued: ", kDim).add(printable_lines(message).front(), kDim), width));
+  }
+
+  rows.push_back(rule(width));
+  if (state.approval) {
+    for (StyledLine& row : wrap(styled(state.approval->question, {.bold = true}), width)) {
+      rows.push_back(std::move(row));
+    }
+    rows.push_back(styled("  [y]es  [n]o  [a]lways for this tool", {.color = Color::kCyan}));
+  } else if (state.picker) {
+    rows.push_back(truncate(styled(state.picker->title, {.bold = true}), width));
+    const auto [first, last] = menu_window(state.picker->entries.size(), state.picker->selected);
+    for (std::size_t i = first; i < last; ++i) {
+      add_menu_row(rows, i == state.picker->selected, state.picker->entries[i], "", 0, width);
+    }
+    rows.push_back(styled("  ↑↓ move · enter choose · esc cancel", kDim));
+  } else if (state.editor != nullptr) {
+    const EditorView view = state.editor->render(
+        width, kEditorMaxRows, styled("> ", {.color = Color::kCyan, .bold = true}), styled("  "));
+    cursor = CursorPosition{rows.size() + view.cursor_row, view.cursor_column};
+    for (const StyledLine& row : view.rows) rows.push_back(row);
+  }
+  rows.push_back(rule(width));
+  if (!state.approval && !state.picker && !state.completions.empty()) {
+    const auto [first, last] = menu_window(state.completions.size(), state.completion_selected);
+    std::size_t label_width = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      label_width = std::max(label_width, styled(state.completions[i].label).width());
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      add_menu_row(rows, i == state.completion_selected, state.completions[i].label,
+                   state.completions[i].description, label_width, width);
+    }
+  }
+  rows.push_back(render_footer(state.footer, width));
+  if (!state.hint.empty()) rows.push_back(truncate(styled(state.hint, kDim), width));
+  return rows;
+}
+
+LiveFrame InteractiveView::frame(const ViewState& state, std::size_t width,
+                                 UiClock::time_point now) const {
+  std::optional<CursorPosition> cursor;
+  StyledLines bottom = bottom_rows(state, width, now, cursor);
+  LiveFrame frame;
+  if (state.transcript != nullptr) frame.rows = state.transcript->live_rows(width, now);
+  const std::size_t offset = frame.rows.size();
+  for (StyledLine& row : bottom) frame.rows.push_back(std::move(row));
+  if (cursor) frame.cursor = CursorPosition{cursor->row + offset, cursor->column};
+  return frame;
+}
+
+}  // namespace nib::ui

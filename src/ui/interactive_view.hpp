@@ -1,0 +1,62 @@
+#pragma once
+// Composes the interactive screen's live region from the UI's state: the transcript's live
+// part, a working indicator, queued steering messages, then the input area (the editor with
+// its completion menu, or an approval question, or a picker), and the footer. Decides how many
+// rows the transcript may keep live so the whole region fits the screen. Pure: it reads the
+// state it is given; not thread-safe.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui/footer.hpp"
+#include "ui/inline_renderer.hpp"
+#include "ui/line_editor.hpp"
+#include "ui/slash_commands.hpp"
+#include "ui/transcript.hpp"
+
+namespace nib::ui {
+
+// The most rows the input editor takes before it scrolls inside itself.
+inline constexpr std::size_t kEditorMaxRows = 12;
+// The most completion choices or picker entries shown at once.
+inline constexpr std::size_t kMenuRows = 8;
+
+// A question that replaces the editor until answered: "Allow bash rm -rf build?".
+struct ApprovalView {
+  std::string question;
+};
+
+// A list to choose one entry from (the /resume picker, /model without an id).
+struct PickerView {
+  std::string title;
+  std::vector<std::string> entries;
+  std::size_t selected = 0;
+};
+
+struct ViewState {
+  const Transcript* transcript = nullptr;
+  const LineEditor* editor = nullptr;
+  bool working = false;                 // a run or a compaction is in progress
+  UiClock::time_point working_since{};  // for the elapsed time beside the spinner
+  std::string working_label = "Working";
+  std::vector<std::string> queued;  // steering messages not yet delivered
+  std::optional<ApprovalView> approval;
+  std::optional<PickerView> picker;
+  std::vector<Completion> completions;
+  std::size_t completion_selected = 0;
+  FooterInfo footer;
+  std::string hint;  // one-off line under the footer ("Press Ctrl-C again to quit")
+};
+
+class InteractiveView {
+ public:
+  // The rows below the transcript (everything but the transcript's live part).
+  StyledLines bottom_rows(const ViewState& state, std::size_t width, UiClock::time_point now,
+                          std::optional<CursorPosition>& cursor) const;
+  // The whole live frame: the transcript's live rows, then bottom_rows.
+  LiveFrame frame(const ViewState& state, std::size_t width, UiClock::time_point now) const;
+};
+
+}  // namespace nib::ui

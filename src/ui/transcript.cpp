@@ -1,0 +1,260 @@
+#include "ui/transcript.hpp"
+
+#include "ui/tool_summary.hpp"
+
+namespace nib::ui {
+
+void Transcript::add_user(std::string text) {
+  items_.emplace_back(UserItem{std::move(text)});
+}
+
+void Transcript::add_notice(std::string text, NoticeKind kind) {
+  items_.emplace_back(NoticeItem{std::move(text), kind});
+}
+
+template <typename Item>
+Item* Transcript::streaming_last() {
+  if (items_.empty()) return nullptr;
+  auto* item = std::get_if<Item>(&items_.back());
+  return item != nullptr && item->streaming ? item : nullptr;
+}
+
+ToolItem* Transcript::tool(const std::string& id) {
+  for (auto item = items_.rbegin(); item != items_.rend(); ++item) {
+    if (auto* found = std::get_if<ToolItem>(&*item); found != nullptr && found->id == id) {
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+void Transcript::finish_streaming() {
+  for (std::size_t index = message_start_; index < items_.size(); ++index) {
+    TranscriptItem& item = items_[index];
+    if (auto* assistant = std::get_if<AssistantItem>(&item)) assistant->streaming = false;
+    if (auto* thinking = std::get_if<ThinkingItem>(&item)) thinking->streaming = false;
+  }
+}
+
+void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
+  if (std::holds_alternative<core::TurnStartEvent>(event)) {
+    message_start_ = items_.size();
+  } else if (const auto* text = std::get_if<core::TextDeltaEvent>(&event)) {
+    if (auto* last = streaming_last<AssistantItem>()) {
+      last->markdown += text->text;
+    } else {
+      if (auto* thought = streaming_last<ThinkingItem>()) thought->streaming = false;
+      items_.emplace_back(AssistantItem{text->text});
+    }
+  } else if (const auto* thinking = std::get_if<core::ThinkingDeltaEvent>(&event)) {
+    if (auto* last = streaming_last<ThinkingItem>()) {
+      last->text += thinking->text;
+    } else {
+      items_.emplace_back(ThinkingItem{thinking->text});
+    }
+  } else if (const auto* delta = std::get_if<core::ToolCallDeltaEvent>(&event)) {
+    const auto index = static_cast<std::size_t>(delta->index);
+    if (index >= streaming_calls_.size()) {
+      if (auto* thought = streaming_last<ThinkingItem>()) thought->streaming = false;
+      streaming_calls_.resize(index + 1, items_.size());
+      ToolItem item;
+      item.id = delta->id;
+      item.name = delta->name;
+      items_.emplace_back(std::move(item));
+    }
+    if (auto* item = std::get_if<ToolItem>(&items_[streaming_calls_[index]])) {
+      item->argument_bytes += delta->fragment.size();
+    }
+  } else if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
+    on_message_end(end->message);
+  } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
+    ToolItem* item = tool(start->id);
+    if (item == nullptr) {
+      items_.emplace_back(ToolItem{.id = start->id, .name = start->name});
+      item = &std::get<ToolItem>(items_.back());
+    }
+    item->summary = summarize_call(start->name, start->arguments);
+    item->state = ToolState::kQueued;
+  } else if (const auto* running = std::get_if<core::ToolRunningEvent>(&event)) {
+    if (ToolItem* item = tool(running->id)) {
+      item->state = ToolState::kRunning;
+      item->started = now;
+    }
+  } else if (const auto* settled = std::get_if<core::ToolSettledEvent>(&event)) {
+    const core::ToolOutcome& outcome = settled->outcome;
+    if (ToolItem* item = tool(outcome.result.tool_call_id)) {
+      item->finish(outcome.result, outcome.display, outcome.duration);
+    }
+  } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
+    if (ToolItem* item = tool(tool_end->outcome.result.tool_call_id)) item->ended = true;
+  } else if (const auto* results = std::get_if<core::ToolResultsEvent>(&event)) {
+    // Calls the loop settled without running them (abort, turn limit) have no tool_end.
+    for (const core::ToolResult& result : results->message.results) {
+      ToolItem* item = tool(result.tool_call_id);
+      if (item == nullptr || item->ended) continue;
+      if (item->state != ToolState::kDone) item->finish(result, std::nullopt, {});
+      item->ended = true;
+    }
+  } else if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
+    add_notice("Retrying in " + format_duration(retry->delay) + " (attempt " +
+                   std::to_string(retry->attempt) + "): " + retry->reason,
+               NoticeKind::kWarning);
+  } else if (const auto* steering = std::get_if<core::UserMessageEvent>(&event)) {
+    add_user(core::content_text(steering->message.content, "[image]"));
+  } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
+    on_run_end(*run_end);
+  }
+}
+
+void Transcript::on_message_end(const core::AssistantMessage& message) {
+  // The message is the truth; the deltas were a preview of it (when it was one block).
+  const std::string text = core::assistant_text(message);
+  std::vector<AssistantItem*> shown;
+  for (std::size_t index = message_start_; index < items_.size(); ++index) {
+    if (auto* assistant = std::get_if<AssistantItem>(&items_[index])) shown.push_back(assistant);
+  }
+  if (shown.size() == 1) shown.front()->markdown = text;
+  finish_streaming();
+  if (shown.empty() && !text.empty()) items_.emplace_back(AssistantItem{text, false});
+  streaming_calls_.clear();
+  // The calls are complete now; each waits for its tool_start (a serial call's comes late).
+  for (const core::ToolCall& call : core::tool_calls_of(message)) {
+    ToolItem* item = tool(call.id);
+    if (item == nullptr) {
+      items_.emplace_back(ToolItem{.id = call.id, .name = call.name});
+      item = &std::get<ToolItem>(items_.back());
+    }
+    if (item->state == ToolState::kStreaming) {
+      item->summary = summarize_call(call.name, call.arguments);
+      item->state = ToolState::kQueued;
+    }
+  }
+  if (message.stop_reason == core::StopReason::kError && !message.error_message.empty()) {
+    add_notice("Error: " + message.error_message, NoticeKind::kError);
+  }
+}
+
+void Transcript::on_run_end(const core::RunEndEvent& end) {
+  finish_streaming();
+  for (TranscriptItem& item : items_) {
+    auto* tool = std::get_if<ToolItem>(&item);
+    if (tool == nullptr || tool->ended) continue;
+    // A call cut off while the model was still writing it never ran.
+    if (tool->state != ToolState::kDone) {
+      tool->finish({tool->id, tool->name, core::text_content("not run"), true, {}}, {}, {});
+      if (tool->summary.empty()) tool->summary = tool->name;
+    }
+    tool->ended = true;
+  }
+  switch (end.reason) {
+    case core::RunStopReason::kAborted:
+      add_notice("Interrupted. What should nib do instead?", NoticeKind::kWarning);
+      break;
+    case core::RunStopReason::kMaxTurns:
+      add_notice("Stopped: " + end.error_message, NoticeKind::kWarning);
+      break;
+    case core::RunStopReason::kError:
+    case core::RunStopReason::kDone:
+      break;  // an error was shown with its message
+  }
+}
+
+void Transcript::add_history(const std::vector<core::Message>& messages) {
+  for (const core::Message& message : messages) {
+    if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+      add_user(core::content_text(user->content, "[image]"));
+    } else if (const auto* reply = std::get_if<core::AssistantMessage>(&message)) {
+      for (const core::AssistantBlock& block : reply->blocks) {
+        if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+          items_.emplace_back(AssistantItem{text->text, false});
+        } else if (const auto* thought = std::get_if<core::ThinkingBlock>(&block)) {
+          if (!thought->text.empty()) items_.emplace_back(ThinkingItem{thought->text, false});
+        } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
+          items_.emplace_back(ToolItem{.id = call->id,
+                                       .name = call->name,
+                                       .summary = summarize_call(call->name, call->arguments),
+                                       .state = ToolState::kQueued});
+        }
+      }
+    } else if (const auto* results = std::get_if<core::ToolResultMessage>(&message)) {
+      for (const core::ToolResult& result : results->results) {
+        ToolItem* item = tool(result.tool_call_id);
+        if (item == nullptr) continue;
+        item->finish(result, std::nullopt, {});
+        item->ended = true;
+      }
+    }
+  }
+  message_start_ = items_.size();
+}
+
+StyledLines Transcript::rows_of(std::size_t index, std::size_t width,
+                                UiClock::time_point now) const {
+  StyledLines rows;
+  // Items are set apart by a blank row, except the rows of one batch of tool calls.
+  const bool in_batch = index > 0 && std::holds_alternative<ToolItem>(items_[index]) &&
+                        std::holds_alternative<ToolItem>(items_[index - 1]);
+  if (index > 0 && !in_batch) rows.emplace_back();
+  for (StyledLine& row : render_item(items_[index], width, now)) rows.push_back(std::move(row));
+  return rows;
+}
+
+StyledLines Transcript::take_committable(std::size_t width, std::size_t live_budget,
+                                         UiClock::time_point now) {
+  StyledLines out;
+  while (committed_items_ < items_.size() && is_final(items_[committed_items_])) {
+    StyledLines rows = rows_of(committed_items_, width, now);
+    for (std::size_t i = std::min(committed_rows_, rows.size()); i < rows.size(); ++i) {
+      out.push_back(std::move(rows[i]));
+    }
+    ++committed_items_;
+    committed_rows_ = 0;
+  }
+  if (committed_items_ >= items_.size() ||
+      !std::holds_alternative<AssistantItem>(items_[committed_items_])) {
+    return out;
+  }
+  const std::size_t live = live_rows(width, now).size();
+  if (live <= live_budget) return out;
+  // The reply's last row may still change as text arrives; everything above the budget goes.
+  StyledLines rows = rows_of(committed_items_, width, now);
+  const std::size_t movable = rows.size() - 1 - std::min(committed_rows_, rows.size() - 1);
+  const std::size_t moved = std::min(live - live_budget, movable);
+  for (std::size_t i = committed_rows_; i < committed_rows_ + moved; ++i) {
+    out.push_back(std::move(rows[i]));
+  }
+  committed_rows_ += moved;
+  return out;
+}
+
+StyledLines Transcript::live_rows(std::size_t width, UiClock::time_point now) const {
+  StyledLines out;
+  for (std::size_t index = committed_items_; index < items_.size(); ++index) {
+    StyledLines rows = rows_of(index, width, now);
+    const std::size_t skip = index == committed_items_ ? std::min(committed_rows_, rows.size()) : 0;
+    for (std::size_t i = skip; i < rows.size(); ++i) out.push_back(std::move(rows[i]));
+  }
+  return out;
+}
+
+void Transcript::recommit_all() {
+  committed_items_ = 0;
+  committed_rows_ = 0;
+}
+
+bool Transcript::animating() const {
+  for (std::size_t index = committed_items_; index < items_.size(); ++index) {
+    const auto* tool = std::get_if<ToolItem>(&items_[index]);
+    if (tool != nullptr && tool->state == ToolState::kRunning) return true;
+  }
+  return false;
+}
+
+void Transcript::clear() {
+  items_.clear();
+  streaming_calls_.clear();
+  message_start_ = 0;
+  recommit_all();
+}
+
+}  // namespace nib::ui

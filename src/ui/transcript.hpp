@@ -1,0 +1,55 @@
+#pragma once
+// The conversation as the interactive screen shows it: prompts, replies, thinking, one row per
+// tool call, notices. Fed by the run's events (in their order) and by the UI itself. Finished
+// items at the front are handed out once, to be committed to the terminal's scrollback; the
+// rest is the live part, drawn again on each update. Not thread-safe: the UI thread owns it.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/events.hpp"
+#include "ui/transcript_items.hpp"
+
+namespace nib::ui {
+
+class Transcript {
+ public:
+  void add_user(std::string text);
+  void add_notice(std::string text, NoticeKind kind);
+  void on_event(const core::Event& event, UiClock::time_point now);
+  // Shows a stored conversation (a resumed session), every item finished.
+  void add_history(const std::vector<core::Message>& messages);
+
+  // Rows not yet committed that will not change any more: the finished items at the front,
+  // and, while the live part is taller than `live_budget` rows, the top of a long reply that
+  // is still streaming (so the live region never outgrows the screen).
+  StyledLines take_committable(std::size_t width, std::size_t live_budget, UiClock::time_point now);
+  // The rows of everything not yet committed.
+  StyledLines live_rows(std::size_t width, UiClock::time_point now) const;
+  // Forgets what was committed, so that take_committable hands out everything again (after
+  // the screen was cleared for a new width).
+  void recommit_all();
+  // True while something on the live part moves by itself (a spinner, an elapsed time).
+  bool animating() const;
+  bool empty() const { return items_.empty(); }
+  void clear();
+
+ private:
+  // The rows of item `index`, with the blank row that separates it from the one before.
+  StyledLines rows_of(std::size_t index, std::size_t width, UiClock::time_point now) const;
+  ToolItem* tool(const std::string& id);
+  template <typename Item>
+  Item* streaming_last();
+  void finish_streaming();
+  void on_message_end(const core::AssistantMessage& message);
+  void on_run_end(const core::RunEndEvent& end);
+
+  std::vector<TranscriptItem> items_;
+  std::size_t committed_items_ = 0;
+  std::size_t committed_rows_ = 0;            // rows of items_[committed_items_] already committed
+  std::size_t message_start_ = 0;             // the first item of the reply being received
+  std::vector<std::size_t> streaming_calls_;  // item index per tool-call index of this reply
+};
+
+}  // namespace nib::ui

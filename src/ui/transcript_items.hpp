@@ -1,0 +1,89 @@
+#pragma once
+// The things the interactive transcript shows, one struct per kind, and how each is drawn.
+// Items keep only what they draw (a tool's first lines of output, not all of it), so a long
+// session's transcript stays small. Pure data and functions; not thread-safe.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/events.hpp"
+#include "ui/styled_text.hpp"
+
+namespace nib::ui {
+
+using UiClock = std::chrono::steady_clock;
+
+// Lines of a tool's output shown under its row; the rest is counted ("… +12 lines").
+inline constexpr std::size_t kToolPreviewLines = 3;
+// Lines of a tool's display (an edit's diff) shown under its row.
+inline constexpr std::size_t kToolDisplayLines = 24;
+// The spinner's frame time: smooth enough to look alive, slow enough to cost nothing.
+inline constexpr std::chrono::milliseconds kSpinnerFrame{80};
+
+// The spinner's glyph `elapsed` after it started.
+const char* spinner_frame(std::chrono::milliseconds elapsed);
+
+enum class NoticeKind { kInfo, kWarning, kError };
+
+struct UserItem {
+  std::string text;
+};
+struct AssistantItem {
+  std::string markdown;
+  bool streaming = true;
+};
+struct ThinkingItem {
+  std::string text;
+  bool streaming = true;
+};
+struct NoticeItem {
+  std::string text;
+  NoticeKind kind = NoticeKind::kInfo;
+};
+
+// Lines kept from a longer text, and how many were left out.
+struct Excerpt {
+  std::vector<std::string> lines;
+  std::size_t omitted = 0;
+};
+Excerpt excerpt(const std::string& text, std::size_t max_lines);
+
+enum class ToolState {
+  kStreaming,  // the model is still writing the call's arguments
+  kQueued,     // registered; waiting for checks, its turn or a slot
+  kRunning,
+  kDone,
+};
+
+struct ToolItem {
+  std::string id;
+  std::string name;
+  std::string summary;  // "read src/app.cpp:120-180"
+  std::size_t argument_bytes = 0;
+  ToolState state = ToolState::kStreaming;
+  UiClock::time_point started{};
+  std::chrono::milliseconds duration{0};
+  bool is_error = false;
+  std::optional<int> exit_code;
+  Excerpt output;
+  Excerpt display;     // UI-only content, e.g. a unified diff
+  bool ended = false;  // its result is final (tool_end or the batch's results)
+
+  // Takes the result (and display) of a finished call.
+  void finish(const core::ToolResult& result, const std::optional<std::string>& shown,
+              std::chrono::milliseconds took);
+};
+
+using TranscriptItem = std::variant<UserItem, AssistantItem, ThinkingItem, ToolItem, NoticeItem>;
+
+// True when the item will not change any more (it may go to scrollback).
+bool is_final(const TranscriptItem& item);
+
+// The item's rows at `width` columns; `now` animates spinners and elapsed times.
+StyledLines render_item(const TranscriptItem& item, std::size_t width, UiClock::time_point now);
+
+}  // namespace nib::ui

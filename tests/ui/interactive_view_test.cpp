@@ -1,0 +1,91 @@
+#include "ui/interactive_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/text_match.hpp"
+
+namespace nib::ui {
+namespace {
+
+using testing::contains;
+
+std::string text_of(const StyledLines& rows) {
+  std::string out;
+  for (const StyledLine& row : rows) out += row.plain() + "\n";
+  return out;
+}
+
+class InteractiveViewTest : public ::testing::Test {
+ protected:
+  InteractiveViewTest() {
+    state_.transcript = &transcript_;
+    state_.editor = &editor_;
+    state_.footer.model = "mock-model";
+    state_.footer.cwd = "/src";
+  }
+
+  LiveFrame frame() const { return view_.frame(state_, 40, now_); }
+
+  Transcript transcript_;
+  LineEditor editor_;
+  ViewState state_;
+  InteractiveView view_;
+  UiClock::time_point now_ = UiClock::time_point(std::chrono::hours(1));
+};
+
+TEST_F(InteractiveViewTest, EditorBetweenRulesThenTheFooterWithTheCursorInTheEditor) {
+  editor_.set_text("hi");
+  const LiveFrame live = frame();
+  ASSERT_EQ(live.rows.size(), 5u);
+  EXPECT_EQ(live.rows[0].plain(), "");
+  EXPECT_EQ(live.rows[1].width(), 40u);
+  EXPECT_EQ(live.rows[2].plain(), "> hi");
+  EXPECT_EQ(live.rows[3].width(), 40u);
+  EXPECT_EQ(live.rows[4].plain(), "mock-model · /src");
+  ASSERT_TRUE(live.cursor);
+  EXPECT_EQ(live.cursor->row, 2u);
+  EXPECT_EQ(live.cursor->column, 4u);
+}
+
+TEST_F(InteractiveViewTest, TheTranscriptsLiveRowsComeFirstAndShiftTheCursor) {
+  transcript_.on_event(core::TextDeltaEvent{"streaming"}, now_);
+  const LiveFrame live = frame();
+  EXPECT_EQ(live.rows[0].plain(), "● streaming");
+  EXPECT_EQ(live.cursor->row, 3u);
+}
+
+TEST_F(InteractiveViewTest, WorkingShowsASpinnerTheElapsedTimeAndQueuedMessages) {
+  state_.working = true;
+  state_.working_since = now_ - std::chrono::milliseconds(3200);
+  state_.queued = {"also run the tests\nplease"};
+  const std::string rows = text_of(frame().rows);
+  EXPECT_TRUE(contains(rows, "Working… (3.2 s · esc to interrupt)")) << rows;
+  EXPECT_TRUE(contains(rows, "↳ queued: also run the tests\n")) << rows;
+}
+
+TEST_F(InteractiveViewTest, AnApprovalQuestionReplacesTheEditor) {
+  editor_.set_text("draft");
+  state_.approval = ApprovalView{"Allow bash rm -rf build?"};
+  const LiveFrame live = frame();
+  const std::string rows = text_of(live.rows);
+  EXPECT_TRUE(contains(rows, "Allow bash rm -rf build?\n  [y]es  [n]o  [a]lways")) << rows;
+  EXPECT_FALSE(contains(rows, "draft")) << rows;
+  EXPECT_FALSE(live.cursor);
+}
+
+TEST_F(InteractiveViewTest, MenusShowAWindowAroundTheSelection) {
+  state_.picker = PickerView{"Resume a session", {}, 10};
+  for (int i = 0; i < 12; ++i) state_.picker->entries.push_back("session " + std::to_string(i));
+  const std::string rows = text_of(frame().rows);
+  EXPECT_TRUE(contains(rows, "› session 10\n")) << rows;
+  EXPECT_FALSE(contains(rows, "session 1\n")) << rows;
+
+  state_.picker.reset();
+  state_.completions = {{"/model ", "/model [id]", "switch"}, {"/clear", "/clear", "new"}};
+  state_.completion_selected = 1;
+  const std::string menu = text_of(frame().rows);
+  EXPECT_TRUE(contains(menu, "  /model [id]  switch\n› /clear       new\n")) << menu;
+}
+
+}  // namespace
+}  // namespace nib::ui

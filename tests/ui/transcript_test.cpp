@@ -1,0 +1,168 @@
+#include "ui/transcript.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/text_match.hpp"
+
+namespace nib::ui {
+namespace {
+
+using testing::contains;
+
+std::string text_of(const StyledLines& rows) {
+  std::string out;
+  for (const StyledLine& row : rows) out += row.plain() + "\n";
+  return out;
+}
+
+core::ToolOutcome outcome(const std::string& id, const std::string& text, bool is_error = false,
+                          std::optional<std::string> display = std::nullopt) {
+  core::ToolOutcome out;
+  out.result = {id, "bash", core::text_content(text), is_error, {}};
+  out.display = std::move(display);
+  out.duration = std::chrono::milliseconds(1500);
+  return out;
+}
+
+core::AssistantMessage reply(const std::string& text, std::vector<core::ToolCall> calls = {}) {
+  core::AssistantMessage message;
+  if (!text.empty()) message.blocks.emplace_back(core::TextBlock{text});
+  for (auto& call : calls) message.blocks.emplace_back(std::move(call));
+  return message;
+}
+
+class TranscriptTest : public ::testing::Test {
+ protected:
+  void feed(const core::Event& event) { transcript_.on_event(event, now_); }
+  std::string live() const { return text_of(transcript_.live_rows(60, now_)); }
+  std::string commit() { return text_of(transcript_.take_committable(60, 100, now_)); }
+
+  Transcript transcript_;
+  UiClock::time_point now_ = UiClock::time_point(std::chrono::hours(1));
+};
+
+TEST_F(TranscriptTest, StreamsAReplyAndCommitsItWhenItEnds) {
+  transcript_.add_user("explain");
+  EXPECT_EQ(commit(), "> explain\n");
+  feed(core::TurnStartEvent{1});
+  feed(core::TextDeltaEvent{"Some **bold"});
+  EXPECT_EQ(live(), "\n● Some **bold\n");  // an unclosed marker stays literal
+  EXPECT_EQ(commit(), "");                 // still streaming
+  feed(core::TextDeltaEvent{"** text"});
+  feed(core::MessageEndEvent{reply("Some **bold** text")});
+  EXPECT_EQ(commit(), "\n● Some bold text\n");
+  EXPECT_EQ(live(), "");
+}
+
+TEST_F(TranscriptTest, ThinkingIsOneDimCollapsedRow) {
+  feed(core::TurnStartEvent{1});
+  feed(core::ThinkingDeltaEvent{"First I consider the files.\nThen the "});
+  feed(core::ThinkingDeltaEvent{"tests."});
+  const StyledLines rows = transcript_.live_rows(60, now_);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].plain(), "✻ Thinking: Then the tests.");
+  EXPECT_TRUE(rows[0].spans[0].style.dim);
+  feed(core::TextDeltaEvent{"Done."});
+  EXPECT_TRUE(contains(commit(), "✻ First I consider the files."));
+}
+
+TEST_F(TranscriptTest, ToolRowsFollowTheirCallsThroughEveryState) {
+  feed(core::TurnStartEvent{1});
+  feed(core::ToolCallDeltaEvent{0, "c1", "bash", R"({"comm)"});
+  EXPECT_TRUE(contains(live(), "○ bash writing…")) << live();
+  feed(core::ToolCallDeltaEvent{0, "", "", R"(and":"make"})"});
+  feed(core::ToolCallDeltaEvent{1, "c2", "bash", R"({"command":"ls"})"});
+  feed(core::MessageEndEvent{
+      reply("", {{"c1", "bash", R"({"command":"make"})"}, {"c2", "bash", R"({"command":"ls"})"}})});
+  EXPECT_EQ(live(), "○ bash make queued\n○ bash ls queued\n");
+
+  feed(core::ToolStartEvent{"c1", "bash", R"({"command":"make"})"});
+  feed(core::ToolRunningEvent{"c1", "bash"});
+  now_ += std::chrono::milliseconds(2300);
+  EXPECT_TRUE(contains(live(), "bash make (2.3 s)")) << live();
+  EXPECT_TRUE(transcript_.animating());
+
+  // The second finishes first: it is done in place, but waits below the first to be committed.
+  feed(core::ToolStartEvent{"c2", "bash", R"({"command":"ls"})"});
+  feed(core::ToolRunningEvent{"c2", "bash"});
+  feed(core::ToolSettledEvent{outcome("c2", "a.txt\nb.txt\n")});
+  EXPECT_TRUE(contains(live(), "✓ bash ls (1.5 s)\n  ⎿ a.txt\n    b.txt\n")) << live();
+  EXPECT_EQ(commit(), "");
+
+  feed(core::ToolSettledEvent{outcome("c1", "make: *** no rule\nmore\nlines\nhere\n", true)});
+  feed(core::ToolEndEvent{outcome("c1", "make: *** no rule\nmore\nlines\nhere\n", true)});
+  feed(core::ToolEndEvent{outcome("c2", "a.txt\nb.txt\n")});
+  const std::string committed = commit();
+  EXPECT_TRUE(contains(committed,
+                       "✗ bash make (1.5 s)\n  ⎿ make: *** no rule\n    more\n"
+                       "    lines\n    … +1 lines\n✓ bash ls"))
+      << committed;
+  EXPECT_FALSE(transcript_.animating());
+}
+
+TEST_F(TranscriptTest, AnEditsDiffIsShownInColour) {
+  feed(core::ToolStartEvent{"c1", "edit", R"({"path":"a.py"})"});
+  feed(core::ToolSettledEvent{
+      outcome("c1", "Edited a.py", false, "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-old\n+new\n")});
+  const StyledLines rows = transcript_.live_rows(60, now_);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[4].plain(), "    -old");
+  EXPECT_EQ(rows[4].spans.back().style.color, Color::kRed);
+  EXPECT_EQ(rows[5].spans.back().style.color, Color::kGreen);
+}
+
+TEST_F(TranscriptTest, CallsThatNeverRanAreShownAsSuch) {
+  feed(core::TurnStartEvent{1});
+  feed(core::ToolCallDeltaEvent{0, "c1", "write", R"({"path":"big.txt","content":"abc)"});
+  feed(core::RunEndEvent{core::RunStopReason::kAborted});
+  const std::string rows = commit();
+  EXPECT_TRUE(contains(rows, "✗ write")) << rows;
+  EXPECT_TRUE(contains(rows, "not run")) << rows;
+  EXPECT_TRUE(contains(rows, "Interrupted")) << rows;
+}
+
+TEST_F(TranscriptTest, ResultsSettledWithoutRunningEndTheirRows) {
+  feed(core::MessageEndEvent{reply("", {{"c1", "bash", R"({"command":"x"})"}})});
+  core::ToolResultMessage results;
+  results.results.push_back(
+      {"c1", "bash", core::text_content("(interrupted before this tool ran)"), true, {}});
+  feed(core::ToolResultsEvent{results});
+  EXPECT_TRUE(contains(commit(), "✗ bash x\n  ⎿ (interrupted before this tool ran)"));
+}
+
+TEST_F(TranscriptTest, ALongStreamingReplyCommitsWhatTheScreenCannotHold) {
+  feed(core::TurnStartEvent{1});
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "paragraph " + std::to_string(i) + "\n\n";
+  feed(core::TextDeltaEvent{text});
+  const std::string committed = text_of(transcript_.take_committable(60, 10, now_));
+  EXPECT_TRUE(contains(committed, "● paragraph 0")) << committed;
+  EXPECT_EQ(transcript_.live_rows(60, now_).size(), 10u);
+  // What was committed is not drawn again, and the whole reply is committed once it ends.
+  feed(core::MessageEndEvent{reply(text)});
+  const std::string rest = commit();
+  EXPECT_FALSE(contains(rest, "paragraph 0\n")) << rest;
+  EXPECT_TRUE(contains(rest, "paragraph 29")) << rest;
+}
+
+TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {
+  feed(core::RetryEvent{2, std::chrono::milliseconds(4000), "overloaded"});
+  feed(core::UserMessageEvent{core::UserMessage{core::text_content("use tabs")}});
+  EXPECT_EQ(commit(), "Retrying in 4.0 s (attempt 2): overloaded\n\n> use tabs\n");
+}
+
+TEST_F(TranscriptTest, HistoryIsShownFinishedAndRecommittedAfterAResize) {
+  transcript_.add_history(
+      {core::UserMessage{core::text_content("fix it")},
+       reply("Looking.", {{"c1", "read", R"({"path":"a.c"})"}}),
+       core::ToolResultMessage{{{"c1", "read", core::text_content("x\n"), false, {}}}},
+       reply("Fixed.")});
+  const std::string first = commit();
+  EXPECT_EQ(first, "> fix it\n\n● Looking.\n\n✓ read a.c\n  ⎿ Read 1 line\n\n● Fixed.\n");
+  EXPECT_EQ(commit(), "");
+  transcript_.recommit_all();
+  EXPECT_EQ(commit(), first);
+}
+
+}  // namespace
+}  // namespace nib::ui
