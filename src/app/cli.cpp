@@ -3,11 +3,29 @@
 #include <CLI/CLI.hpp>
 
 namespace nib::app {
+namespace {
+
+// "read, grep,find" -> {"read", "grep", "find"}.
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> names;
+  std::string name;
+  for (const char c : text + ",") {
+    if (c != ',') {
+      if (c != ' ') name += c;
+    } else if (!name.empty()) {
+      names.push_back(std::move(name));
+      name.clear();
+    }
+  }
+  return names;
+}
+
+}  // namespace
 
 ParseOutcome parse_command_line(int argc, const char* const* argv) {
   CLI::App app{
       "nib: a coding agent for the terminal.\n\n"
-      "  nib                    interactive session (not available yet; use -p)\n"
+      "  nib [PROMPT]           interactive session (starting with PROMPT when given)\n"
       "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
       "on stderr\n"
       "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
@@ -17,6 +35,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   std::vector<std::string> words;
   std::string format = "text";
   std::string tools;
+  std::string ask;
   app.add_flag("-p,--print", options.print, "Answer the prompt and exit (print mode)");
   app.add_option("prompt", words, "The prompt (print mode reads stdin when none is given)");
   app.add_option("--provider", options.provider,
@@ -55,6 +74,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--max-turns", options.max_turns, "Model requests per run (default 100)")
       ->check(CLI::PositiveNumber);
   app.add_option("--tools", tools, "Comma-separated built-in tools to enable (default: all)");
+  app.add_option("--ask", ask,
+                 "Ask before running these tools (comma-separated, or 'all'); print mode, which "
+                 "cannot ask, refuses them");
   app.add_flag("--version", options.version, "Print the version and exit");
 
   try {
@@ -71,19 +93,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   }
   if (format == "json") options.output_format = OutputFormat::kJson;
   if (format == "stream-json") options.output_format = OutputFormat::kStreamJson;
-  if (app.count("--tools") > 0) {
-    std::vector<std::string> names;
-    std::string name;
-    for (const char c : tools + ",") {
-      if (c != ',') {
-        if (c != ' ') name += c;
-      } else if (!name.empty()) {
-        names.push_back(std::move(name));
-        name.clear();
-      }
-    }
-    options.tools = std::move(names);
-  }
+  if (app.count("--tools") > 0) options.tools = comma_list(tools);
+  options.ask = comma_list(ask);
   return {options, 0, {}};
 }
 

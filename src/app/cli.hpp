@@ -15,20 +15,19 @@ struct CliOptions {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<std::string> base_url;
-  std::optional<std::string> api;       // --api: the wire protocol, overriding the provider's
-  std::optional<std::string> thinking;  // --thinking: off, low, medium or high
-  bool list_models = false;
+  std::optional<std::string> api;            // --api: the wire protocol, overriding the provider's
+  std::optional<std::string> thinking;       // --thinking: off, low, medium or high
+  bool list_models = false;                  // --list-models: show the configured models and exit
   bool continue_latest = false;              // -c/--continue: resume the latest session here
   std::optional<std::string> resume_id;      // -r/--resume ID: resume a session (an id prefix)
   std::optional<std::string> session_file;   // --session FILE: use (or start) this session file
   bool no_session = false;                   // --no-session: keep nothing on disk
   std::optional<std::string> system_prompt;  // replaces nib's own introduction
-  std::optional<std::string>
-      append_system_prompt;  // added at the end of the system prompt             // --list-models:
-                             // show the configured models and exit
+  std::optional<std::string> append_system_prompt;  // added at the end of the system prompt
   OutputFormat output_format = OutputFormat::kText;
   int max_turns = 0;                              // 0: the default
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
+  std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
   bool version = false;
 };
 

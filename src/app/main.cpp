@@ -9,10 +9,11 @@
 #include <stop_token>
 
 #include "app/cli.hpp"
-#include "app/forced_quit.hpp"
+#include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
+#include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
@@ -27,7 +28,7 @@ namespace {
 // Ends nib at once, taking every process its tools started with it, after the run's session
 // has recorded that its running tool calls were interrupted.
 [[noreturn]] void exit_now(int status) {
-  run_forced_quit_hook();
+  run_process_hook(ProcessHook::kForcedQuit);
   tools::kill_all_descendants();
   std::fflush(stdout);
   std::fflush(stderr);
@@ -79,10 +80,6 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cout << "nib " << NIB_VERSION << '\n';
     return 0;
   }
-  if (!options.print && options.prompt.empty() && !options.list_models) {
-    std::cerr << "nib: the interactive mode is not available yet; use nib -p \"PROMPT\".\n";
-    return 2;
-  }
   const EnvLookup env = process_environment();
   const std::filesystem::path cwd = std::filesystem::current_path();
   const ConfigDirectories directories = config_directories(env, cwd);
@@ -110,7 +107,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   RunContext context{
       env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
       compaction_settings(loaded.configuration->settings), std::move(existing.value())};
-  return run_print_mode(options, *model.config, context, stop.get_token());
+  if (options.print) return run_print_mode(options, *model.config, context, stop.get_token());
+  return run_interactive_mode(options, *model.config, context, *loaded.configuration,
+                              stop.get_token());
 }
 
 }  // namespace
@@ -131,6 +130,7 @@ int main(int argc, char** argv) {
             stop.request_stop();
             exit_now(128 + signal_number);
           },
+      .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
   const int status = dispatch(argc, argv, stop);
   tools::kill_all_descendants();

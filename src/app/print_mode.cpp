@@ -6,13 +6,13 @@
 #include <iostream>
 #include <iterator>
 
+#include "app/approval_gate.hpp"
 #include "app/compaction_hooks.hpp"
-#include "app/forced_quit.hpp"
+#include "app/process_hooks.hpp"
+#include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
-#include "app/system_prompt.hpp"
 #include "core/agent_loop.hpp"
 #include "provider/provider_factory.hpp"
-#include "tools/builtin.hpp"
 #include "ui/print_output.hpp"
 
 namespace nib::app {
@@ -43,14 +43,6 @@ int exit_status(core::RunStopReason reason) {
   return 1;
 }
 
-// Prices the usage when the model's prices are known.
-ui::CostFunction cost_function(const ModelConfig& model) {
-  if (!model.prices) return {};
-  return [prices = *model.prices](const core::Usage& usage) {
-    return provider::cost_usd(usage, prices);
-  };
-}
-
 }  // namespace
 
 int run_print_mode(const CliOptions& options, const ModelConfig& model, const RunContext& context,
@@ -65,10 +57,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   }
 
   std::string error;
-  auto tools = tools::builtin_tools();
-  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, error);
-  const auto registry =
-      error.empty() ? core::ToolRegistry::create(std::move(tools), {}, error) : nullptr;
+  const auto registry = make_tool_registry(options, error);
   if (!registry) {
     std::cerr << "nib: " << error << '\n';
     return 2;
@@ -86,23 +75,17 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
                          isatty(STDOUT_FILENO) != 0, cost_function(model));
-  core::LoopOptions loop_options;
-  loop_options.provider = provider.get();
-  loop_options.model = model.model;
-  loop_options.thinking = model.thinking;
-  loop_options.tools = registry.get();
-  loop_options.cwd = context.cwd;
-  loop_options.system_prompt =
-      build_system_prompt({registry->specs(), loop_options.cwd, today(), context.instructions,
-                           options.system_prompt, options.append_system_prompt.value_or("")});
+  core::LoopOptions loop_options = base_loop_options(options, model, context, *provider, *registry);
   loop_options.on_event = [&output, &session](const core::Event& event) {
     session.on_event(event);
     output.on_event(event);
   };
-  if (options.max_turns > 0) loop_options.max_turns = options.max_turns;
-  install_compaction(loop_options, session, context.compaction, std::cerr);
+  loop_options.gate = approval_gate(options.ask, refuse_without_user);
+  install_compaction(loop_options, session, context.compaction,
+                     [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });
 
-  const ScopedForcedQuitHook record_interruption([&session] { session.record_forced_quit(); });
+  const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
+                                              [&session] { session.record_forced_quit(); });
   core::AgentLoop loop(loop_options);
   session.add_message(core::UserMessage{core::text_content(prompt)});
   const int status = exit_status(loop.run(session.history(), stop).reason);

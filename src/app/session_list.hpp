@@ -5,10 +5,16 @@
 
 #include <filesystem>
 #include <ostream>
+#include <string>
 
 #include "app/environment.hpp"
+#include "session/session_summary.hpp"
 
 namespace nib::app {
+
+// "ab12cd34  2026-11-30T17:20  12 messages  fix the flaky test": one stored session (also the
+// interactive /resume picker's entries).
+std::string describe_session(const session::SessionSummary& summary);
 
 // Prints the list to `out` (a problem to `err`); returns the exit status.
 int list_sessions(const EnvLookup& env, const std::filesystem::path& cwd, std::ostream& out,

@@ -157,7 +157,14 @@ void RunSession::on_event(const core::Event& event) {
     if (!rest.results.empty()) append(session::MessageEntry{std::move(rest)});
     written_results_.clear();
     ++stored_messages_;  // the parts load as one message
+  } else if (const auto* steering = std::get_if<core::UserMessageEvent>(&event)) {
+    append(session::MessageEntry{steering->message});
+    ++stored_messages_;
   }
+}
+
+void RunSession::record_model_change(const std::string& provider, const std::string& model) {
+  append(session::ModelChangeEntry{provider, model});
 }
 
 void RunSession::compact(std::size_t cut, const std::string& summary) {

@@ -58,12 +58,15 @@ class RunSession {
   // Appends `message` to the history and to the file.
   void add_message(core::Message message);
   // Records the messages that the loop appended, from its events: each reply at message_end,
-  // each tool result at its tool_end (the rest of a batch at tool_results).
+  // each tool result at its tool_end (the rest of a batch at tool_results), each steering
+  // message at user_message.
   void on_event(const core::Event& event);
   // nib is being quit without waiting for its tools: gives each call still without a result an
   // "interrupted" result in the file, so the session continues from a valid history, and writes
   // nothing more after it. Thread-safe.
   void record_forced_quit();
+  // Records that the conversation goes on with another model (/model).
+  void record_model_change(const std::string& provider, const std::string& model);
   // Replaces history()[0, cut) by `summary` and records the compaction.
   void compact(std::size_t cut, const std::string& summary);
 

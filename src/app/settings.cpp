@@ -1,5 +1,6 @@
 #include "app/settings.hpp"
 
+#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -244,12 +245,21 @@ ConfigurationOutcome load_configuration(const ConfigDirectories& directories) {
   return {std::move(configuration), {}};
 }
 
+namespace {
+
+constexpr std::array<const char*, 4> kThinkingNames{"off", "low", "medium", "high"};
+
+}  // namespace
+
 std::optional<core::ThinkingLevel> parse_thinking_level(const std::string& name) {
-  if (name == "off") return core::ThinkingLevel::kOff;
-  if (name == "low") return core::ThinkingLevel::kLow;
-  if (name == "medium") return core::ThinkingLevel::kMedium;
-  if (name == "high") return core::ThinkingLevel::kHigh;
+  for (std::size_t i = 0; i < kThinkingNames.size(); ++i) {
+    if (name == kThinkingNames[i]) return static_cast<core::ThinkingLevel>(i);
+  }
   return std::nullopt;
+}
+
+const char* thinking_level_name(core::ThinkingLevel level) {
+  return kThinkingNames.at(static_cast<std::size_t>(level));
 }
 
 }  // namespace nib::app

@@ -17,6 +17,7 @@ sigset_t watched_signals() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGWINCH);
   return set;
 }
 
@@ -49,6 +50,8 @@ void SignalWatcher::watch() {
     const int signal_number = static_cast<int>(info.ssi_signo);
     if (signal_number == SIGINT) {
       if (handlers_.on_interrupt) handlers_.on_interrupt();
+    } else if (signal_number == SIGWINCH) {
+      if (handlers_.on_resize) handlers_.on_resize();
     } else if (handlers_.on_terminate) {
       handlers_.on_terminate(signal_number);
     }

@@ -1,7 +1,7 @@
 #pragma once
-// Signal handling without async-signal-unsafe work in handlers: SIGINT, SIGTERM and SIGHUP are
-// blocked in every thread and read from a signalfd by one watcher thread, which calls plain
-// functions. SIGPIPE is ignored so a closed stdout is an error, not a silent death.
+// Signal handling without async-signal-unsafe work in handlers: SIGINT, SIGTERM, SIGHUP and
+// SIGWINCH are blocked in every thread and read from a signalfd by one watcher thread, which
+// calls plain functions. SIGPIPE is ignored so a closed stdout is an error, not a silent death.
 //
 // Construct before any other thread starts (threads inherit the blocked mask). Processes nib
 // spawns must reset their signal mask and dispositions (the subprocess code does).
@@ -16,6 +16,7 @@ class SignalWatcher {
   struct Handlers {
     std::function<void()> on_interrupt;     // SIGINT
     std::function<void(int)> on_terminate;  // SIGTERM or SIGHUP, with the signal number
+    std::function<void()> on_resize;        // SIGWINCH
   };
   explicit SignalWatcher(Handlers handlers);
   ~SignalWatcher();

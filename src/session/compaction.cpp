@@ -157,4 +157,9 @@ core::Message summary_message(const std::string& summary) {
   return core::UserMessage{core::text_content(kSummaryPrefix + summary)};
 }
 
+bool is_summary_message(const core::Message& message) {
+  const auto* user = std::get_if<core::UserMessage>(&message);
+  return user != nullptr && core::content_text(user->content).starts_with(kSummaryPrefix);
+}
+
 }  // namespace nib::session

@@ -68,5 +68,7 @@ SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
 
 // The message that stands for the summarised part of a conversation.
 core::Message summary_message(const std::string& summary);
+// True when `message` is one that summary_message made.
+bool is_summary_message(const core::Message& message);
 
 }  // namespace nib::session

@@ -1,0 +1,251 @@
+// The slash commands of InteractiveSession (see interactive_session.hpp).
+
+#include <algorithm>
+#include <set>
+
+#include "app/compaction_hooks.hpp"
+#include "app/interactive_session.hpp"
+#include "app/session_list.hpp"
+#include "provider/provider_factory.hpp"
+#include "session/session_store.hpp"
+#include "ui/footer.hpp"
+
+namespace nib::app {
+namespace {
+
+// Commands that make sense while a run works; the others wait for it to finish.
+const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "quit", "exit"};
+
+}  // namespace
+
+void InteractiveSession::run_command(const ui::CommandLine& command) {
+  const std::string& name = command.name;
+  if (working_ && !kWhileWorking.contains(name)) {
+    notice("/" + name + " waits until the run has finished (esc interrupts it).",
+           ui::NoticeKind::kWarning);
+    return;
+  }
+  if (name == "help") return show_help();
+  if (name == "quit" || name == "exit") {
+    quit_ = true;
+    return;
+  }
+  if (name == "session") return show_session_info();
+  if (name == "clear") return new_session();
+  if (name == "resume") return open_resume_picker();
+  if (name == "compact") return compact(command.argument);
+  if (name == "model" || name == "thinking") {
+    if (!command.argument.empty()) {
+      return name == "model" ? switch_model(command.argument) : set_thinking(command.argument);
+    }
+    std::vector<std::string> entries;
+    for (const ui::Completion& choice : argument_choices(name)) entries.push_back(choice.label);
+    const std::string current =
+        name == "model" ? model_.model.id : thinking_level_name(model_.thinking);
+    const auto selected = std::find(entries.begin(), entries.end(), current);
+    picker_ = Picker{
+        {name == "model" ? "Switch to model" : "Thinking", entries,
+         static_cast<std::size_t>(selected == entries.end() ? 0 : selected - entries.begin())},
+        [this, name, entries](std::size_t index) {
+          if (name == "model") {
+            switch_model(entries[index]);
+          } else {
+            set_thinking(entries[index]);
+          }
+        }};
+    return;
+  }
+  notice("Unknown command /" + name + ". /help lists the commands.", ui::NoticeKind::kWarning);
+}
+
+std::vector<ui::Completion> InteractiveSession::argument_choices(std::string_view command) const {
+  std::vector<ui::Completion> choices;
+  if (command == "thinking") {
+    for (const char* level : {"off", "low", "medium", "high"}) choices.push_back({"", level, ""});
+  } else if (command == "model") {
+    // The current provider's models first, then every other provider's.
+    std::vector<const provider::ProviderEntry*> providers;
+    if (const auto* current = configuration_.find_provider(model_.provider)) {
+      providers.push_back(current);
+    }
+    for (const provider::ProviderEntry& entry : configuration_.providers) {
+      if (entry.name != model_.provider) providers.push_back(&entry);
+    }
+    for (const provider::ProviderEntry* entry : providers) {
+      for (const provider::ModelEntry& model : entry->models) {
+        std::string description = entry->name;
+        if (model.context_window > 0) {
+          description +=
+              " · " + ui::short_count(static_cast<std::size_t>(model.context_window)) + " context";
+        }
+        choices.push_back({"", model.id, std::move(description)});
+      }
+    }
+    // A model no provider lists (a local server's) is still a choice to go back to.
+    const bool listed =
+        std::any_of(choices.begin(), choices.end(),
+                    [this](const ui::Completion& c) { return c.label == model_.model.id; });
+    if (!listed) choices.insert(choices.begin(), {"", model_.model.id, model_.provider});
+  }
+  return choices;
+}
+
+void InteractiveSession::show_help() {
+  std::string text = "Commands:\n";
+  for (const ui::SlashCommand& command : ui::slash_commands()) {
+    std::string usage = "/" + std::string(command.name);
+    if (!command.argument.empty()) usage += " " + std::string(command.argument);
+    usage.resize(std::max<std::size_t>(usage.size(), 28), ' ');
+    text += "  " + usage + std::string(command.help) + "\n";
+  }
+  text +=
+      "Keys:\n"
+      "  enter send · shift+enter, ctrl+j or \\ then enter: new line · ↑↓ history\n"
+      "  while nib works: enter queues a message for its next turn · esc interrupts\n"
+      "  ctrl+c clears the input or interrupts; twice quits · ctrl+d on an empty input quits";
+  notice(std::move(text));
+}
+
+void InteractiveSession::switch_model(const std::string& id) {
+  CliOptions options = options_;
+  options.model = id;
+  options.thinking.reset();
+  // A model another provider lists (and the current one does not) switches the provider too.
+  const auto* current = configuration_.find_provider(model_.provider);
+  options.provider = model_.provider;
+  if (current == nullptr || current->find(id) == nullptr) {
+    for (const provider::ProviderEntry& entry : configuration_.providers) {
+      if (entry.find(id) != nullptr) {
+        options.provider = entry.name;
+        if (entry.name != model_.provider) {
+          options.base_url.reset();
+          options.api.reset();
+        }
+        break;
+      }
+    }
+  }
+  auto outcome = resolve_model_config(options, context_.env, configuration_);
+  if (!outcome.config) return notice(outcome.error, ui::NoticeKind::kError);
+  outcome.config->thinking = model_.thinking;
+  model_ = std::move(*outcome.config);
+  options_ = std::move(options);
+  provider_ = provider::make_provider({model_.api, model_.base_url, model_.api_key}, model_.retry);
+  session_->record_model_change(model_.provider, model_.model.id);
+  notice("Model: " + model_.model.id + " (" + model_.provider + ")");
+}
+
+void InteractiveSession::set_thinking(const std::string& level) {
+  const auto parsed = parse_thinking_level(level);
+  if (!parsed) {
+    return notice("Thinking levels are off, low, medium and high.", ui::NoticeKind::kWarning);
+  }
+  model_.thinking = *parsed;
+  std::string text = std::string("Thinking: ") + thinking_level_name(*parsed);
+  if (*parsed != core::ThinkingLevel::kOff && !model_.model.reasoning) {
+    text += " (" + model_.model.id + " does not think; this applies to models that do)";
+  }
+  notice(std::move(text));
+}
+
+void InteractiveSession::compact(const std::string& instructions) {
+  if (session_->history().empty()) return notice("Nothing to compact yet.");
+  working_ = true;
+  working_since_ = ui::UiClock::now();
+  working_label_ = "Compacting";
+  last_stop_ = core::RunStopReason::kDone;
+  worker_.start([this, instructions](std::stop_token stop) {
+    const auto post_notice = [this](const std::string& text, bool is_error) {
+      worker_.post(JobNotice{text, is_error});
+    };
+    // Asked for explicitly: everything but the latest exchange is summarised.
+    if (compact_session(*provider_, model_.model, *session_, 0, instructions, stop, post_notice)) {
+      post_notice("Compacted: the model now sees a summary of the earlier conversation.", false);
+    } else if (!stop.stop_requested()) {
+      post_notice("Nothing to compact: the conversation is a single exchange so far.", false);
+    }
+  });
+}
+
+void InteractiveSession::new_session() {
+  CliOptions options = options_;
+  options.continue_latest = false;
+  options.resume_id.reset();
+  options.session_file.reset();
+  auto opened = RunSession::open(options, context_.env, context_.cwd, std::nullopt, model_.provider,
+                                 model_.model.id);
+  if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
+  options_ = std::move(options);
+  session_.emplace(std::move(opened.value()));
+  usage_ = {};
+  cost_usd_.reset();
+  context_tokens_ = 0;
+  transcript_.clear();
+  reflow();
+  notice("New session.");
+}
+
+void InteractiveSession::open_resume_picker() {
+  const auto store = session::SessionStore::from_environment(context_.env);
+  if (!store.ok()) return notice(store.error(), ui::NoticeKind::kError);
+  std::vector<std::filesystem::path> files;
+  std::vector<std::string> entries;
+  for (const session::SessionSummary& summary : store.value().list(context_.cwd)) {
+    if (summary.file == session_->file()) continue;
+    files.push_back(summary.file);
+    entries.push_back(describe_session(summary));
+  }
+  if (files.empty()) return notice("No other saved sessions for this directory.");
+  picker_ = Picker{{"Resume a session", std::move(entries), 0},
+                   [this, files](std::size_t index) { resume(files[index]); }};
+}
+
+void InteractiveSession::resume(const std::filesystem::path& file) {
+  CliOptions options = options_;
+  options.continue_latest = false;
+  options.resume_id.reset();
+  options.no_session = false;
+  options.session_file = file.string();
+  auto existing = load_named_session(options, context_.env, context_.cwd);
+  if (!existing.ok()) return notice(existing.error(), ui::NoticeKind::kError);
+  auto opened = RunSession::open(options, context_.env, context_.cwd, existing.value(),
+                                 model_.provider, model_.model.id);
+  if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
+  options_ = std::move(options);
+  session_.emplace(std::move(opened.value()));
+  usage_ = {};
+  cost_usd_.reset();
+  transcript_.clear();
+  reflow();
+  show_loaded_history();
+  notice("Resumed " + file.filename().string() + ".");
+}
+
+void InteractiveSession::show_session_info() {
+  std::string text =
+      "Session: " + (session_->file().empty() ? "not saved (--no-session)" : session_->file());
+  if (!working_) {
+    std::size_t prompts = 0;
+    std::size_t replies = 0;
+    for (const core::Message& message : session_->history()) {
+      prompts += std::holds_alternative<core::UserMessage>(message) ? 1 : 0;
+      replies += std::holds_alternative<core::AssistantMessage>(message) ? 1 : 0;
+    }
+    text += "\nMessages in context: " + std::to_string(session_->history().size()) + " (" +
+            std::to_string(prompts) + " from you, " + std::to_string(replies) +
+            " replies), about " + ui::short_count(context_tokens_) + " tokens";
+  }
+  text += "\nModel: " + model_.model.id + " (" + model_.provider + ")";
+  text += "\nUsed this session: " +
+          ui::short_count(static_cast<std::size_t>(usage_.input_tokens + usage_.cache_read_tokens +
+                                                   usage_.cache_write_tokens)) +
+          " tokens in, " + ui::short_count(static_cast<std::size_t>(usage_.output_tokens)) + " out";
+  if (cost_usd_) {
+    char cost[32];
+    std::snprintf(cost, sizeof cost, ", $%.4f", *cost_usd_);
+    text += cost;
+  }
+  notice(std::move(text));
+}
+
+}  // namespace nib::app

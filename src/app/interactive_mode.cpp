@@ -1,0 +1,37 @@
+#include "app/interactive_mode.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "app/interactive_session.hpp"
+#include "app/run_assembly.hpp"
+
+namespace nib::app {
+
+int run_interactive_mode(const CliOptions& options, const ModelConfig& model,
+                         const RunContext& context, const Configuration& configuration,
+                         std::stop_token stop) {
+  if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0) {
+    std::cerr << "nib: stdin or stdout is not a terminal, so nib answers in print mode (as with "
+                 "-p).\n";
+    return run_print_mode(options, model, context, stop);
+  }
+  std::string error;
+  auto tools = make_tool_registry(options, error);
+  if (!tools) {
+    std::cerr << "nib: " << error << '\n';
+    return 2;
+  }
+  auto session = RunSession::open(options, context.env, context.cwd, context.existing,
+                                  model.provider, model.model.id);
+  if (!session.ok()) {
+    std::cerr << "nib: " << session.error() << '\n';
+    return 2;
+  }
+  InteractiveSession interactive(options, model, context, configuration, std::move(session.value()),
+                                 std::move(tools), stop);
+  return interactive.run();
+}
+
+}  // namespace nib::app

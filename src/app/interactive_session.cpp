@@ -1,0 +1,411 @@
+#include "app/interactive_session.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <iostream>
+
+#include "app/approval_gate.hpp"
+#include "app/compaction_hooks.hpp"
+#include "app/process_hooks.hpp"
+#include "app/prompt_history.hpp"
+#include "app/run_assembly.hpp"
+#include "provider/provider_factory.hpp"
+#include "session/compaction.hpp"
+#include "ui/tool_summary.hpp"
+
+namespace nib::app {
+namespace {
+
+// Bytes read from the terminal at a time: a large paste arrives in a few reads.
+constexpr std::size_t kReadChunkBytes = 64 * 1024;
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "\n\n") + part;
+  return text;
+}
+
+bool is_blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+InteractiveSession::InteractiveSession(const CliOptions& options, const ModelConfig& model,
+                                       const RunContext& context,
+                                       const Configuration& configuration, RunSession session,
+                                       std::unique_ptr<core::ToolRegistry> tools,
+                                       std::stop_token stop)
+    : options_(options),
+      model_(model),
+      context_(context),
+      configuration_(configuration),
+      session_(std::move(session)),
+      tools_(std::move(tools)),
+      provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
+      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      worker_([this] { wake(); }),
+      on_stop_(std::move(stop), std::function<void()>([this] {
+                 stop_requested_ = true;
+                 wake();
+               })) {
+  if (const auto file = prompt_history_file(context_.env)) {
+    editor_.set_history(load_prompt_history(*file));
+  }
+}
+
+InteractiveSession::~InteractiveSession() {
+  worker_.abort();
+  worker_.wait();
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+void InteractiveSession::wake() {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto written = write(wake_fd_, &one, sizeof one);
+}
+
+int InteractiveSession::run() {
+  terminal_ = std::make_unique<ui::RawTerminal>(STDIN_FILENO, STDOUT_FILENO);
+  if (!terminal_->ok()) {
+    std::cerr << "nib: cannot put the terminal in raw mode; use nib -p \"PROMPT\" instead.\n";
+    return 2;
+  }
+  const ui::TerminalSize size = ui::terminal_size(STDOUT_FILENO);
+  renderer_ = std::make_unique<ui::InlineRenderer>(
+      [](std::string_view bytes) { ui::write_all(STDOUT_FILENO, bytes); }, size.columns, size.rows);
+  const ScopedProcessHook forced_quit(ProcessHook::kForcedQuit, [this] {
+    session_->record_forced_quit();
+    terminal_->restore();
+  });
+  const ScopedProcessHook resized(ProcessHook::kTerminalResized, [this] {
+    resized_ = true;
+    wake();
+  });
+
+  show_loaded_history();
+  notice(std::string("nib ") + NIB_VERSION +
+         " · /help for commands · esc interrupts · ctrl-c twice quits");
+  if (!is_blank(options_.prompt)) start_run(options_.prompt);
+  redraw();
+  while (!quit_ && !stop_requested_) {
+    wait_for_input();
+    if (resized_.exchange(false)) reflow();
+    redraw();
+  }
+
+  // Quitting: the run (if any) is aborted under the core's grace rules and its end recorded.
+  worker_.abort();
+  worker_.wait();
+  drain_worker();
+  const auto now = ui::UiClock::now();
+  const std::size_t width = renderer_->width();
+  ui::LiveFrame last{transcript_.live_rows(width, now), std::nullopt};
+  renderer_->update(transcript_.take_committable(width, renderer_->height(), now), last);
+  renderer_->finish();
+  terminal_->restore();
+  if (!session_->file().empty()) {
+    std::cout << "Resume this session with: nib --session " << session_->file() << '\n';
+  }
+  if (!session_->write_error().empty()) {
+    std::cerr << "nib: the session could not be saved: " << session_->write_error() << '\n';
+  }
+  return 0;
+}
+
+void InteractiveSession::wait_for_input() {
+  pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  int timeout = -1;
+  if (decoder_.has_pending()) {
+    timeout = static_cast<int>(kEscapeTimeout.count());
+  } else if (working_ || transcript_.animating() || last_control_c_) {
+    timeout = static_cast<int>(ui::kSpinnerFrame.count());
+  }
+  const int ready = poll(fds, 2, timeout);
+  if (ready < 0) {
+    if (errno != EINTR) quit_ = true;
+    return;
+  }
+  if (ready == 0 && decoder_.has_pending()) {
+    for (const ui::Key& key : decoder_.flush()) handle_key(key);
+  }
+  if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) read_keys();
+  if ((fds[1].revents & POLLIN) != 0) {
+    std::uint64_t count = 0;
+    [[maybe_unused]] const auto got = read(wake_fd_, &count, sizeof count);
+  }
+  drain_worker();
+  if (last_control_c_ && ui::UiClock::now() - *last_control_c_ >= kQuitConfirmWindow) {
+    last_control_c_.reset();
+    hint_.clear();
+  }
+}
+
+void InteractiveSession::read_keys() {
+  std::string buffer(kReadChunkBytes, '\0');
+  const ssize_t got = read(STDIN_FILENO, buffer.data(), buffer.size());
+  if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+    quit_ = true;  // the terminal went away
+    return;
+  }
+  if (got < 0) return;
+  buffer.resize(static_cast<std::size_t>(got));
+  for (const ui::Key& key : decoder_.feed(buffer)) handle_key(key);
+}
+
+void InteractiveSession::drain_worker() {
+  const auto now = ui::UiClock::now();
+  for (WorkerMessage& message : worker_.take_messages()) {
+    if (const auto* event = std::get_if<core::Event>(&message)) {
+      transcript_.on_event(*event, now);
+      if (const auto* end = std::get_if<core::MessageEndEvent>(event)) {
+        const core::Usage& usage = end->message.usage;
+        usage_ += usage;
+        if (const auto cost = cost_function(model_))
+          cost_usd_ = cost_usd_.value_or(0) + cost(usage);
+        // The request's whole size: what the model saw plus what it wrote.
+        const auto context = usage.input_tokens + usage.cache_read_tokens +
+                             usage.cache_write_tokens + usage.output_tokens;
+        if (context > 0) context_tokens_ = static_cast<std::size_t>(context);
+      } else if (const auto* run_end = std::get_if<core::RunEndEvent>(event)) {
+        last_stop_ = run_end->reason;
+      }
+    } else if (const auto* line = std::get_if<JobNotice>(&message)) {
+      notice(line->text, line->is_error ? ui::NoticeKind::kError : ui::NoticeKind::kInfo);
+    } else if (const auto* question = std::get_if<ApprovalQuestion>(&message)) {
+      approval_ = ui::ApprovalView{question->question};
+    } else if (std::holds_alternative<JobFinished>(message)) {
+      on_job_finished();
+    }
+  }
+}
+
+void InteractiveSession::on_job_finished() {
+  working_ = false;
+  approval_.reset();
+  hint_.clear();
+  refresh_context_estimate();
+  std::vector<std::string> undelivered = worker_.take_back_steering();
+  if (undelivered.empty()) return;
+  if (last_stop_ == core::RunStopReason::kDone) {
+    // The model finished before a turn boundary came: the messages start the next run.
+    start_run(joined(undelivered));
+  } else {
+    // Interrupted or failed: give them back for the user to send or change.
+    if (!editor_.empty()) undelivered.push_back(editor_.text());
+    editor_.set_text(joined(undelivered));
+    after_edit();
+  }
+}
+
+void InteractiveSession::refresh_context_estimate() {
+  if (working_) return;  // the history belongs to the worker meanwhile
+  context_tokens_ = static_cast<std::size_t>(session::estimate_context_tokens(session_->history()));
+}
+
+void InteractiveSession::redraw() {
+  const auto now = ui::UiClock::now();
+  const std::size_t width = renderer_->width();
+  const ui::ViewState state = view_state();
+  std::optional<ui::CursorPosition> cursor;
+  const std::size_t bottom = view_.bottom_rows(state, width, now, cursor).size();
+  const std::size_t height = renderer_->height();
+  const std::size_t budget = height > bottom + 1 ? height - bottom - 1 : 1;
+  const ui::StyledLines committed = transcript_.take_committable(width, budget, now);
+  renderer_->update(committed, view_.frame(state, width, now));
+}
+
+void InteractiveSession::reflow() {
+  const ui::TerminalSize size = ui::terminal_size(STDOUT_FILENO);
+  renderer_->resize(size.columns, size.rows);
+  transcript_.recommit_all();
+}
+
+ui::ViewState InteractiveSession::view_state() const {
+  ui::ViewState state;
+  state.transcript = &transcript_;
+  state.editor = &editor_;
+  state.working = working_;
+  state.working_since = working_since_;
+  state.working_label = working_label_;
+  state.queued = worker_.queued_steering();
+  state.approval = approval_;
+  if (picker_) state.picker = picker_->view;
+  state.completions = completions_;
+  state.completion_selected = completion_selected_;
+  state.hint = hint_;
+  ui::FooterInfo& footer = state.footer;
+  footer.model = model_.model.id;
+  if (model_.thinking != core::ThinkingLevel::kOff) {
+    footer.thinking = thinking_level_name(model_.thinking);
+  }
+  footer.cwd = context_.cwd.string();
+  footer.home = context_.env("HOME").value_or("");
+  footer.context_tokens = context_tokens_;
+  footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
+  footer.usage = usage_;
+  footer.cost_usd = cost_usd_;
+  return state;
+}
+
+void InteractiveSession::notice(std::string text, ui::NoticeKind kind) {
+  transcript_.add_notice(std::move(text), kind);
+}
+
+void InteractiveSession::show_loaded_history() {
+  const std::vector<core::Message>& history = session_->history();
+  if (history.empty()) return;
+  auto first = history.begin();
+  if (session::is_summary_message(*first)) {
+    notice("(The earlier part of this conversation was summarised.)");
+    ++first;
+  }
+  transcript_.add_history({first, history.end()});
+  refresh_context_estimate();
+}
+
+// --- keys
+
+void InteractiveSession::handle_key(const ui::Key& key) {
+  if (approval_) return handle_approval_key(key);
+  if (picker_) return handle_picker_key(key);
+  if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c') return on_control_c();
+  if (handle_menu_key(key)) return;
+  if (key.code == ui::KeyCode::kEscape) {
+    if (working_) {
+      worker_.abort();
+      working_label_ = "Interrupting";
+    }
+    return;
+  }
+  if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'd' && editor_.empty()) {
+    quit_ = true;
+    return;
+  }
+  if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'l') return reflow();
+  if (editor_.handle(key) == ui::EditResult::kSubmit) submit(editor_.take_submission());
+  after_edit();
+}
+
+bool InteractiveSession::handle_menu_key(const ui::Key& key) {
+  if (completions_.empty()) return false;
+  switch (key.code) {
+    case ui::KeyCode::kUp:
+      completion_selected_ = (completion_selected_ + completions_.size() - 1) % completions_.size();
+      return true;
+    case ui::KeyCode::kDown:
+      completion_selected_ = (completion_selected_ + 1) % completions_.size();
+      return true;
+    case ui::KeyCode::kTab:
+      editor_.set_text(completions_[completion_selected_].text);
+      after_edit();
+      return true;
+    case ui::KeyCode::kEnter:
+      editor_.set_text(completions_[completion_selected_].text);
+      submit(editor_.take_submission());
+      after_edit();
+      return true;
+    case ui::KeyCode::kEscape:
+      dismissed_completion_ = editor_.text();
+      completions_.clear();
+      return true;
+    default:
+      return false;
+  }
+}
+
+void InteractiveSession::handle_approval_key(const ui::Key& key) {
+  const std::string answer = key.code == ui::KeyCode::kText ? key.text : "";
+  if (answer == "y" || answer == "Y" || key.code == ui::KeyCode::kEnter) {
+    worker_.answer_approval(ApprovalAnswer::kYes);
+  } else if (answer == "a" || answer == "A") {
+    worker_.answer_approval(ApprovalAnswer::kAlways);
+  } else if (answer == "n" || answer == "N" || key.code == ui::KeyCode::kEscape ||
+             (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c')) {
+    worker_.answer_approval(ApprovalAnswer::kNo);
+  } else {
+    return;
+  }
+  approval_.reset();
+}
+
+void InteractiveSession::handle_picker_key(const ui::Key& key) {
+  ui::PickerView& view = picker_->view;
+  if (key.code == ui::KeyCode::kUp && view.selected > 0) --view.selected;
+  if (key.code == ui::KeyCode::kDown && view.selected + 1 < view.entries.size()) ++view.selected;
+  if (key.code == ui::KeyCode::kEnter) {
+    const Picker chosen = std::move(*picker_);
+    picker_.reset();
+    chosen.choose(chosen.view.selected);
+  } else if (key.code == ui::KeyCode::kEscape ||
+             (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c')) {
+    picker_.reset();
+  }
+}
+
+void InteractiveSession::on_control_c() {
+  const auto now = ui::UiClock::now();
+  if (last_control_c_ && now - *last_control_c_ < kQuitConfirmWindow) {
+    quit_ = true;
+    return;
+  }
+  last_control_c_ = now;
+  if (working_) {
+    worker_.abort();
+    working_label_ = "Interrupting";
+  } else if (!editor_.empty()) {
+    editor_.set_text("");
+    after_edit();
+  }
+  hint_ = "Press Ctrl-C again to quit";
+}
+
+void InteractiveSession::after_edit() {
+  if (editor_.text() == dismissed_completion_) return;
+  dismissed_completion_.reset();
+  completions_ = ui::complete(
+      editor_.text(), [this](std::string_view command) { return argument_choices(command); });
+  if (completion_selected_ >= completions_.size()) completion_selected_ = 0;
+}
+
+void InteractiveSession::submit(std::string text) {
+  if (is_blank(text)) return;
+  if (const auto file = prompt_history_file(context_.env)) append_prompt_history(*file, text);
+  if (const auto command = ui::parse_command(text)) return run_command(*command);
+  if (working_) return worker_.queue_steering(std::move(text));
+  start_run(std::move(text));
+}
+
+void InteractiveSession::start_run(std::string prompt) {
+  transcript_.add_user(prompt);
+  session_->add_message(core::UserMessage{core::text_content(std::move(prompt))});
+  core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
+  loop.on_event = [this](const core::Event& event) {
+    session_->on_event(event);
+    worker_.post(event);
+  };
+  loop.take_steering = [this] { return worker_.take_steering(); };
+  loop.gate =
+      approval_gate(options_.ask, [this](const core::GateRequest& request, std::stop_token stop) {
+        const std::string arguments = request.args != nullptr ? request.args->dump() : "{}";
+        return worker_.ask_approval(request, ui::summarize_call(request.name, arguments), stop);
+      });
+  install_compaction(loop, *session_, context_.compaction,
+                     [this](const std::string& text, bool is_error) {
+                       worker_.post(JobNotice{text, is_error});
+                     });
+  working_ = true;
+  working_since_ = ui::UiClock::now();
+  working_label_ = "Working";
+  last_stop_ = core::RunStopReason::kDone;
+  worker_.start([this, loop = std::move(loop)](std::stop_token stop) {
+    core::AgentLoop agent(loop);
+    agent.run(session_->history(), stop);
+  });
+}
+
+}  // namespace nib::app

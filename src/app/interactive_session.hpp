@@ -1,0 +1,121 @@
+#pragma once
+// One interactive session: the UI thread's event loop (keys from the terminal, messages from
+// the run worker, resizes, the spinner's clock), the input editor and its commands, and the
+// run worker that talks to the model. Every member runs on the UI thread except the hooks the
+// worker and the signal thread call (which only queue and wake).
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/interactive_mode.hpp"
+#include "app/run_worker.hpp"
+#include "app/session_setup.hpp"
+#include "core/agent_loop.hpp"
+#include "ui/inline_renderer.hpp"
+#include "ui/interactive_view.hpp"
+#include "ui/key_decoder.hpp"
+#include "ui/line_editor.hpp"
+#include "ui/terminal.hpp"
+#include "ui/transcript.hpp"
+
+namespace nib::app {
+
+// Two Ctrl-C within this time quit: long enough to press twice on purpose, short enough that
+// a Ctrl-C long after the first (to clear the editor, to interrupt) does not quit by surprise.
+inline constexpr std::chrono::milliseconds kQuitConfirmWindow{2000};
+// A lone ESC byte followed by nothing for this long is the Escape key, not the start of a
+// sequence (terminals send a key's sequence in one write).
+inline constexpr std::chrono::milliseconds kEscapeTimeout{25};
+
+class InteractiveSession {
+ public:
+  InteractiveSession(const CliOptions& options, const ModelConfig& model, const RunContext& context,
+                     const Configuration& configuration, RunSession session,
+                     std::unique_ptr<core::ToolRegistry> tools, std::stop_token stop);
+  ~InteractiveSession();
+
+  // Runs until the user quits; returns the exit status.
+  int run();
+
+ private:
+  // --- the event loop (interactive_session.cpp)
+  void wait_for_input();
+  void read_keys();
+  void drain_worker();
+  void redraw();
+  void reflow();
+  void wake();
+  ui::ViewState view_state() const;
+  void handle_key(const ui::Key& key);
+  bool handle_menu_key(const ui::Key& key);
+  void handle_approval_key(const ui::Key& key);
+  void handle_picker_key(const ui::Key& key);
+  void on_control_c();
+  void after_edit();
+  void submit(std::string text);
+  void start_run(std::string prompt);
+  void on_job_finished();
+  void notice(std::string text, ui::NoticeKind kind = ui::NoticeKind::kInfo);
+  void refresh_context_estimate();
+  void show_loaded_history();
+
+  // --- slash commands (interactive_commands.cpp)
+  void run_command(const ui::CommandLine& command);
+  std::vector<ui::Completion> argument_choices(std::string_view command) const;
+  void show_help();
+  void switch_model(const std::string& id);
+  void set_thinking(const std::string& level);
+  void compact(const std::string& instructions);
+  void new_session();
+  void open_resume_picker();
+  void resume(const std::filesystem::path& file);
+  void show_session_info();
+
+  struct Picker {
+    ui::PickerView view;
+    std::function<void(std::size_t)> choose;
+  };
+
+  CliOptions options_;
+  ModelConfig model_;
+  const RunContext& context_;
+  const Configuration& configuration_;
+  std::optional<RunSession> session_;
+  std::unique_ptr<core::ToolRegistry> tools_;
+  std::unique_ptr<core::Provider> provider_;
+
+  int wake_fd_ = -1;
+  std::unique_ptr<ui::RawTerminal> terminal_;
+  std::unique_ptr<ui::InlineRenderer> renderer_;
+  ui::KeyDecoder decoder_;
+  ui::LineEditor editor_;
+  ui::Transcript transcript_;
+  ui::InteractiveView view_;
+  RunWorker worker_;
+
+  bool quit_ = false;
+  bool working_ = false;
+  ui::UiClock::time_point working_since_{};
+  std::string working_label_;
+  core::RunStopReason last_stop_ = core::RunStopReason::kDone;
+  std::optional<ui::ApprovalView> approval_;
+  std::optional<Picker> picker_;
+  std::vector<ui::Completion> completions_;
+  std::size_t completion_selected_ = 0;
+  std::optional<std::string> dismissed_completion_;  // the text whose menu Esc closed
+  std::string hint_;
+  std::optional<ui::UiClock::time_point> last_control_c_;
+  core::Usage usage_;  // the session's total, shown in the footer
+  std::optional<double> cost_usd_;
+  std::size_t context_tokens_ = 0;
+  std::atomic<bool> resized_ = false;
+  std::atomic<bool> stop_requested_ = false;
+  std::stop_callback<std::function<void()>> on_stop_;  // last: it may fire at once
+};
+
+}  // namespace nib::app

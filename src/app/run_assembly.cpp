@@ -1,0 +1,38 @@
+#include "app/run_assembly.hpp"
+
+#include "app/system_prompt.hpp"
+#include "tools/builtin.hpp"
+
+namespace nib::app {
+
+std::unique_ptr<core::ToolRegistry> make_tool_registry(const CliOptions& options,
+                                                       std::string& error) {
+  auto tools = tools::builtin_tools();
+  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, error);
+  return error.empty() ? core::ToolRegistry::create(std::move(tools), {}, error) : nullptr;
+}
+
+core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,
+                                    const RunContext& context, core::Provider& provider,
+                                    const core::ToolRegistry& tools) {
+  core::LoopOptions loop;
+  loop.provider = &provider;
+  loop.model = model.model;
+  loop.thinking = model.thinking;
+  loop.tools = &tools;
+  loop.cwd = context.cwd;
+  loop.system_prompt =
+      build_system_prompt({tools.specs(), context.cwd, today(), context.instructions,
+                           options.system_prompt, options.append_system_prompt.value_or("")});
+  if (options.max_turns > 0) loop.max_turns = options.max_turns;
+  return loop;
+}
+
+ui::CostFunction cost_function(const ModelConfig& model) {
+  if (!model.prices) return {};
+  return [prices = *model.prices](const core::Usage& usage) {
+    return provider::cost_usd(usage, prices);
+  };
+}
+
+}  // namespace nib::app

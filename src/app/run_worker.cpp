@@ -1,0 +1,114 @@
+#include "app/run_worker.hpp"
+
+namespace nib::app {
+
+RunWorker::RunWorker(std::function<void()> wake) : wake_(std::move(wake)) {}
+
+RunWorker::~RunWorker() {
+  abort();
+  wait();
+}
+
+bool RunWorker::start(std::function<void(std::stop_token)> job) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (busy_) return false;
+    busy_ = true;
+  }
+  if (thread_.joinable()) thread_.join();  // the previous job has finished: it said so
+  thread_ = std::jthread([this, job = std::move(job)](std::stop_token stop) {
+    job(stop);
+    {
+      const std::lock_guard lock(mutex_);
+      busy_ = false;
+    }
+    post(JobFinished{});
+  });
+  return true;
+}
+
+bool RunWorker::busy() const {
+  const std::lock_guard lock(mutex_);
+  return busy_;
+}
+
+void RunWorker::abort() {
+  thread_.request_stop();
+  answered_.notify_all();
+}
+
+void RunWorker::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+std::vector<WorkerMessage> RunWorker::take_messages() {
+  const std::lock_guard lock(mutex_);
+  std::vector<WorkerMessage> messages(std::make_move_iterator(to_ui_.begin()),
+                                      std::make_move_iterator(to_ui_.end()));
+  to_ui_.clear();
+  return messages;
+}
+
+void RunWorker::post(WorkerMessage message) {
+  {
+    const std::lock_guard lock(mutex_);
+    to_ui_.push_back(std::move(message));
+  }
+  wake_();
+}
+
+void RunWorker::queue_steering(std::string text) {
+  const std::lock_guard lock(mutex_);
+  steering_.push_back(std::move(text));
+}
+
+std::vector<core::UserMessage> RunWorker::take_steering() {
+  const std::lock_guard lock(mutex_);
+  std::vector<core::UserMessage> messages;
+  for (std::string& text : steering_) messages.push_back({core::text_content(std::move(text))});
+  steering_.clear();
+  return messages;
+}
+
+std::vector<std::string> RunWorker::take_back_steering() {
+  const std::lock_guard lock(mutex_);
+  return std::exchange(steering_, {});
+}
+
+std::vector<std::string> RunWorker::queued_steering() const {
+  const std::lock_guard lock(mutex_);
+  return steering_;
+}
+
+core::GateDecision RunWorker::ask_approval(const core::GateRequest& request,
+                                           const std::string& summary, std::stop_token stop) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (always_allowed_.contains(request.name)) return {};
+    answer_.reset();
+  }
+  post(ApprovalQuestion{request.name, "Allow " + summary + "?"});
+  std::unique_lock lock(mutex_);
+  answered_.wait(lock, stop, [this] { return answer_.has_value(); });
+  if (!answer_) {
+    return {true, "The user interrupted the run before answering whether this call may run.",
+            "user"};
+  }
+  const ApprovalAnswer answer = *std::exchange(answer_, std::nullopt);
+  if (answer == ApprovalAnswer::kNo) {
+    return {true, "The user declined this call. Do not retry it; ask the user what to do instead.",
+            "user"};
+  }
+  if (answer == ApprovalAnswer::kAlways) always_allowed_.insert(request.name);
+  return {};
+}
+
+void RunWorker::answer_approval(ApprovalAnswer answer) {
+  {
+    const std::lock_guard lock(mutex_);
+    answer_ = answer;
+  }
+  answered_.notify_all();
+}
+
+}  // namespace nib::app

@@ -1,0 +1,290 @@
+// End-to-end: the real nib binary in interactive mode, in a real terminal (tmux), against the
+// mock OpenAI server. The screen can only be observed by looking, so the tests wait for what
+// a user would see (wait_for polls; its timeout only guards against a hang).
+
+#include <gtest/gtest.h>
+
+#include <sys/types.h>
+
+#include <csignal>
+#include <fstream>
+
+#include "support/mock_model_server.hpp"
+#include "support/nib_process.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
+#include "support/tmux_session.hpp"
+
+namespace nib::testing {
+namespace {
+
+using nlohmann::json;
+
+// A bash command that runs until the test creates the file `release` in the working directory.
+std::string blocked_until_released(const std::string& then) {
+  return "while [ ! -e release ]; do sleep 0.02; done; " + then;
+}
+
+class InteractiveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!TmuxSession::available()) GTEST_SKIP() << "tmux is not installed";
+  }
+
+  std::map<std::string, std::string> env() const {
+    return {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}};
+  }
+
+  // Starts nib with `args` and waits for its footer.
+  std::unique_ptr<TmuxSession> start(std::vector<std::string> args = {}, int columns = 100,
+                                     int rows = 30) {
+    TmuxOptions options;
+    options.command = {NIB_BINARY};
+    options.command.insert(options.command.end(), args.begin(), args.end());
+    options.env = env();
+    options.cwd = dir_.path();
+    options.columns = columns;
+    options.rows = rows;
+    auto tmux = std::make_unique<TmuxSession>(options);
+    EXPECT_TRUE(tmux->wait_for_text("mock-model · ")) << tmux->screen();
+    return tmux;
+  }
+
+  static void send(const TmuxSession& tmux, const std::string& text) {
+    tmux.type(text);
+    tmux.press("Enter");
+  }
+
+  // The messages of request number `index`, as the model received them.
+  json messages(std::size_t index) const {
+    const json body = server_.requests().at(index).body;
+    return body["messages"];
+  }
+
+  // Quits with Ctrl-C twice and expects a clean exit.
+  static void quit(TmuxSession& tmux) {
+    tmux.press("C-c");
+    EXPECT_TRUE(tmux.wait_for_text("Press Ctrl-C again to quit")) << tmux.screen();
+    tmux.press("C-c");
+    EXPECT_TRUE(tmux.wait_for_exit()) << tmux.screen();
+    EXPECT_EQ(tmux.exit_status(), 0);
+  }
+
+  MockModelServer server_;
+  TempDir dir_;
+};
+
+TEST_F(InteractiveTest, AnswersAPromptInRenderedMarkdownAndQuitsCleanly) {
+  server_.enqueue(MockReply::text("# Plan\n\nUse **bold** and `code`.\n\n- first\n- second\n", 5));
+  auto tmux = start();
+  send(*tmux, "hello there");
+  ASSERT_TRUE(tmux->wait_for_text("• second")) << tmux->screen();
+  const std::string screen = tmux->screen();
+  EXPECT_TRUE(contains(screen, "> hello there")) << screen;
+  EXPECT_TRUE(contains(screen, "● Plan")) << screen;  // no '#': a rendered heading
+  EXPECT_TRUE(contains(screen, "Use bold and code.")) << screen;
+  EXPECT_EQ(messages(0).back()["content"], "hello there");
+  quit(*tmux);
+  EXPECT_TRUE(contains(tmux->history(), "Resume this session with: nib --session"))
+      << tmux->history();
+}
+
+TEST_F(InteractiveTest, ToolRowsGoFromQueuedToRunningToDoneInPlace) {
+  dir_.write("notes.txt", "one\ntwo\n");
+  server_.enqueue(MockReply::tool_calls({
+      {"call_1", "read", R"({"path":"notes.txt"})"},
+      {"call_2", "bash", json{{"command", blocked_until_released("echo finished")}}.dump()},
+      {"call_3", "bash", R"({"command":"echo second"})"},
+  }));
+  server_.enqueue(MockReply::text("All three ran."));
+  auto tmux = start();
+  send(*tmux, "run them");
+  // The first bash call runs (spinner and elapsed time); the second waits its turn.
+  ASSERT_TRUE(tmux->wait_for([](const std::string& screen) {
+    return contains(screen, "✓ read notes.txt") && contains(screen, "queued") &&
+           contains(screen, "s)");
+  })) << tmux->screen();
+  const std::string running = tmux->screen();
+  EXPECT_TRUE(contains(running, "Read 2 lines")) << running;
+  EXPECT_TRUE(contains(running, "bash echo second queued")) << running;
+
+  dir_.write("release", "");
+  ASSERT_TRUE(tmux->wait_for_text("All three ran.")) << tmux->screen();
+  const std::string done = tmux->screen();
+  EXPECT_TRUE(contains(done, "✓ bash while [ ! -e release ]")) << done;
+  EXPECT_TRUE(contains(done, "⎿ finished")) << done;
+  EXPECT_TRUE(contains(done, "✓ bash echo second")) << done;
+  EXPECT_FALSE(contains(done, "queued")) << done;
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, AnEditShowsItsDiffInColour) {
+  dir_.write("app.py", "print('old')\n");
+  // edit refuses a file the model has not read.
+  server_.enqueue(MockReply::tool_calls({{"call_1", "read", R"({"path":"app.py"})"}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_2", "edit",
+        R"j({"path":"app.py","oldText":"print('old')","newText":"print('new')"})j"}}));
+  server_.enqueue(MockReply::text("Edited."));
+  auto tmux = start();
+  send(*tmux, "change it");
+  ASSERT_TRUE(tmux->wait_for_text("Edited.")) << tmux->screen();
+  const std::string screen = tmux->screen();
+  EXPECT_TRUE(contains(screen, "✓ edit app.py")) << screen;
+  EXPECT_TRUE(contains(screen, "-print('old')")) << screen;
+  EXPECT_TRUE(contains(screen, "+print('new')")) << screen;
+  const std::string colours = tmux->screen_with_colors();
+  EXPECT_TRUE(contains(colours, "\x1b[32m+print('new')")) << colours;
+  EXPECT_TRUE(contains(colours, "\x1b[31m-print('old')")) << colours;
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, EscapeStopsALongCommandAndGivesThePromptBack) {
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", R"({"command":"echo $$ > pid; exec sleep 300"})"}}));
+  auto tmux = start();
+  send(*tmux, "wait a long time");
+  ASSERT_TRUE(tmux->wait_for([this](const std::string& screen) {
+    return contains(screen, "bash echo $$ > pid") && std::filesystem::exists(dir_.path() / "pid");
+  })) << tmux->screen();
+  pid_t pid = 0;
+  std::ifstream(dir_.path() / "pid") >> pid;
+  ASSERT_GT(pid, 0);
+
+  tmux->press("Escape");
+  ASSERT_TRUE(tmux->wait_for_text("Interrupted")) << tmux->screen();
+  EXPECT_TRUE(tmux->wait_for([pid](const std::string&) { return kill(pid, 0) != 0; }))
+      << "the command is still running";
+  EXPECT_TRUE(contains(tmux->screen(), "✗ bash")) << tmux->screen();
+  EXPECT_FALSE(contains(tmux->screen(), "Working")) << tmux->screen();
+  EXPECT_EQ(server_.requests().size(), 1u);  // nothing more was asked of the model
+
+  // The prompt works again.
+  server_.enqueue(MockReply::text("Back again."));
+  send(*tmux, "are you there?");
+  EXPECT_TRUE(tmux->wait_for_text("Back again.")) << tmux->screen();
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, AMessageTypedWhileWorkingIsDeliveredAtTheNextTurn) {
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", json{{"command", blocked_until_released("echo built")}}.dump()}}));
+  server_.enqueue(MockReply::text("Using tabs, as you asked."));
+  auto tmux = start();
+  send(*tmux, "build it");
+  ASSERT_TRUE(tmux->wait_for_text("esc to interrupt")) << tmux->screen();
+  send(*tmux, "use tabs please");
+  ASSERT_TRUE(tmux->wait_for_text("queued: use tabs please")) << tmux->screen();
+
+  dir_.write("release", "");
+  ASSERT_TRUE(tmux->wait_for_text("Using tabs, as you asked.")) << tmux->screen();
+  const json sent = messages(1);
+  ASSERT_GE(sent.size(), 2u);
+  EXPECT_EQ(sent[sent.size() - 2]["role"], "tool");
+  EXPECT_EQ(sent.back()["role"], "user");
+  EXPECT_EQ(sent.back()["content"], "use tabs please");
+  EXPECT_FALSE(contains(tmux->screen(), "queued:")) << tmux->screen();
+  EXPECT_TRUE(contains(tmux->screen(), "> use tabs please")) << tmux->screen();
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, ModelCommandCompletesAndSwitchesTheModel) {
+  auto tmux = start();
+  tmux->type("/mo");
+  ASSERT_TRUE(tmux->wait_for_text("/model [id]")) << tmux->screen();
+  tmux->press("Tab");
+  tmux->type("other-model");
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("Model: other-model")) << tmux->screen();
+  EXPECT_TRUE(tmux->wait_for_text("other-model · ")) << tmux->screen();  // the footer
+
+  server_.enqueue(MockReply::text("Hello from the other model."));
+  send(*tmux, "hi");
+  ASSERT_TRUE(tmux->wait_for_text("Hello from the other model.")) << tmux->screen();
+  EXPECT_EQ(server_.requests().at(0).body["model"], "other-model");
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, ResumePicksAnEarlierSessionAndContinuesIt) {
+  server_.enqueue(MockReply::text("The answer is 42."));
+  const auto earlier = run_nib({"-p", "what is the answer?"}, dir_.path(), env());
+  ASSERT_EQ(earlier.exit_code, 0) << earlier.err;
+
+  auto tmux = start();
+  send(*tmux, "/resume");
+  ASSERT_TRUE(tmux->wait_for_text("what is the answer?")) << tmux->screen();
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("The answer is 42.")) << tmux->screen();
+  EXPECT_TRUE(contains(tmux->screen(), "> what is the answer?")) << tmux->screen();
+
+  server_.enqueue(MockReply::text("Still 42."));
+  send(*tmux, "and now?");
+  ASSERT_TRUE(tmux->wait_for_text("Still 42.")) << tmux->screen();
+  const json sent = messages(1);
+  ASSERT_EQ(sent.size(), 4u);  // system, the earlier exchange, the new prompt
+  EXPECT_EQ(sent[1]["content"], "what is the answer?");
+  EXPECT_EQ(sent[3]["content"], "and now?");
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, AskedCallsWaitForTheUsersAnswer) {
+  server_.enqueue(MockReply::tool_calls({{"call_1", "bash", R"({"command":"touch made"})"}}));
+  server_.enqueue(MockReply::text("Understood, I will not."));
+  auto tmux = start({"--ask", "bash"});
+  send(*tmux, "make a file");
+  ASSERT_TRUE(tmux->wait_for_text("Allow bash touch made?")) << tmux->screen();
+  tmux->type("n");
+  ASSERT_TRUE(tmux->wait_for_text("Understood, I will not.")) << tmux->screen();
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "made"));
+  const json sent = messages(1);
+  EXPECT_EQ(sent.back()["role"], "tool");
+  EXPECT_TRUE(contains(sent.back()["content"].dump(), "declined")) << sent.back().dump();
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, ResizingReflowsTheConversation) {
+  server_.enqueue(MockReply::text(std::string(20, 'w') + " " + std::string(20, 'x') + " end"));
+  auto tmux = start({}, 100, 20);
+  send(*tmux, "say it");
+  ASSERT_TRUE(tmux->wait_for_text(" end")) << tmux->screen();
+  tmux->resize(30, 20);
+  // At 30 columns the reply wraps onto two rows and the footer is redrawn.
+  ASSERT_TRUE(tmux->wait_for([](const std::string& screen) {
+    return contains(screen, "● wwwwwwwwwwwwwwwwwwww\n") && contains(screen, "mock-model");
+  })) << tmux->screen();
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, MultiLinePromptsByShiftEnterBackslashAndPaste) {
+  server_.enqueue(MockReply::text("got it"));
+  server_.enqueue(MockReply::text("got the paste"));
+  auto tmux = start();
+  tmux->type("line one");
+  tmux->press("S-Enter");
+  tmux->type("line two\\");
+  tmux->press("Enter");  // after a backslash: a new line, not send
+  tmux->type("line three");
+  ASSERT_TRUE(tmux->wait_for_text("  line three")) << tmux->screen();
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("got it")) << tmux->screen();
+  EXPECT_EQ(messages(0).back()["content"], "line one\nline two\nline three");
+
+  // A paste's newlines stay in the text; only Enter sends it.
+  tmux->send_raw("\x1b[200~first pasted\r\nsecond pasted\x1b[201~");
+  ASSERT_TRUE(tmux->wait_for_text("  second pasted")) << tmux->screen();
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("got the paste")) << tmux->screen();
+  EXPECT_EQ(messages(1).back()["content"], "first pasted\nsecond pasted");
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, WithoutATerminalNibFallsBackToPrintMode) {
+  server_.enqueue(MockReply::text("printed"));
+  const auto result = run_nib({"say something"}, dir_.path(), env());
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "printed\n");
+  EXPECT_TRUE(contains(result.err, "print mode")) << result.err;
+}
+
+}  // namespace
+}  // namespace nib::testing
