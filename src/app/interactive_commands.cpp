@@ -156,7 +156,7 @@ void InteractiveSession::compact(const std::string& instructions) {
   last_stop_ = core::RunStopReason::kDone;
   worker_.start([this, instructions](std::stop_token stop) {
     const auto post_notice = [this](const std::string& text, bool is_error) {
-      worker_.post(JobNotice{text, is_error});
+      worker_.post(ui::JobNotice{text, is_error});
     };
     // Asked for explicitly: everything but the latest exchange is summarised.
     if (compact_session(*provider_, model_.model, *session_, 0, instructions, stop, post_notice)) {

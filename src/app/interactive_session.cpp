@@ -159,7 +159,7 @@ void InteractiveSession::read_keys() {
 
 void InteractiveSession::drain_worker() {
   const auto now = ui::UiClock::now();
-  for (WorkerMessage& message : worker_.take_messages()) {
+  for (ui::WorkerMessage& message : worker_.take_messages()) {
     if (const auto* event = std::get_if<core::Event>(&message)) {
       transcript_.on_event(*event, now);
       if (const auto* end = std::get_if<core::MessageEndEvent>(event)) {
@@ -174,11 +174,11 @@ void InteractiveSession::drain_worker() {
       } else if (const auto* run_end = std::get_if<core::RunEndEvent>(event)) {
         last_stop_ = run_end->reason;
       }
-    } else if (const auto* line = std::get_if<JobNotice>(&message)) {
+    } else if (const auto* line = std::get_if<ui::JobNotice>(&message)) {
       notice(line->text, line->is_error ? ui::NoticeKind::kError : ui::NoticeKind::kInfo);
-    } else if (const auto* question = std::get_if<ApprovalQuestion>(&message)) {
+    } else if (const auto* question = std::get_if<ui::ApprovalQuestion>(&message)) {
       approval_ = ui::ApprovalView{question->question};
-    } else if (std::holds_alternative<JobFinished>(message)) {
+    } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }
   }
@@ -321,12 +321,12 @@ bool InteractiveSession::handle_menu_key(const ui::Key& key) {
 void InteractiveSession::handle_approval_key(const ui::Key& key) {
   const std::string answer = key.code == ui::KeyCode::kText ? key.text : "";
   if (answer == "y" || answer == "Y" || key.code == ui::KeyCode::kEnter) {
-    worker_.answer_approval(ApprovalAnswer::kYes);
+    worker_.answer_approval(ui::ApprovalAnswer::kYes);
   } else if (answer == "a" || answer == "A") {
-    worker_.answer_approval(ApprovalAnswer::kAlways);
+    worker_.answer_approval(ui::ApprovalAnswer::kAlways);
   } else if (answer == "n" || answer == "N" || key.code == ui::KeyCode::kEscape ||
              (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c')) {
-    worker_.answer_approval(ApprovalAnswer::kNo);
+    worker_.answer_approval(ui::ApprovalAnswer::kNo);
   } else {
     return;
   }
@@ -396,7 +396,7 @@ void InteractiveSession::start_run(std::string prompt) {
       });
   install_compaction(loop, *session_, context_.compaction,
                      [this](const std::string& text, bool is_error) {
-                       worker_.post(JobNotice{text, is_error});
+                       worker_.post(ui::JobNotice{text, is_error});
                      });
   working_ = true;
   working_since_ = ui::UiClock::now();

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "app/interactive_mode.hpp"
-#include "app/run_worker.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "ui/inline_renderer.hpp"
 #include "ui/interactive_view.hpp"
 #include "ui/key_decoder.hpp"
 #include "ui/line_editor.hpp"
+#include "ui/run_worker.hpp"
 #include "ui/terminal.hpp"
 #include "ui/transcript.hpp"
 
@@ -96,7 +96,7 @@ class InteractiveSession {
   ui::LineEditor editor_;
   ui::Transcript transcript_;
   ui::InteractiveView view_;
-  RunWorker worker_;
+  ui::RunWorker worker_;
 
   bool quit_ = false;
   bool working_ = false;

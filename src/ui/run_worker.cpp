@@ -1,6 +1,6 @@
-#include "app/run_worker.hpp"
+#include "ui/run_worker.hpp"
 
-namespace nib::app {
+namespace nib::ui {
 
 RunWorker::RunWorker(std::function<void()> wake) : wake_(std::move(wake)) {}
 
@@ -111,4 +111,4 @@ void RunWorker::answer_approval(ApprovalAnswer answer) {
   answered_.notify_all();
 }
 
-}  // namespace nib::app
+}  // namespace nib::ui

@@ -22,7 +22,7 @@
 #include "core/events.hpp"
 #include "core/tool_call.hpp"
 
-namespace nib::app {
+namespace nib::ui {
 
 // A line of information from a job (e.g. "Compacted the conversation").
 struct JobNotice {
@@ -85,4 +85,4 @@ class RunWorker {
   std::jthread thread_;
 };
 
-}  // namespace nib::app
+}  // namespace nib::ui

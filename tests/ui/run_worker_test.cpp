@@ -1,13 +1,11 @@
-#include "app/run_worker.hpp"
+#include "ui/run_worker.hpp"
 
 #include <gtest/gtest.h>
 
 #include <future>
 #include <latch>
 
-#include "app/approval_gate.hpp"
-
-namespace nib::app {
+namespace nib::ui {
 namespace {
 
 // Collects what the worker queues for the UI, and lets a test wait for it.
@@ -116,21 +114,5 @@ TEST(RunWorker, AnAbortWhileAskingBlocksTheCall) {
   EXPECT_NE(result.reason.find("interrupted"), std::string::npos);
 }
 
-TEST(ApprovalGate, AsksOnlyForTheNamedToolsAndRefusesWithoutAUser) {
-  EXPECT_FALSE(approval_gate({}, refuse_without_user));
-  int asked = 0;
-  const core::Gate gate = approval_gate({"bash", "edit"}, [&asked](const auto&, std::stop_token) {
-    ++asked;
-    return core::GateDecision{true, "no", "user"};
-  });
-  EXPECT_FALSE(gate(request_for("read"), {}).block);
-  EXPECT_TRUE(gate(request_for("edit"), {}).block);
-  EXPECT_EQ(asked, 1);
-  EXPECT_TRUE(needs_approval({"all"}, "grep"));
-  const auto refused = refuse_without_user(request_for("bash"), {});
-  EXPECT_TRUE(refused.block);
-  EXPECT_NE(refused.reason.find("print mode"), std::string::npos);
-}
-
 }  // namespace
-}  // namespace nib::app
+}  // namespace nib::ui
