@@ -35,7 +35,7 @@ void install_compaction(core::LoopOptions& loop, RunSession& session,
   loop.on_context_overflow = [&provider, model, &session, notice](std::vector<core::Message>&,
                                                                   std::stop_token stop) {
     // The service refused the request, so the usual share of recent messages may be what is
-    // too large: only the latest exchange stays verbatim.
+    // too large: only the latest message (with the call a tool result answers) stays verbatim.
     return compact_session(provider, model, session, 0, "", stop, notice);
   };
 }

@@ -158,11 +158,11 @@ void InteractiveSession::compact(const std::string& instructions) {
     const auto post_notice = [this](const std::string& text, bool is_error) {
       worker_.post(ui::JobNotice{text, is_error});
     };
-    // Asked for explicitly: everything but the latest exchange is summarised.
+    // Asked for explicitly: everything but the latest message is summarised.
     if (compact_session(*provider_, model_.model, *session_, 0, instructions, stop, post_notice)) {
       post_notice("Compacted: the model now sees a summary of the earlier conversation.", false);
     } else if (!stop.stop_requested()) {
-      post_notice("Nothing to compact: the conversation is a single exchange so far.", false);
+      post_notice("Nothing to compact: the conversation is too short.", false);
     }
   });
 }

@@ -227,6 +227,49 @@ TEST_F(InteractiveTest, ResumePicksAnEarlierSessionAndContinuesIt) {
   quit(*tmux);
 }
 
+TEST_F(InteractiveTest, CompactSummarisesWithTheUsersInstructions) {
+  server_.enqueue(MockReply::text("one"));
+  server_.enqueue(MockReply::text("two"));
+  server_.enqueue(MockReply::text("The user counted: one."));  // the summary
+  server_.enqueue(MockReply::text("three"));
+  auto tmux = start();
+  send(*tmux, "first");
+  ASSERT_TRUE(tmux->wait_for_text("● one")) << tmux->screen();
+  send(*tmux, "second");
+  ASSERT_TRUE(tmux->wait_for_text("● two")) << tmux->screen();
+  send(*tmux, "/compact keep the numbers");
+  ASSERT_TRUE(tmux->wait_for_text("Compacted")) << tmux->screen();
+  EXPECT_TRUE(contains(server_.requests().at(2).raw_body, "keep the numbers"));
+
+  send(*tmux, "third");
+  ASSERT_TRUE(tmux->wait_for_text("● three")) << tmux->screen();
+  const json sent = messages(3);
+  // system, the summary, the latest message (the reply "two"), the new prompt
+  ASSERT_EQ(sent.size(), 4u) << sent.dump();
+  EXPECT_TRUE(contains(sent[1]["content"].dump(), "The user counted: one.")) << sent.dump();
+  EXPECT_EQ(sent[2]["content"], "two");
+  EXPECT_EQ(sent[3]["content"], "third");
+
+  send(*tmux, "/session");
+  ASSERT_TRUE(tmux->wait_for_text("Messages in context: 4")) << tmux->screen();
+  quit(*tmux);
+}
+
+TEST_F(InteractiveTest, ClearStartsANewSession) {
+  server_.enqueue(MockReply::text("remembered"));
+  server_.enqueue(MockReply::text("fresh"));
+  auto tmux = start();
+  send(*tmux, "remember this");
+  ASSERT_TRUE(tmux->wait_for_text("● remembered")) << tmux->screen();
+  send(*tmux, "/clear");
+  ASSERT_TRUE(tmux->wait_for_text("New session.")) << tmux->screen();
+  EXPECT_FALSE(contains(tmux->screen(), "remembered")) << tmux->screen();
+  send(*tmux, "hello");
+  ASSERT_TRUE(tmux->wait_for_text("● fresh")) << tmux->screen();
+  EXPECT_EQ(messages(1).size(), 2u);  // system and the new prompt only
+  quit(*tmux);
+}
+
 TEST_F(InteractiveTest, AskedCallsWaitForTheUsersAnswer) {
   server_.enqueue(MockReply::tool_calls({{"call_1", "bash", R"({"command":"touch made"})"}}));
   server_.enqueue(MockReply::text("Understood, I will not."));
