@@ -71,6 +71,10 @@ void InlineRenderer::update(const StyledLines& committed, const LiveFrame& live)
       for (std::size_t row = cursor_row_; row < first_changed; ++row) out += "\r\n";
       for (std::size_t row = first_changed; row < frame.size(); ++row) {
         if (row > first_changed) out += "\r\n";
+        // A row below the first change that is the same on screen is passed over, not rewritten
+        // (a spinner tick changes one row among the editor and footer); the last row is always
+        // written, so that erasing below starts after it.
+        if (row < drawn_.size() && frame[row] == drawn_[row] && row + 1 < frame.size()) continue;
         out += '\r';
         out += frame[row];
         out += kEraseToEndOfLine;

@@ -516,4 +516,33 @@ StyledLines render_markdown(std::string_view source, std::size_t width) {
   return renderer.take_rows();
 }
 
+std::size_t last_block_boundary(std::string_view source) {
+  std::size_t boundary = 0;
+  std::string_view fence;  // the open fence's marker ("```", "~~~~"), empty outside code
+  bool previous_blank = false;
+  for (std::size_t start = 0; start < source.size();) {
+    const std::size_t end = std::min(source.find('\n', start), source.size());
+    const std::string_view line = source.substr(start, end - start);
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::string_view body = line.substr(indent);
+    const bool blank = body.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (fence.empty() && previous_blank && !blank && indent == 0 && line[0] != '\t' &&
+        end < source.size()) {
+      boundary = start;  // only a complete next line shows that the block above has ended
+    }
+    if (indent < 4 && (body.starts_with("```") || body.starts_with("~~~"))) {
+      const std::size_t run = std::min(body.find_first_not_of(body[0]), body.size());
+      if (fence.empty()) {
+        fence = body.substr(0, run);
+      } else if (body[0] == fence[0] && run >= fence.size() &&
+                 body.substr(run).find_first_not_of(" \t\r") == std::string_view::npos) {
+        fence = {};
+      }
+    }
+    previous_blank = blank && fence.empty();
+    start = end + 1;
+  }
+  return boundary;
+}
+
 }  // namespace nib::ui

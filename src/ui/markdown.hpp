@@ -26,4 +26,10 @@ namespace nib::ui {
 // `source` as rows of at most `width` display columns (a width below 1 counts as 1).
 StyledLines render_markdown(std::string_view source, std::size_t width);
 
+// Where `source` can be cut so that the part before renders the same on its own and the part
+// after starts a new top-level block: just after the last blank line that is outside fenced
+// code and followed by an unindented line; 0 when there is none. Lets a long streaming reply
+// be rendered (and committed) in finished pieces instead of again from the start.
+std::size_t last_block_boundary(std::string_view source);
+
 }  // namespace nib::ui

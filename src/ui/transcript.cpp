@@ -1,5 +1,6 @@
 #include "ui/transcript.hpp"
 
+#include "ui/markdown.hpp"
 #include "ui/tool_summary.hpp"
 
 namespace nib::ui {
@@ -42,6 +43,7 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
   } else if (const auto* text = std::get_if<core::TextDeltaEvent>(&event)) {
     if (auto* last = streaming_last<AssistantItem>()) {
       last->markdown += text->text;
+      if (last->markdown.size() > kStreamingSplitBytes) split_streaming_reply(now);
     } else {
       if (auto* thought = streaming_last<ThinkingItem>()) thought->streaming = false;
       items_.emplace_back(AssistantItem{text->text});
@@ -188,6 +190,26 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
   message_start_ = items_.size();
 }
 
+void Transcript::split_streaming_reply(UiClock::time_point now) {
+  const std::size_t index = items_.size() - 1;
+  auto& tail = std::get<AssistantItem>(items_[index]);
+  const std::size_t cut = last_block_boundary(tail.markdown);
+  if (cut == 0) return;
+  AssistantItem finished{tail.markdown.substr(0, cut), false, tail.continuation};
+  tail.markdown.erase(0, cut);
+  tail.continuation = true;
+  items_.insert(items_.begin() + static_cast<std::ptrdiff_t>(index), std::move(finished));
+  // Rows already committed from the top of the reply now belong to the finished piece, and
+  // past its end to the tail (whose blank separator row stands where the blank line was).
+  if (committed_items_ == index && committed_rows_ > 0) {
+    const std::size_t finished_rows = rows_of(index, commit_width_, now).size();
+    if (committed_rows_ > finished_rows) {
+      committed_rows_ -= finished_rows;
+      committed_items_ = index + 1;
+    }
+  }
+}
+
 StyledLines Transcript::rows_of(std::size_t index, std::size_t width,
                                 UiClock::time_point now) const {
   StyledLines rows;
@@ -201,6 +223,7 @@ StyledLines Transcript::rows_of(std::size_t index, std::size_t width,
 
 StyledLines Transcript::take_committable(std::size_t width, std::size_t live_budget,
                                          UiClock::time_point now) {
+  commit_width_ = width;
   StyledLines out;
   while (committed_items_ < items_.size() && is_final(items_[committed_items_])) {
     StyledLines rows = rows_of(committed_items_, width, now);

@@ -44,10 +44,13 @@ class Transcript {
   void finish_streaming();
   void on_message_end(const core::AssistantMessage& message);
   void on_run_end(const core::RunEndEvent& end);
+  // Cuts the streaming reply (the last item) at its last finished block (kStreamingSplitBytes).
+  void split_streaming_reply(UiClock::time_point now);
 
   std::vector<TranscriptItem> items_;
   std::size_t committed_items_ = 0;
   std::size_t committed_rows_ = 0;            // rows of items_[committed_items_] already committed
+  std::size_t commit_width_ = 80;             // the width those rows were laid out for
   std::size_t message_start_ = 0;             // the first item of the reply being received
   std::vector<std::size_t> streaming_calls_;  // item index per tool-call index of this reply
 };

@@ -38,7 +38,11 @@ StyledLines render_assistant(const AssistantItem& item, std::size_t width) {
   const std::size_t inner = width > 4 ? width - 2 : width;
   bool first = true;
   for (StyledLine& line : render_markdown(item.markdown, inner)) {
-    StyledLine row = styled(first ? "● " : "  ");
+    if (line.spans.empty() && !first) {  // a blank row between blocks: no indent to trail
+      rows.emplace_back();
+      continue;
+    }
+    StyledLine row = styled(first && !item.continuation ? "● " : "  ");
     for (Span& span : line.spans) row.add(span.text, span.style);
     rows.push_back(std::move(row));
     first = false;

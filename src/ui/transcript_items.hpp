@@ -21,6 +21,10 @@ using UiClock = std::chrono::steady_clock;
 inline constexpr std::size_t kToolPreviewLines = 3;
 // Lines of a tool's display (an edit's diff) shown under its row.
 inline constexpr std::size_t kToolDisplayLines = 24;
+// A streaming reply longer than this is cut at its last finished block: the finished part
+// becomes an item of its own, so each update renders only the unfinished tail (keeps a long
+// reply's updates cheap instead of growing with everything already shown).
+inline constexpr std::size_t kStreamingSplitBytes = 2048;
 // The spinner's frame time: smooth enough to look alive, slow enough to cost nothing.
 inline constexpr std::chrono::milliseconds kSpinnerFrame{80};
 
@@ -35,6 +39,7 @@ struct UserItem {
 struct AssistantItem {
   std::string markdown;
   bool streaming = true;
+  bool continuation = false;  // a later piece of a long reply: no bullet of its own
 };
 struct ThinkingItem {
   std::string text;

@@ -305,3 +305,21 @@ TEST(Markdown, RendersAMegabyteInOnePass) {
 
 }  // namespace
 }  // namespace nib::ui
+
+namespace nib::ui {
+namespace {
+
+TEST(MarkdownBlockBoundary, IsAfterTheLastBlankLineOutsideCode) {
+  EXPECT_EQ(last_block_boundary("one\n\ntwo\n"), 5u);
+  EXPECT_EQ(last_block_boundary("one\n\ntwo"), 0u);  // the next line may still be growing
+  EXPECT_EQ(last_block_boundary("a\n\nb\n\nc\n"), 6u);
+  EXPECT_EQ(last_block_boundary("no blank line\nat all\n"), 0u);
+  // Not inside a fence, and not before an indented line (a list item's or code's continuation).
+  EXPECT_EQ(last_block_boundary("x\n\n```\ncode\n\nmore\n"), 3u);
+  EXPECT_EQ(last_block_boundary("x\n\n```\ncode\n\nmore\n```\n\nafter\n"), 23u);
+  EXPECT_EQ(last_block_boundary("- item\n\n  continued\n"), 0u);
+  EXPECT_EQ(last_block_boundary("~~~~\n```\n\nstill code\n~~~~\n\nout\n"), 27u);
+}
+
+}  // namespace
+}  // namespace nib::ui

@@ -145,6 +145,28 @@ TEST_F(TranscriptTest, ALongStreamingReplyCommitsWhatTheScreenCannotHold) {
   EXPECT_TRUE(contains(rest, "paragraph 29")) << rest;
 }
 
+TEST_F(TranscriptTest, ALongReplyStreamedInPiecesLooksAsIfRenderedWhole) {
+  std::string text;
+  for (int i = 0; i < 150; ++i) {
+    text += "Paragraph " + std::to_string(i) + " has a few words that wrap at the width.\n\n";
+    if (i % 10 == 3) text += "- a list\n- of two\n\n```sh\nmake\n\nmake test\n```\n\n";
+  }
+  ASSERT_GT(text.size(), 3 * kStreamingSplitBytes);
+  feed(core::TurnStartEvent{1});
+  std::string shown;
+  for (std::size_t pos = 0; pos < text.size(); pos += 37) {
+    feed(core::TextDeltaEvent{text.substr(pos, 37)});
+    shown += text_of(transcript_.take_committable(60, 8, now_));
+  }
+  feed(core::MessageEndEvent{reply(text)});
+  shown += commit();
+
+  Transcript whole;
+  whole.on_event(core::TextDeltaEvent{text}, now_);
+  whole.on_event(core::MessageEndEvent{reply(text)}, now_);
+  EXPECT_EQ(shown, text_of(whole.take_committable(60, 100, now_)));
+}
+
 TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {
   feed(core::RetryEvent{2, std::chrono::milliseconds(4000), "overloaded"});
   feed(core::UserMessageEvent{core::UserMessage{core::text_content("use tabs")}});
