@@ -287,6 +287,11 @@ void InteractiveSession::handle_key(const ui::Key& key) {
     return;
   }
   if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'l') return reflow();
+  if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'z') {
+    terminal_->suspend();
+    renderer_->forget_live_region();  // the shell wrote below it meanwhile
+    return;
+  }
   if (editor_.handle(key) == ui::EditResult::kSubmit) submit(editor_.take_submission());
   after_edit();
 }

@@ -102,6 +102,11 @@ void InlineRenderer::resize(std::size_t columns, std::size_t rows) {
   write_("\x1b[H\x1b[2J\x1b[3J");
 }
 
+void InlineRenderer::forget_live_region() {
+  drawn_.clear();
+  cursor_row_ = 0;
+}
+
 void InlineRenderer::finish() {
   std::string out;
   if (!drawn_.empty()) {

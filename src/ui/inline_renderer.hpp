@@ -49,6 +49,10 @@ class InlineRenderer {
   // for the old width) and forgets the live region; the caller commits everything again.
   void resize(std::size_t columns, std::size_t rows);
 
+  // Something else wrote to the terminal (the shell, while nib was suspended): the live region
+  // is drawn afresh from the cursor's line at the next update.
+  void forget_live_region();
+
   // Leaves the last frame on screen and puts the cursor on the line below it, visible.
   void finish();
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 
 namespace nib::ui {
 namespace {
@@ -34,15 +35,33 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+namespace {
+
+termios raw_mode(termios mode) {
+  mode.c_iflag &= ~static_cast<tcflag_t>(ICRNL | IXON | INLCR | IGNCR);
+  mode.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO | ISIG | IEXTEN);
+  mode.c_cc[VMIN] = 1;
+  mode.c_cc[VTIME] = 0;
+  return mode;
+}
+
+}  // namespace
+
 RawTerminal::RawTerminal(int input, int output) : input_(input), output_(output) {
   if (tcgetattr(input_, &saved_) != 0) return;
-  termios raw = saved_;
-  raw.c_iflag &= ~static_cast<tcflag_t>(ICRNL | IXON | INLCR | IGNCR);
-  raw.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO | ISIG | IEXTEN);
-  raw.c_cc[VMIN] = 1;
-  raw.c_cc[VTIME] = 0;
+  const termios raw = raw_mode(saved_);
   if (tcsetattr(input_, TCSADRAIN, &raw) != 0) return;
   ok_ = true;
+  write_all(output_, kEnterModes);
+}
+
+void RawTerminal::suspend() {
+  if (!ok_) return;
+  write_all(output_, kLeaveModes);
+  tcsetattr(input_, TCSADRAIN, &saved_);
+  kill(getpid(), SIGTSTP);  // returns once continued (SIGCONT)
+  const termios raw = raw_mode(saved_);
+  tcsetattr(input_, TCSADRAIN, &raw);
   write_all(output_, kEnterModes);
 }
 

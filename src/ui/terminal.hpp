@@ -34,6 +34,9 @@ class RawTerminal {
   RawTerminal& operator=(const RawTerminal&) = delete;
 
   bool ok() const { return ok_; }
+  // Ctrl-Z: puts the terminal back as it was and stops the process (SIGTSTP) until the shell
+  // continues it; then raw mode again. The caller redraws.
+  void suspend();
   // Puts the terminal back as it was (idempotent). Async-signal-safe.
   void restore();
 

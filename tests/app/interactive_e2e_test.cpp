@@ -321,6 +321,24 @@ TEST_F(InteractiveTest, MultiLinePromptsByShiftEnterBackslashAndPaste) {
   quit(*tmux);
 }
 
+TEST_F(InteractiveTest, CtrlZSuspendsToTheShellAndFgComesBack) {
+  server_.enqueue(MockReply::text("still here"));
+  // A shell with job control, which brings nib back to the foreground as soon as it stops.
+  TmuxOptions options;
+  options.command = {"/bin/bash", "--noprofile", "--norc", "-c",
+                     std::string("set -m; '") + NIB_BINARY + "'; fg"};
+  options.env = env();
+  options.cwd = dir_.path();
+  TmuxSession tmux(options);
+  ASSERT_TRUE(tmux.wait_for_text("mock-model · ")) << tmux.screen();
+  tmux.press("C-z");
+  ASSERT_TRUE(tmux.wait_for_text("Stopped")) << tmux.screen();
+  send(tmux, "hello?");
+  EXPECT_TRUE(tmux.wait_for_text("● still here")) << tmux.screen();
+  EXPECT_TRUE(contains(tmux.screen(), "mock-model · ")) << tmux.screen();
+  quit(tmux);
+}
+
 TEST_F(InteractiveTest, WithoutATerminalNibFallsBackToPrintMode) {
   server_.enqueue(MockReply::text("printed"));
   const auto result = run_nib({"say something"}, dir_.path(), env());
