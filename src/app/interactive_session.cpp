@@ -16,6 +16,7 @@
 #include "provider/provider_factory.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/fd_io.hpp"
 
 namespace nib::app {
 namespace {
@@ -77,7 +78,8 @@ int InteractiveSession::run() {
   }
   const ui::TerminalSize size = ui::terminal_size(STDOUT_FILENO);
   renderer_ = std::make_unique<ui::InlineRenderer>(
-      [](std::string_view bytes) { ui::write_all(STDOUT_FILENO, bytes); }, size.columns, size.rows);
+      [](std::string_view bytes) { util::write_all(STDOUT_FILENO, bytes); }, size.columns,
+      size.rows);
   const ScopedProcessHook forced_quit(ProcessHook::kForcedQuit, [this] {
     session_->record_forced_quit();
     terminal_->restore();

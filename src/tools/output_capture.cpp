@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/fd_io.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -28,19 +30,6 @@ std::uint64_t count_newlines(std::string_view bytes) {
   }
   for (; pos < bytes.size(); ++pos) count += bytes[pos] == '\n' ? 1 : 0;
   return count;
-}
-
-// Writes all of `bytes`; false with errno set on failure.
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
 }
 
 }  // namespace
@@ -115,7 +104,7 @@ void OutputCapture::write_log(std::string_view bytes) {
   if (!log_fd_.valid() || log_bytes_ >= limits_.max_log_bytes) return;
   const auto room = static_cast<std::size_t>(limits_.max_log_bytes - log_bytes_);
   const std::string_view part = bytes.substr(0, std::min(room, bytes.size()));
-  if (!write_all(log_fd_.get(), part)) {
+  if (!util::write_all(log_fd_.get(), part)) {
     log_error_ = std::string("writing the log failed: ") + std::strerror(errno);
     log_fd_.reset();
     return;
@@ -133,7 +122,7 @@ void OutputCapture::finish() {
     const std::string note = "\n[nib: this log holds only the first " + std::to_string(log_bytes_) +
                              " bytes of " + std::to_string(total_bytes_) +
                              "; the rest was not kept]\n";
-    write_all(log_fd_.get(), note);
+    util::write_all(log_fd_.get(), note);
   }
   log_fd_.reset();
 }

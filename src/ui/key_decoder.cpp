@@ -58,26 +58,6 @@ std::size_t utf8_length(std::string_view bytes, std::size_t pos) {
   return util::utf8_sequence_length(padded, 0) == 0 ? kInvalid : kCutOff;
 }
 
-std::string encode_utf8(char32_t codepoint) {
-  std::string out;
-  if (codepoint < 0x80) {
-    out += static_cast<char>(codepoint);
-  } else if (codepoint < 0x800) {
-    out += static_cast<char>(0xC0 | (codepoint >> 6));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  } else if (codepoint < 0x10000) {
-    out += static_cast<char>(0xE0 | (codepoint >> 12));
-    out += static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (codepoint >> 18));
-    out += static_cast<char>(0x80 | ((codepoint >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  }
-  return out;
-}
-
 bool is_c1_control(char32_t codepoint) {
   return codepoint >= 0x80 && codepoint < 0xA0;
 }
@@ -194,7 +174,7 @@ std::optional<Key> modified_key(int code, int shifted, int modifiers) {
     text = code - 'a' + 'A';
   }
   if (!is_text_codepoint(text)) return std::nullopt;
-  return Key{KeyCode::kText, encode_utf8(static_cast<char32_t>(text))};
+  return Key{KeyCode::kText, util::encode_utf8(static_cast<char32_t>(text))};
 }
 
 // CSI parameters: fields separated by ';', each with ':'-separated sub-parameters (kitty).

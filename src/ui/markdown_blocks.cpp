@@ -89,26 +89,6 @@ std::vector<std::string> verbatim_lines(std::string_view text) {
   return lines;
 }
 
-std::string encode_utf8(char32_t codepoint) {
-  std::string out;
-  if (codepoint < 0x80) {
-    out += static_cast<char>(codepoint);
-  } else if (codepoint < 0x800) {
-    out += static_cast<char>(0xC0 | (codepoint >> 6));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  } else if (codepoint < 0x10000) {
-    out += static_cast<char>(0xE0 | (codepoint >> 12));
-    out += static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (codepoint >> 18));
-    out += static_cast<char>(0x80 | ((codepoint >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (codepoint & 0x3F));
-  }
-  return out;
-}
-
 std::string repeat(std::string_view unit, std::size_t count) {
   std::string out;
   out.reserve(unit.size() * count);
@@ -258,7 +238,7 @@ std::string decode_entity(std::string_view entity) {
     if (codepoint == 0 || codepoint > 0x10FFFF || (codepoint >= 0xD800 && codepoint <= 0xDFFF)) {
       return std::string(kReplacement);
     }
-    return encode_utf8(codepoint);
+    return util::encode_utf8(codepoint);
   }
   for (const NamedEntity& known : kNamedEntities) {
     if (known.name == name) return std::string(known.text);

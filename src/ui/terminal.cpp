@@ -3,8 +3,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <csignal>
+
+#include "util/fd_io.hpp"
 
 namespace nib::ui {
 namespace {
@@ -21,18 +22,6 @@ TerminalSize terminal_size(int fd) {
   winsize size{};
   if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0 || size.ws_row == 0) return {};
   return {size.ws_col, size.ws_row};
-}
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
 }
 
 namespace {
@@ -52,17 +41,17 @@ RawTerminal::RawTerminal(int input, int output) : input_(input), output_(output)
   const termios raw = raw_mode(saved_);
   if (tcsetattr(input_, TCSADRAIN, &raw) != 0) return;
   ok_ = true;
-  write_all(output_, kEnterModes);
+  util::write_all(output_, kEnterModes);
 }
 
 void RawTerminal::suspend() {
   if (!ok_) return;
-  write_all(output_, kLeaveModes);
+  util::write_all(output_, kLeaveModes);
   tcsetattr(input_, TCSADRAIN, &saved_);
   kill(getpid(), SIGTSTP);  // returns once continued (SIGCONT)
   const termios raw = raw_mode(saved_);
   tcsetattr(input_, TCSADRAIN, &raw);
-  write_all(output_, kEnterModes);
+  util::write_all(output_, kEnterModes);
 }
 
 RawTerminal::~RawTerminal() {
@@ -72,7 +61,7 @@ RawTerminal::~RawTerminal() {
 void RawTerminal::restore() {
   // Once only, whichever thread gets here first (the UI thread or a forced quit).
   if (!ok_ || restored_.exchange(true)) return;
-  write_all(output_, kLeaveModes);
+  util::write_all(output_, kLeaveModes);
   tcsetattr(input_, TCSADRAIN, &saved_);
 }
 

@@ -20,10 +20,6 @@ struct TerminalSize {
 // The size of the terminal on `fd` (80x24 when it cannot be asked).
 TerminalSize terminal_size(int fd);
 
-// Writes all of `bytes` to `fd`, retrying short writes and EINTR; false when the terminal went
-// away.
-bool write_all(int fd, std::string_view bytes);
-
 class RawTerminal {
  public:
   // Switches `input` to raw mode (no echo, no line editing, no signals from Ctrl-C/Ctrl-Z: nib

@@ -20,6 +20,9 @@ std::string sanitize_utf8(std::string_view text);
 // The largest prefix length <= max_bytes that does not split a UTF-8 sequence.
 std::size_t utf8_prefix_length(std::string_view text, std::size_t max_bytes);
 
+// The UTF-8 bytes of `codepoint` (which must be a valid scalar value).
+std::string encode_utf8(char32_t codepoint);
+
 // The start of the shortest suffix of at most max_bytes that does not begin inside a sequence.
 std::size_t utf8_suffix_start(std::string_view text, std::size_t max_bytes);
 

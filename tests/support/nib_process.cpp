@@ -1,7 +1,6 @@
 #include "support/nib_process.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,48 +14,22 @@
 #error "NIB_BINARY must name the nib executable"
 #endif
 
+#include "support/spawn.hpp"
+
 namespace nib::testing {
 
 NibProcess::NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                        const std::map<std::string, std::string>& env,
                        const std::filesystem::path& binary) {
-  const std::string program = binary.empty() ? std::string(NIB_BINARY) : binary.string();
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
-  }
-  std::vector<std::string> argv_storage{program};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  std::vector<std::string> env_storage{"PATH=" + std::string(std::getenv("PATH")),
+  std::vector<std::string> argv{binary.empty() ? std::string(NIB_BINARY) : binary.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> environment{"PATH=" + std::string(std::getenv("PATH")),
                                        "HOME=" + cwd.string()};
-  for (const auto& [name, value] : env) env_storage.push_back(name + "=" + value);
-  std::vector<char*> argv, envp;
-  for (auto& arg : argv_storage) argv.push_back(arg.data());
-  for (auto& entry : env_storage) envp.push_back(entry.data());
-  argv.push_back(nullptr);
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  const int status =
-      posix_spawn(&pid_, program.c_str(), &actions, &attributes, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (status != 0) throw std::runtime_error("cannot start " + program);
-  out_reader_ = std::thread([this, fd = out_pipe[0]] { read_stream(fd, out_, &out_arrivals_); });
-  err_reader_ = std::thread([this, fd = err_pipe[0]] { read_stream(fd, err_, nullptr); });
+  for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
+  const SpawnedProcess process = spawn_with_pipes(argv, environment, cwd);
+  pid_ = process.pid;
+  out_reader_ = std::thread([this, fd = process.out_fd] { read_stream(fd, out_, &out_arrivals_); });
+  err_reader_ = std::thread([this, fd = process.err_fd] { read_stream(fd, err_, nullptr); });
 }
 
 NibProcess::~NibProcess() {

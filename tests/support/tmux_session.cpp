@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/spawn.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::testing {
@@ -49,70 +49,36 @@ struct ProcessResult {
 // Runs `argv` (looked up on PATH) with `environment`, stdin /dev/null, and collects its output.
 ProcessResult run_process(const std::vector<std::string>& argv_strings,
                           const std::vector<std::string>& environment) {
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    throw std::runtime_error("pipe failed");
-  }
-  std::vector<std::string> argv_storage = argv_strings, env_storage = environment;
-  std::vector<char*> argv, envp;
-  for (auto& arg : argv_storage) argv.push_back(arg.data());
-  for (auto& entry : env_storage) envp.push_back(entry.data());
-  argv.push_back(nullptr);
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // The server and the program inherit this; signals blocked by a test thread must not stick.
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = -1;
-  const int spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-
+  // The server and the program inherit the child's (empty) signal mask.
+  const SpawnedProcess process = spawn_with_pipes(argv_strings, environment);
   ProcessResult result;
-  if (spawned == 0) {
-    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-    std::string* into[2] = {&result.out, &result.err};
-    int open_streams = 2;
-    while (open_streams > 0) {
-      if (poll(fds, 2, -1) < 0) {
-        if (errno == EINTR) continue;
-        break;
-      }
-      for (int i = 0; i < 2; ++i) {
-        if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-        char buffer[16384];
-        const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          fds[i].fd = -1;  // poll ignores negative descriptors
-          --open_streams;
-          continue;
-        }
-        into[i]->append(buffer, static_cast<std::size_t>(n));
-      }
+  pollfd fds[2] = {{process.out_fd, POLLIN, 0}, {process.err_fd, POLLIN, 0}};
+  std::string* into[2] = {&result.out, &result.err};
+  int open_streams = 2;
+  while (open_streams > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buffer[16384];
+      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        fds[i].fd = -1;  // poll ignores negative descriptors
+        --open_streams;
+        continue;
+      }
+      into[i]->append(buffer, static_cast<std::size_t>(n));
     }
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
-  close(out_pipe[0]);
-  close(err_pipe[0]);
-  if (spawned != 0) throw std::runtime_error("cannot start " + argv_strings.front());
+  close(process.out_fd);
+  close(process.err_fd);
+  int status = 0;
+  while (waitpid(process.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
 

@@ -185,21 +185,26 @@ void VirtualScreen::execute_control(unsigned char byte) {
   }
 }
 
-void VirtualScreen::feed_escape(unsigned char byte) {
+bool VirtualScreen::interrupts_sequence(unsigned char byte) {
   if (byte == kCancel || byte == kSubstitute) {
     state_ = State::kGround;
-    return;
+    return true;
   }
   if (byte == kEscape) {
     record_unknown();
     sequence_.assign(1, static_cast<char>(byte));
     state_ = State::kEscape;
-    return;
+    return true;
   }
   if (byte < 0x20) {
-    execute_control(byte);
-    return;
+    execute_control(byte);  // as xterm does: controls inside a sequence still act
+    return true;
   }
+  return false;
+}
+
+void VirtualScreen::feed_escape(unsigned char byte) {
+  if (interrupts_sequence(byte)) return;
   sequence_.push_back(static_cast<char>(byte));
   if (byte >= 0x20 && byte <= 0x2F) {
     state_ = State::kEscapeIntermediate;
@@ -281,20 +286,7 @@ void VirtualScreen::end_string() {
 }
 
 void VirtualScreen::feed_csi(unsigned char byte) {
-  if (byte == kCancel || byte == kSubstitute) {
-    state_ = State::kGround;
-    return;
-  }
-  if (byte == kEscape) {
-    record_unknown();
-    sequence_.assign(1, static_cast<char>(byte));
-    state_ = State::kEscape;
-    return;
-  }
-  if (byte < 0x20) {
-    execute_control(byte);  // as xterm does: controls inside a sequence still act
-    return;
-  }
+  if (interrupts_sequence(byte)) return;
   sequence_.push_back(static_cast<char>(byte));
   if (byte >= 0x40 && byte <= 0x7E) {
     state_ = State::kGround;

@@ -91,6 +91,9 @@ class VirtualScreen {
 
   void feed_byte(unsigned char byte);
   void feed_ground(unsigned char byte);
+  // CAN/SUB abort a sequence, ESC starts a new one, other C0 controls act inside one; true when
+  // `byte` was one of those.
+  bool interrupts_sequence(unsigned char byte);
   void feed_escape(unsigned char byte);
   void feed_csi(unsigned char byte);
   void feed_string(unsigned char byte);

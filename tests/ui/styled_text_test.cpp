@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "util/display_width.hpp"
-
 namespace nib::ui {
 namespace {
 
@@ -11,15 +9,6 @@ std::vector<std::string> plain_rows(const StyledLines& rows) {
   std::vector<std::string> out;
   for (const StyledLine& row : rows) out.push_back(row.plain());
   return out;
-}
-
-TEST(DisplayWidth, CountsWideAndZeroWidthCharacters) {
-  EXPECT_EQ(util::display_width("abc"), 3u);
-  EXPECT_EQ(util::display_width("日本"), 4u);
-  EXPECT_EQ(util::display_width("e\u0301"), 1u);  // e + combining acute
-  EXPECT_EQ(util::display_width("🎉"), 2u);
-  EXPECT_EQ(util::display_width("\xff"), 1u);
-  EXPECT_EQ(util::prefix_fitting("日本語", 5), 6u);  // two characters, four columns
 }
 
 TEST(Wrap, BreaksAtSpacesAndDropsThem) {

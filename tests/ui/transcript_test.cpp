@@ -2,18 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "support/styled_rows.hpp"
 #include "support/text_match.hpp"
 
 namespace nib::ui {
 namespace {
 
 using testing::contains;
-
-std::string text_of(const StyledLines& rows) {
-  std::string out;
-  for (const StyledLine& row : rows) out += row.plain() + "\n";
-  return out;
-}
+using testing::text_of;
 
 core::ToolOutcome outcome(const std::string& id, const std::string& text, bool is_error = false,
                           std::optional<std::string> display = std::nullopt) {
