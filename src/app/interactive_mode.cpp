@@ -17,20 +17,13 @@ int run_interactive_mode(const CliOptions& options, const ModelConfig& model,
                  "-p).\n";
     return run_print_mode(options, model, context, stop);
   }
-  std::string error;
-  auto tools = make_tool_registry(options, error);
-  if (!tools) {
-    std::cerr << "nib: " << error << '\n';
+  RunResources run = open_run(options, model, context);
+  if (!run.error.empty()) {
+    std::cerr << "nib: " << run.error << '\n';
     return 2;
   }
-  auto session = RunSession::open(options, context.env, context.cwd, context.existing,
-                                  model.provider, model.model.id);
-  if (!session.ok()) {
-    std::cerr << "nib: " << session.error() << '\n';
-    return 2;
-  }
-  InteractiveSession interactive(options, model, context, configuration, std::move(session.value()),
-                                 std::move(tools), stop);
+  InteractiveSession interactive(options, model, context, configuration, std::move(*run.session),
+                                 std::move(run.tools), stop);
   return interactive.run();
 }
 

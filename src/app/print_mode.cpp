@@ -56,26 +56,19 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 2;
   }
 
-  std::string error;
-  const auto registry = make_tool_registry(options, error);
-  if (!registry) {
-    std::cerr << "nib: " << error << '\n';
+  RunResources run = open_run(options, model, context);
+  if (!run.error.empty()) {
+    std::cerr << "nib: " << run.error << '\n';
     return 2;
   }
-
-  auto opened = RunSession::open(options, context.env, context.cwd, context.existing,
-                                 model.provider, model.model.id);
-  if (!opened.ok()) {
-    std::cerr << "nib: " << opened.error() << '\n';
-    return 2;
-  }
-  RunSession& session = opened.value();
+  const core::ToolRegistry& registry = *run.tools;
+  RunSession& session = *run.session;
 
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
                          isatty(STDOUT_FILENO) != 0, cost_function(model));
-  core::LoopOptions loop_options = base_loop_options(options, model, context, *provider, *registry);
+  core::LoopOptions loop_options = base_loop_options(options, model, context, *provider, registry);
   loop_options.on_event = [&output, &session](const core::Event& event) {
     session.on_event(event);
     output.on_event(event);

@@ -5,11 +5,21 @@
 
 namespace nib::app {
 
-std::unique_ptr<core::ToolRegistry> make_tool_registry(const CliOptions& options,
-                                                       std::string& error) {
+RunResources open_run(const CliOptions& options, const ModelConfig& model,
+                      const RunContext& context) {
+  RunResources run;
   auto tools = tools::builtin_tools();
-  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, error);
-  return error.empty() ? core::ToolRegistry::create(std::move(tools), {}, error) : nullptr;
+  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, run.error);
+  if (run.error.empty()) run.tools = core::ToolRegistry::create(std::move(tools), {}, run.error);
+  if (!run.tools) return run;
+  auto session = RunSession::open(options, context.env, context.cwd, context.existing,
+                                  model.provider, model.model.id);
+  if (!session.ok()) {
+    run.error = session.error();
+    return run;
+  }
+  run.session.emplace(std::move(session.value()));
+  return run;
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -3,20 +3,28 @@
 // flags ask for, and the loop's options for a model. Pure wiring.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
+#include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
 #include "ui/print_output.hpp"
 
 namespace nib::app {
 
-// The built-in tools, or those --tools names; nullptr with `error` set when a name is unknown.
-std::unique_ptr<core::ToolRegistry> make_tool_registry(const CliOptions& options,
-                                                       std::string& error);
+// What every run opens first: its tools (the built-in ones, or those --tools names) and its
+// session (new, or the one the options name).
+struct RunResources {
+  std::unique_ptr<core::ToolRegistry> tools;
+  std::optional<RunSession> session;
+  std::string error;  // set when either cannot be had (exit status 2)
+};
+RunResources open_run(const CliOptions& options, const ModelConfig& model,
+                      const RunContext& context);
 
 // The loop's options for `model`: provider, model, thinking, tools, the system prompt, the
 // turn limit and the working directory. Sinks, gate and hooks are the caller's.
