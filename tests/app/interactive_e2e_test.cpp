@@ -227,6 +227,25 @@ TEST_F(InteractiveTest, ResumePicksAnEarlierSessionAndContinuesIt) {
   quit(*tmux);
 }
 
+TEST_F(InteractiveTest, ContinueShowsTheLatestSessionAndGoesOnWithIt) {
+  server_.enqueue(MockReply::tool_calls({{"call_1", "bash", R"({"command":"echo built"})"}}));
+  server_.enqueue(MockReply::text("The build works."));
+  const auto earlier = run_nib({"-p", "does it build?"}, dir_.path(), env());
+  ASSERT_EQ(earlier.exit_code, 0) << earlier.err;
+
+  auto tmux = start({"-c"});
+  ASSERT_TRUE(tmux->wait_for_text("The build works.")) << tmux->screen();
+  const std::string screen = tmux->screen();
+  EXPECT_TRUE(contains(screen, "> does it build?")) << screen;
+  EXPECT_TRUE(contains(screen, "✓ bash echo built\n  ⎿ built")) << screen;
+
+  server_.enqueue(MockReply::text("Yes, still."));
+  send(*tmux, "still?");
+  ASSERT_TRUE(tmux->wait_for_text("Yes, still.")) << tmux->screen();
+  EXPECT_EQ(messages(2).size(), 6u);  // system, the earlier four messages, the new prompt
+  quit(*tmux);
+}
+
 TEST_F(InteractiveTest, CompactSummarisesWithTheUsersInstructions) {
   server_.enqueue(MockReply::text("one"));
   server_.enqueue(MockReply::text("two"));
