@@ -116,6 +116,7 @@ void Transcript::on_message_end(const core::AssistantMessage& message) {
     if (auto* assistant = std::get_if<AssistantItem>(&items_[index])) shown.push_back(assistant);
   }
   if (shown.size() == 1) shown.front()->markdown = text;
+  reply_cache_ = {};  // the text may differ from the deltas at the same length
   finish_streaming();
   if (shown.empty() && !text.empty()) items_.emplace_back(AssistantItem{text, false});
   streaming_calls_.clear();
@@ -217,6 +218,19 @@ StyledLines Transcript::rows_of(std::size_t index, std::size_t width,
   const bool in_batch = index > 0 && std::holds_alternative<ToolItem>(items_[index]) &&
                         std::holds_alternative<ToolItem>(items_[index - 1]);
   if (index > 0 && !in_batch) rows.emplace_back();
+  // A streaming reply is drawn several times per update (to measure, to commit, to show); its
+  // text only grows, so its length and the width identify a rendering.
+  const auto* reply = std::get_if<AssistantItem>(&items_[index]);
+  if (reply != nullptr) {
+    const RenderedReply key{index, reply->markdown.size(), width, {}};
+    if (!(reply_cache_.index == key.index && reply_cache_.bytes == key.bytes &&
+          reply_cache_.width == key.width)) {
+      reply_cache_ = key;
+      reply_cache_.rows = render_item(items_[index], width, now);
+    }
+    rows.insert(rows.end(), reply_cache_.rows.begin(), reply_cache_.rows.end());
+    return rows;
+  }
   for (StyledLine& row : render_item(items_[index], width, now)) rows.push_back(std::move(row));
   return rows;
 }
@@ -275,6 +289,7 @@ bool Transcript::animating() const {
 
 void Transcript::clear() {
   items_.clear();
+  reply_cache_ = {};
   streaming_calls_.clear();
   message_start_ = 0;
   recommit_all();

@@ -5,6 +5,7 @@
 // rest is the live part, drawn again on each update. Not thread-safe: the UI thread owns it.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,16 @@ class Transcript {
   // Cuts the streaming reply (the last item) at its last finished block (kStreamingSplitBytes).
   void split_streaming_reply(UiClock::time_point now);
 
+  // The last reply rendered: which item, at what length of its text, at what width.
+  struct RenderedReply {
+    std::size_t index = SIZE_MAX;
+    std::size_t bytes = 0;
+    std::size_t width = 0;
+    StyledLines rows;
+  };
+
   std::vector<TranscriptItem> items_;
+  mutable RenderedReply reply_cache_;
   std::size_t committed_items_ = 0;
   std::size_t committed_rows_ = 0;            // rows of items_[committed_items_] already committed
   std::size_t commit_width_ = 80;             // the width those rows were laid out for
