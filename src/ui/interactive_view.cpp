@@ -9,10 +9,23 @@ namespace {
 
 constexpr Style kDim{.dim = true};
 
-StyledLine rule(std::size_t width) {
-  std::string line;
-  for (std::size_t i = 0; i < width; ++i) line += "─";
-  return styled(line, {.color = Color::kGray});
+// A horizontal line across the screen, with `label` (dim) near its left end when given.
+StyledLine rule(std::size_t width, const std::string& label = {}) {
+  StyledLine line;
+  std::size_t used = 0;
+  if (!label.empty() && width > label.size() + 4) {
+    line.add("── ", {.color = Color::kGray}).add(label, kDim).add(" ", {.color = Color::kGray});
+    used = line.width();
+  }
+  std::string rest;
+  for (std::size_t i = used; i < width; ++i) rest += "─";
+  return line.add(rest, {.color = Color::kGray});
+}
+
+std::string more_lines(std::size_t count, const char* arrow) {
+  if (count == 0) return {};
+  return std::string(arrow) + " " + std::to_string(count) +
+         (count == 1 ? " more line" : " more lines");
 }
 
 // A window of at most kMenuRows entries that keeps `selected` in view.
@@ -56,7 +69,13 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
         truncate(styled("↳ queued: ", kDim).add(printable_lines(message).front(), kDim), width));
   }
 
-  rows.push_back(rule(width));
+  const EditorView editor =
+      state.editor != nullptr
+          ? state.editor->render(width, kEditorMaxRows,
+                                 styled("> ", {.color = Color::kCyan, .bold = true}), styled("  "))
+          : EditorView{};
+  const bool editing = !state.approval && !state.picker && state.editor != nullptr;
+  rows.push_back(rule(width, editing ? more_lines(editor.hidden_above, "↑") : ""));
   if (state.approval) {
     for (StyledLine& row : wrap(styled(state.approval->question, {.bold = true}), width)) {
       rows.push_back(std::move(row));
@@ -69,13 +88,11 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
       add_menu_row(rows, i == state.picker->selected, state.picker->entries[i], "", 0, width);
     }
     rows.push_back(styled("  ↑↓ move · enter choose · esc cancel", kDim));
-  } else if (state.editor != nullptr) {
-    const EditorView view = state.editor->render(
-        width, kEditorMaxRows, styled("> ", {.color = Color::kCyan, .bold = true}), styled("  "));
-    cursor = CursorPosition{rows.size() + view.cursor_row, view.cursor_column};
-    for (const StyledLine& row : view.rows) rows.push_back(row);
+  } else if (editing) {
+    cursor = CursorPosition{rows.size() + editor.cursor_row, editor.cursor_column};
+    for (const StyledLine& row : editor.rows) rows.push_back(row);
   }
-  rows.push_back(rule(width));
+  rows.push_back(rule(width, editing ? more_lines(editor.hidden_below, "↓") : ""));
   if (!state.approval && !state.picker && !state.completions.empty()) {
     const auto [first, last] = menu_window(state.completions.size(), state.completion_selected);
     std::size_t label_width = 0;

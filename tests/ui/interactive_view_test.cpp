@@ -43,6 +43,15 @@ TEST_F(InteractiveViewTest, EditorBetweenRulesThenTheFooterWithTheCursorInTheEdi
   EXPECT_EQ(live.cursor->column, 4u);
 }
 
+TEST_F(InteractiveViewTest, ATallInputSaysHowManyLinesAreOutOfView) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += "line " + std::to_string(i) + "\n";
+  editor_.set_text(text + "last");
+  const std::string rows = text_of(frame().rows);
+  EXPECT_TRUE(contains(rows, "── ↑ 9 more lines ─")) << rows;
+  EXPECT_TRUE(contains(rows, "  last\n────")) << rows;
+}
+
 TEST_F(InteractiveViewTest, TheTranscriptsLiveRowsComeFirstAndShiftTheCursor) {
   transcript_.on_event(core::TextDeltaEvent{"streaming"}, now_);
   const LiveFrame live = frame();
