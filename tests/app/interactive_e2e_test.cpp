@@ -9,6 +9,7 @@
 #include <csignal>
 #include <fstream>
 
+#include "support/mock_anthropic_replies.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -355,6 +356,26 @@ TEST_F(InteractiveTest, CtrlZSuspendsToTheShellAndFgComesBack) {
   send(tmux, "hello?");
   EXPECT_TRUE(tmux.wait_for_text("● still here")) << tmux.screen();
   EXPECT_TRUE(contains(tmux.screen(), "mock-model · ")) << tmux.screen();
+  quit(tmux);
+}
+
+TEST_F(InteractiveTest, AnthropicThinkingIsOneDimLineAndTheFooterShowsTheWindowAndCost) {
+  server_.enqueue(anthropic_thinking_then_text("Let me weigh the options.\nOption B is simpler.",
+                                               "sig-1", "Go with **B**."));
+  TmuxOptions options;
+  options.command = {NIB_BINARY, "--model", "claude-sonnet-4-6", "--thinking", "high"};
+  options.env = {{"ANTHROPIC_BASE_URL", server_.origin()}, {"ANTHROPIC_API_KEY", "sk-ant-test"}};
+  options.cwd = dir_.path();
+  TmuxSession tmux(options);
+  ASSERT_TRUE(tmux.wait_for_text("claude-sonnet-4-6 (high)")) << tmux.screen();
+  send(tmux, "A or B?");
+  ASSERT_TRUE(tmux.wait_for_text("Go with B.")) << tmux.screen();
+  const std::string screen = tmux.screen();
+  EXPECT_TRUE(contains(screen, "✻ Let me weigh the options.\n")) << screen;
+  EXPECT_FALSE(contains(screen, "Option B is simpler")) << screen;  // collapsed
+  EXPECT_TRUE(contains(tmux.screen_with_colors(), "\x1b[2m")) << "thinking is dim";
+  EXPECT_TRUE(contains(screen, "0% of 1.0M context")) << screen;
+  EXPECT_TRUE(contains(screen, "$0.")) << screen;
   quit(tmux);
 }
 
