@@ -102,7 +102,8 @@ void InteractiveSession::show_help() {
       "Keys:\n"
       "  enter send · shift+enter, ctrl+j or \\ then enter: new line · ↑↓ history\n"
       "  while nib works: enter queues a message for its next turn · esc interrupts\n"
-      "  ctrl+c clears the input or interrupts; twice quits · ctrl+d on an empty input quits";
+      "  ctrl+c clears the input or interrupts; twice quits · ctrl+d on an empty input quits\n"
+      "  ctrl+z suspends (fg comes back) · ctrl+l redraws · tab completes a command";
   notice(std::move(text));
 }
 
