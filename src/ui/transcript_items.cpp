@@ -103,7 +103,8 @@ StyledLine tool_header(const ToolItem& item, UiClock::time_point now) {
     case ToolState::kDone:
       break;
   }
-  if (item.is_error) {
+  // A command that exited non-zero is data for the model, but a failure to the person watching.
+  if (item.is_error || (item.exit_code && *item.exit_code != 0)) {
     row.add("✗ ", {.color = Color::kRed, .bold = true});
   } else {
     row.add("✓ ", {.color = Color::kGreen, .bold = true});

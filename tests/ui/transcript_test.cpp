@@ -96,6 +96,14 @@ TEST_F(TranscriptTest, ToolRowsFollowTheirCallsThroughEveryState) {
   EXPECT_FALSE(transcript_.animating());
 }
 
+TEST_F(TranscriptTest, ACommandThatExitedNonZeroIsMarkedFailedWithItsStatus) {
+  feed(core::ToolStartEvent{"c1", "bash", R"({"command":"make"})"});
+  core::ToolOutcome failed = outcome("c1", "make: *** Error 2");
+  failed.result.exit_code = 2;
+  feed(core::ToolSettledEvent{failed});
+  EXPECT_TRUE(contains(live(), "✗ bash make: exit 2 (1.5 s)")) << live();
+}
+
 TEST_F(TranscriptTest, AnEditsDiffIsShownInColour) {
   feed(core::ToolStartEvent{"c1", "edit", R"({"path":"a.py"})"});
   feed(core::ToolSettledEvent{
