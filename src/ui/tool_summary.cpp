@@ -60,8 +60,9 @@ std::string summarize_call(const std::string& name, const std::string& arguments
 }
 
 std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome) {
-  std::string line = (outcome.result.is_error ? "✗ " : "✓ ") + call_summary;
-  if (outcome.result.exit_code && *outcome.result.exit_code != 0) {
+  const bool exited_non_zero = outcome.result.exit_code && *outcome.result.exit_code != 0;
+  std::string line = (outcome.result.is_error || exited_non_zero ? "✗ " : "✓ ") + call_summary;
+  if (exited_non_zero) {
     line += ": exit " + std::to_string(*outcome.result.exit_code);
   } else if (outcome.result.is_error) {
     line += ": " + fit(first_line(core::content_text(outcome.result.content)), kSummaryWidth);

@@ -19,7 +19,7 @@ std::string summarize_call(const std::string& name, const std::string& arguments
 std::string format_duration(std::chrono::milliseconds duration);
 
 // "✓ read README.md (3 ms)" or "✗ bash make: exit 2 (1.2 s)": the line print mode writes when a
-// call ends.
+// call ends (✗ for an error result or a command that exited non-zero).
 std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome);
 
 }  // namespace nib::ui

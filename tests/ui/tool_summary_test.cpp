@@ -1,0 +1,40 @@
+#include "ui/tool_summary.hpp"
+
+#include <gtest/gtest.h>
+
+namespace nib::ui {
+namespace {
+
+core::ToolOutcome outcome(bool is_error, std::optional<int> exit_code, const std::string& text,
+                          int milliseconds) {
+  core::ToolOutcome out;
+  out.result = {"c1", "bash", core::text_content(text), is_error, exit_code};
+  out.duration = std::chrono::milliseconds(milliseconds);
+  return out;
+}
+
+TEST(ToolSummary, SummarisesCallsByWhatMatters) {
+  EXPECT_EQ(summarize_call("read", R"({"path":"src/app.cpp","offset":120,"limit":61})"),
+            "read src/app.cpp:120-180");
+  EXPECT_EQ(summarize_call("bash", R"({"command":"npm test\nnpm run lint"})"), "bash npm test");
+  EXPECT_EQ(summarize_call("grep", R"({"pattern":"TODO","path":"src"})"), "grep TODO in src");
+  EXPECT_EQ(summarize_call("bash", "{not json"), "bash {not json");
+}
+
+TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
+  EXPECT_EQ(outcome_line("read a.txt", outcome(false, std::nullopt, "x", 3)),
+            "✓ read a.txt (3 ms)");
+  EXPECT_EQ(outcome_line("bash make", outcome(false, 2, "Error 2", 1200)),
+            "✗ bash make: exit 2 (1.2 s)");
+  EXPECT_EQ(outcome_line("edit a.c", outcome(true, std::nullopt, "Error: not found\nmore", 5)),
+            "✗ edit a.c: Error: not found (5 ms)");
+}
+
+TEST(ToolSummary, DurationsReadNaturally) {
+  EXPECT_EQ(format_duration(std::chrono::milliseconds(850)), "850 ms");
+  EXPECT_EQ(format_duration(std::chrono::milliseconds(12'340)), "12.3 s");
+  EXPECT_EQ(format_duration(std::chrono::milliseconds(125'000)), "2 m 05 s");
+}
+
+}  // namespace
+}  // namespace nib::ui
