@@ -33,7 +33,6 @@ class Transcript {
   void recommit_all();
   // True while something on the live part moves by itself (a spinner, an elapsed time).
   bool animating() const;
-  bool empty() const { return items_.empty(); }
   void clear();
 
  private:
