@@ -193,7 +193,7 @@ void InteractiveSession::on_job_finished() {
   refresh_context_estimate();
   std::vector<std::string> undelivered = worker_.take_back_steering();
   if (undelivered.empty()) return;
-  if (last_stop_ == core::RunStopReason::kDone) {
+  if (last_stop_ == core::RunStopReason::kDone && !quit_ && !stop_requested_) {
     // The model finished before a turn boundary came: the messages start the next run.
     start_run(joined(undelivered));
   } else {
