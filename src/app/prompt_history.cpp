@@ -45,6 +45,7 @@ std::vector<std::string> load_prompt_history(const fs::path& file) {
 }
 
 void append_prompt_history(const fs::path& file, const std::string& prompt) {
+  if (prompt.size() > kPromptHistoryMaxPromptBytes) return;
   std::error_code error;
   fs::create_directories(file.parent_path(), error);
   {

@@ -27,7 +27,11 @@ std::optional<std::filesystem::path> prompt_history_file(const EnvLookup& env);
 // The newest kPromptHistoryEntries prompts, oldest first; empty when there is no file.
 std::vector<std::string> load_prompt_history(const std::filesystem::path& file);
 
-// Adds `prompt` at the end of the file.
+// A prompt longer than this (a large paste) is not kept: recalling it is rarely wanted, and it
+// would crowd out the rest.
+inline constexpr std::size_t kPromptHistoryMaxPromptBytes = 64 * 1024;
+
+// Adds `prompt` at the end of the file (unless it is longer than kPromptHistoryMaxPromptBytes).
 void append_prompt_history(const std::filesystem::path& file, const std::string& prompt);
 
 }  // namespace nib::app

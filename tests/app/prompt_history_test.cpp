@@ -16,6 +16,14 @@ TEST(PromptHistory, KeepsMultiLinePromptsAsOneEntry) {
   EXPECT_EQ(load_prompt_history(file), (std::vector<std::string>{"first", "two\nlines"}));
 }
 
+TEST(PromptHistory, AHugePasteIsNotKeptAndCrowdsNothingOut) {
+  testing::TempDir dir;
+  const auto file = dir.path() / "prompt-history.jsonl";
+  append_prompt_history(file, "small");
+  append_prompt_history(file, std::string(kPromptHistoryMaxBytes + 1, 'x'));
+  EXPECT_EQ(load_prompt_history(file), (std::vector<std::string>{"small"}));
+}
+
 TEST(PromptHistory, LivesBesideTheSessions) {
   const auto file = prompt_history_file([](const char* name) -> std::optional<std::string> {
     if (std::string_view(name) == "XDG_DATA_HOME") return "/data";
