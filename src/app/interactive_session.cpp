@@ -189,7 +189,6 @@ void InteractiveSession::drain_worker() {
 void InteractiveSession::on_job_finished() {
   working_ = false;
   approval_.reset();
-  hint_.clear();
   refresh_context_estimate();
   std::vector<std::string> undelivered = worker_.take_back_steering();
   if (undelivered.empty()) return;

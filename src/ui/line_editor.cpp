@@ -249,7 +249,7 @@ EditResult LineEditor::handle_control(char letter) {
   }
 }
 
-void LineEditor::set_text(std::string text) {
+void LineEditor::set_text(const std::string& text) {
   text_ = clean(text);
   cursor_ = text_.size();
   goal_column_.reset();

@@ -44,7 +44,7 @@ class LineEditor {
   bool empty() const { return text_.empty(); }
 
   // Replaces the text (cleaned like a paste) and puts the cursor at its end.
-  void set_text(std::string text);
+  void set_text(const std::string& text);
 
   // Returns the text and clears the editor. The text joins the history unless it is blank or
   // equal to the newest entry.

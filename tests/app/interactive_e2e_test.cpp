@@ -51,6 +51,14 @@ class InteractiveTest : public ::testing::Test {
     return tmux;
   }
 
+  // Waits until `text` is on the screen and nib is idle again: the run (or compaction) that
+  // showed it has ended, so what the test types next is a new prompt, not a steering message.
+  static bool wait_for_answer(const TmuxSession& tmux, const std::string& text) {
+    return tmux.wait_for([text](const std::string& screen) {
+      return contains(screen, text) && !contains(screen, "esc to interrupt");
+    });
+  }
+
   static void send(const TmuxSession& tmux, const std::string& text) {
     tmux.type(text);
     tmux.press("Enter");
@@ -79,7 +87,7 @@ TEST_F(InteractiveTest, AnswersAPromptInRenderedMarkdownAndQuitsCleanly) {
   server_.enqueue(MockReply::text("# Plan\n\nUse **bold** and `code`.\n\n- first\n- second\n", 5));
   auto tmux = start();
   send(*tmux, "hello there");
-  ASSERT_TRUE(tmux->wait_for_text("• second")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "• second")) << tmux->screen();
   const std::string screen = tmux->screen();
   EXPECT_TRUE(contains(screen, "> hello there")) << screen;
   EXPECT_TRUE(contains(screen, "● Plan")) << screen;  // no '#': a rendered heading
@@ -110,7 +118,7 @@ TEST_F(InteractiveTest, ToolRowsGoFromQueuedToRunningToDoneInPlace) {
   EXPECT_TRUE(contains(running, "bash echo second queued")) << running;
 
   dir_.write("release", "");
-  ASSERT_TRUE(tmux->wait_for_text("All three ran.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "All three ran.")) << tmux->screen();
   const std::string done = tmux->screen();
   EXPECT_TRUE(contains(done, "✓ bash while [ ! -e release ]")) << done;
   EXPECT_TRUE(contains(done, "⎿ finished")) << done;
@@ -129,7 +137,7 @@ TEST_F(InteractiveTest, AnEditShowsItsDiffInColour) {
   server_.enqueue(MockReply::text("Edited."));
   auto tmux = start();
   send(*tmux, "change it");
-  ASSERT_TRUE(tmux->wait_for_text("Edited.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Edited.")) << tmux->screen();
   const std::string screen = tmux->screen();
   EXPECT_TRUE(contains(screen, "✓ edit app.py")) << screen;
   EXPECT_TRUE(contains(screen, "-print('old')")) << screen;
@@ -153,7 +161,7 @@ TEST_F(InteractiveTest, EscapeStopsALongCommandAndGivesThePromptBack) {
   ASSERT_GT(pid, 0);
 
   tmux->press("Escape");
-  ASSERT_TRUE(tmux->wait_for_text("Interrupted")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Interrupted")) << tmux->screen();
   EXPECT_TRUE(tmux->wait_for([pid](const std::string&) { return kill(pid, 0) != 0; }))
       << "the command is still running";
   EXPECT_TRUE(contains(tmux->screen(), "✗ bash")) << tmux->screen();
@@ -163,8 +171,24 @@ TEST_F(InteractiveTest, EscapeStopsALongCommandAndGivesThePromptBack) {
   // The prompt works again.
   server_.enqueue(MockReply::text("Back again."));
   send(*tmux, "are you there?");
-  EXPECT_TRUE(tmux->wait_for_text("Back again.")) << tmux->screen();
+  EXPECT_TRUE(wait_for_answer(*tmux, "Back again.")) << tmux->screen();
   quit(*tmux);
+}
+
+TEST_F(InteractiveTest, CtrlCInterruptsTheRunAndStillOffersToQuit) {
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", json{{"command", blocked_until_released("echo never")}}.dump()}}));
+  auto tmux = start();
+  send(*tmux, "wait");
+  ASSERT_TRUE(tmux->wait_for_text("bash while [ ! -e release ]")) << tmux->screen();
+  tmux->press("C-c");
+  // The run ends (interrupted) while the offer to quit is still up.
+  ASSERT_TRUE(tmux->wait_for([](const std::string& screen) {
+    return contains(screen, "Interrupted") && contains(screen, "Press Ctrl-C again to quit");
+  })) << tmux->screen();
+  tmux->press("C-c");
+  EXPECT_TRUE(tmux->wait_for_exit()) << tmux->screen();
+  EXPECT_EQ(tmux->exit_status(), 0);
 }
 
 TEST_F(InteractiveTest, AMessageTypedWhileWorkingIsDeliveredAtTheNextTurn) {
@@ -178,7 +202,7 @@ TEST_F(InteractiveTest, AMessageTypedWhileWorkingIsDeliveredAtTheNextTurn) {
   ASSERT_TRUE(tmux->wait_for_text("queued: use tabs please")) << tmux->screen();
 
   dir_.write("release", "");
-  ASSERT_TRUE(tmux->wait_for_text("Using tabs, as you asked.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Using tabs, as you asked.")) << tmux->screen();
   const json sent = messages(1);
   ASSERT_GE(sent.size(), 2u);
   EXPECT_EQ(sent[sent.size() - 2]["role"], "tool");
@@ -201,7 +225,7 @@ TEST_F(InteractiveTest, ModelCommandCompletesAndSwitchesTheModel) {
 
   server_.enqueue(MockReply::text("Hello from the other model."));
   send(*tmux, "hi");
-  ASSERT_TRUE(tmux->wait_for_text("Hello from the other model.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Hello from the other model.")) << tmux->screen();
   EXPECT_EQ(server_.requests().at(0).body["model"], "other-model");
   quit(*tmux);
 }
@@ -215,12 +239,12 @@ TEST_F(InteractiveTest, ResumePicksAnEarlierSessionAndContinuesIt) {
   send(*tmux, "/resume");
   ASSERT_TRUE(tmux->wait_for_text("what is the answer?")) << tmux->screen();
   tmux->press("Enter");
-  ASSERT_TRUE(tmux->wait_for_text("The answer is 42.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "The answer is 42.")) << tmux->screen();
   EXPECT_TRUE(contains(tmux->screen(), "> what is the answer?")) << tmux->screen();
 
   server_.enqueue(MockReply::text("Still 42."));
   send(*tmux, "and now?");
-  ASSERT_TRUE(tmux->wait_for_text("Still 42.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Still 42.")) << tmux->screen();
   const json sent = messages(1);
   ASSERT_EQ(sent.size(), 4u);  // system, the earlier exchange, the new prompt
   EXPECT_EQ(sent[1]["content"], "what is the answer?");
@@ -235,14 +259,14 @@ TEST_F(InteractiveTest, ContinueShowsTheLatestSessionAndGoesOnWithIt) {
   ASSERT_EQ(earlier.exit_code, 0) << earlier.err;
 
   auto tmux = start({"-c"});
-  ASSERT_TRUE(tmux->wait_for_text("The build works.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "The build works.")) << tmux->screen();
   const std::string screen = tmux->screen();
   EXPECT_TRUE(contains(screen, "> does it build?")) << screen;
   EXPECT_TRUE(contains(screen, "✓ bash echo built\n  ⎿ built")) << screen;
 
   server_.enqueue(MockReply::text("Yes, still."));
   send(*tmux, "still?");
-  ASSERT_TRUE(tmux->wait_for_text("Yes, still.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Yes, still.")) << tmux->screen();
   EXPECT_EQ(messages(2).size(), 6u);  // system, the earlier four messages, the new prompt
   quit(*tmux);
 }
@@ -254,15 +278,15 @@ TEST_F(InteractiveTest, CompactSummarisesWithTheUsersInstructions) {
   server_.enqueue(MockReply::text("three"));
   auto tmux = start();
   send(*tmux, "first");
-  ASSERT_TRUE(tmux->wait_for_text("● one")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "● one")) << tmux->screen();
   send(*tmux, "second");
-  ASSERT_TRUE(tmux->wait_for_text("● two")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "● two")) << tmux->screen();
   send(*tmux, "/compact keep the numbers");
-  ASSERT_TRUE(tmux->wait_for_text("Compacted")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Compacted")) << tmux->screen();
   EXPECT_TRUE(contains(server_.requests().at(2).raw_body, "keep the numbers"));
 
   send(*tmux, "third");
-  ASSERT_TRUE(tmux->wait_for_text("● three")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "● three")) << tmux->screen();
   const json sent = messages(3);
   // system, the summary, the latest message (the reply "two"), the new prompt
   ASSERT_EQ(sent.size(), 4u) << sent.dump();
@@ -280,12 +304,12 @@ TEST_F(InteractiveTest, ClearStartsANewSession) {
   server_.enqueue(MockReply::text("fresh"));
   auto tmux = start();
   send(*tmux, "remember this");
-  ASSERT_TRUE(tmux->wait_for_text("● remembered")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "● remembered")) << tmux->screen();
   send(*tmux, "/clear");
   ASSERT_TRUE(tmux->wait_for_text("New session.")) << tmux->screen();
   EXPECT_FALSE(contains(tmux->screen(), "remembered")) << tmux->screen();
   send(*tmux, "hello");
-  ASSERT_TRUE(tmux->wait_for_text("● fresh")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "● fresh")) << tmux->screen();
   EXPECT_EQ(messages(1).size(), 2u);  // system and the new prompt only
   quit(*tmux);
 }
@@ -297,7 +321,7 @@ TEST_F(InteractiveTest, AskedCallsWaitForTheUsersAnswer) {
   send(*tmux, "make a file");
   ASSERT_TRUE(tmux->wait_for_text("Allow bash touch made?")) << tmux->screen();
   tmux->type("n");
-  ASSERT_TRUE(tmux->wait_for_text("Understood, I will not.")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "Understood, I will not.")) << tmux->screen();
   EXPECT_FALSE(std::filesystem::exists(dir_.path() / "made"));
   const json sent = messages(1);
   EXPECT_EQ(sent.back()["role"], "tool");
@@ -309,7 +333,7 @@ TEST_F(InteractiveTest, ResizingReflowsTheConversation) {
   server_.enqueue(MockReply::text(std::string(20, 'w') + " " + std::string(20, 'x') + " end"));
   auto tmux = start({}, 100, 20);
   send(*tmux, "say it");
-  ASSERT_TRUE(tmux->wait_for_text(" end")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, " end")) << tmux->screen();
   tmux->resize(30, 20);
   // At 30 columns the reply wraps onto two rows and the footer is redrawn.
   ASSERT_TRUE(tmux->wait_for([](const std::string& screen) {
@@ -329,14 +353,14 @@ TEST_F(InteractiveTest, MultiLinePromptsByShiftEnterBackslashAndPaste) {
   tmux->type("line three");
   ASSERT_TRUE(tmux->wait_for_text("  line three")) << tmux->screen();
   tmux->press("Enter");
-  ASSERT_TRUE(tmux->wait_for_text("got it")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "got it")) << tmux->screen();
   EXPECT_EQ(messages(0).back()["content"], "line one\nline two\nline three");
 
   // A paste's newlines stay in the text; only Enter sends it.
   tmux->send_raw("\x1b[200~first pasted\r\nsecond pasted\x1b[201~");
   ASSERT_TRUE(tmux->wait_for_text("  second pasted")) << tmux->screen();
   tmux->press("Enter");
-  ASSERT_TRUE(tmux->wait_for_text("got the paste")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "got the paste")) << tmux->screen();
   EXPECT_EQ(messages(1).back()["content"], "first pasted\nsecond pasted");
   quit(*tmux);
 }
@@ -354,7 +378,7 @@ TEST_F(InteractiveTest, CtrlZSuspendsToTheShellAndFgComesBack) {
   tmux.press("C-z");
   ASSERT_TRUE(tmux.wait_for_text("Stopped")) << tmux.screen();
   send(tmux, "hello?");
-  EXPECT_TRUE(tmux.wait_for_text("● still here")) << tmux.screen();
+  EXPECT_TRUE(wait_for_answer(tmux, "● still here")) << tmux.screen();
   EXPECT_TRUE(contains(tmux.screen(), "mock-model · ")) << tmux.screen();
   quit(tmux);
 }
@@ -369,7 +393,7 @@ TEST_F(InteractiveTest, AnthropicThinkingIsOneDimLineAndTheFooterShowsTheWindowA
   TmuxSession tmux(options);
   ASSERT_TRUE(tmux.wait_for_text("claude-sonnet-4-6 (high)")) << tmux.screen();
   send(tmux, "A or B?");
-  ASSERT_TRUE(tmux.wait_for_text("Go with B.")) << tmux.screen();
+  ASSERT_TRUE(wait_for_answer(tmux, "Go with B.")) << tmux.screen();
   const std::string screen = tmux.screen();
   EXPECT_TRUE(contains(screen, "✻ Let me weigh the options.\n")) << screen;
   EXPECT_FALSE(contains(screen, "Option B is simpler")) << screen;  // collapsed
