@@ -21,10 +21,11 @@ Item* Transcript::streaming_last() {
 }
 
 ToolItem* Transcript::tool(const std::string& id) {
-  for (auto item = items_.rbegin(); item != items_.rend(); ++item) {
-    if (auto* found = std::get_if<ToolItem>(&*item); found != nullptr && found->id == id) {
-      return found;
-    }
+  // Only among the current reply's calls: some services number call ids per reply ("call_1"
+  // again in every turn), so an earlier turn's row must not be taken for this one's.
+  for (std::size_t index = items_.size(); index > message_start_; --index) {
+    auto* found = std::get_if<ToolItem>(&items_[index - 1]);
+    if (found != nullptr && found->id == id) return found;
   }
   return nullptr;
 }
@@ -167,6 +168,7 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
     if (const auto* user = std::get_if<core::UserMessage>(&message)) {
       add_user(core::content_text(user->content, "[image]"));
     } else if (const auto* reply = std::get_if<core::AssistantMessage>(&message)) {
+      message_start_ = items_.size();
       for (const core::AssistantBlock& block : reply->blocks) {
         if (const auto* text = std::get_if<core::TextBlock>(&block)) {
           items_.emplace_back(AssistantItem{text->text, false});

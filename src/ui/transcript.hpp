@@ -38,6 +38,7 @@ class Transcript {
  private:
   // The rows of item `index`, with the blank row that separates it from the one before.
   StyledLines rows_of(std::size_t index, std::size_t width, UiClock::time_point now) const;
+  // The row of call `id` of the reply being received (since message_start_), or nullptr.
   ToolItem* tool(const std::string& id);
   template <typename Item>
   Item* streaming_last();

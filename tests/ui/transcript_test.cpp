@@ -104,6 +104,18 @@ TEST_F(TranscriptTest, ACommandThatExitedNonZeroIsMarkedFailedWithItsStatus) {
   EXPECT_TRUE(contains(live(), "✗ bash make: exit 2 (1.5 s)")) << live();
 }
 
+TEST_F(TranscriptTest, ACallIdUsedAgainInALaterTurnGetsARowOfItsOwn) {
+  for (int turn = 1; turn <= 2; ++turn) {
+    feed(core::TurnStartEvent{turn});
+    const std::string arguments = R"({"command":"echo )" + std::to_string(turn) + R"("})";
+    feed(core::MessageEndEvent{reply("", {{"call_1", "bash", arguments}})});
+    feed(core::ToolStartEvent{"call_1", "bash", arguments});
+    feed(core::ToolSettledEvent{outcome("call_1", std::to_string(turn))});
+    feed(core::ToolEndEvent{outcome("call_1", std::to_string(turn))});
+  }
+  EXPECT_EQ(commit(), "✓ bash echo 1 (1.5 s)\n  ⎿ 1\n✓ bash echo 2 (1.5 s)\n  ⎿ 2\n");
+}
+
 TEST_F(TranscriptTest, AnEditsDiffIsShownInColour) {
   feed(core::ToolStartEvent{"c1", "edit", R"({"path":"a.py"})"});
   feed(core::ToolSettledEvent{
