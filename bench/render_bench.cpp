@@ -43,7 +43,6 @@ struct Screen {
   ViewState state;
 
   Screen() {
-    state.transcript = &transcript;
     state.editor = &editor;
     state.footer.model = "gpt-5.4";
     state.footer.cwd = "/home/user/src/project";
@@ -51,11 +50,8 @@ struct Screen {
   }
 
   void update(UiClock::time_point now) {
-    std::optional<CursorPosition> cursor;
-    const std::size_t bottom = view.bottom_rows(state, renderer.width(), now, cursor).size();
-    const StyledLines committed =
-        transcript.take_committable(renderer.width(), kRows - bottom - 1, now);
-    renderer.update(committed, view.frame(state, renderer.width(), now));
+    const ScreenUpdate update = view.update(transcript, state, renderer.width(), kRows, now);
+    renderer.update(update.committed, update.live);
   }
 };
 

@@ -41,7 +41,7 @@ void InteractiveSession::run_command(const ui::CommandLine& command) {
     std::vector<std::string> entries;
     for (const ui::Completion& choice : argument_choices(name)) entries.push_back(choice.label);
     const std::string current =
-        name == "model" ? model_.model.id : thinking_level_name(model_.thinking);
+        name == "model" ? model_.model.id : core::thinking_level_name(model_.thinking);
     const auto selected = std::find(entries.begin(), entries.end(), current);
     picker_ = Picker{
         {name == "model" ? "Switch to model" : "Thinking", entries,
@@ -61,7 +61,11 @@ void InteractiveSession::run_command(const ui::CommandLine& command) {
 std::vector<ui::Completion> InteractiveSession::argument_choices(std::string_view command) const {
   std::vector<ui::Completion> choices;
   if (command == "thinking") {
-    for (const char* level : {"off", "low", "medium", "high"}) choices.push_back({"", level, ""});
+    for (const core::ThinkingLevel level :
+         {core::ThinkingLevel::kOff, core::ThinkingLevel::kLow, core::ThinkingLevel::kMedium,
+          core::ThinkingLevel::kHigh}) {
+      choices.push_back({"", core::thinking_level_name(level), ""});
+    }
   } else if (command == "model") {
     // The current provider's models first, then every other provider's.
     std::vector<const provider::ProviderEntry*> providers;
@@ -137,12 +141,12 @@ void InteractiveSession::switch_model(const std::string& id) {
 }
 
 void InteractiveSession::set_thinking(const std::string& level) {
-  const auto parsed = parse_thinking_level(level);
+  const auto parsed = core::parse_thinking_level(level);
   if (!parsed) {
     return notice("Thinking levels are off, low, medium and high.", ui::NoticeKind::kWarning);
   }
   model_.thinking = *parsed;
-  std::string text = std::string("Thinking: ") + thinking_level_name(*parsed);
+  std::string text = std::string("Thinking: ") + core::thinking_level_name(*parsed);
   if (*parsed != core::ThinkingLevel::kOff && !model_.model.reasoning) {
     text += " (" + model_.model.id + " does not think; this applies to models that do)";
   }

@@ -4,6 +4,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
@@ -148,15 +149,15 @@ void InteractiveSession::wait_for_input() {
 }
 
 void InteractiveSession::read_keys() {
-  std::string buffer(kReadChunkBytes, '\0');
+  std::array<char, kReadChunkBytes> buffer;
   const ssize_t got = read(STDIN_FILENO, buffer.data(), buffer.size());
   if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
     quit_ = true;  // the terminal went away
     return;
   }
   if (got < 0) return;
-  buffer.resize(static_cast<std::size_t>(got));
-  for (const ui::Key& key : decoder_.feed(buffer)) handle_key(key);
+  const std::string_view bytes(buffer.data(), static_cast<std::size_t>(got));
+  for (const ui::Key& key : decoder_.feed(bytes)) handle_key(key);
 }
 
 void InteractiveSession::drain_worker() {
@@ -209,15 +210,9 @@ void InteractiveSession::refresh_context_estimate() {
 }
 
 void InteractiveSession::redraw() {
-  const auto now = ui::UiClock::now();
-  const std::size_t width = renderer_->width();
-  const ui::ViewState state = view_state();
-  std::optional<ui::CursorPosition> cursor;
-  const std::size_t bottom = view_.bottom_rows(state, width, now, cursor).size();
-  const std::size_t height = renderer_->height();
-  const std::size_t budget = height > bottom + 1 ? height - bottom - 1 : 1;
-  const ui::StyledLines committed = transcript_.take_committable(width, budget, now);
-  renderer_->update(committed, view_.frame(state, width, now));
+  const ui::ScreenUpdate update = view_.update(transcript_, view_state(), renderer_->width(),
+                                               renderer_->height(), ui::UiClock::now());
+  renderer_->update(update.committed, update.live);
 }
 
 void InteractiveSession::reflow() {
@@ -228,7 +223,6 @@ void InteractiveSession::reflow() {
 
 ui::ViewState InteractiveSession::view_state() const {
   ui::ViewState state;
-  state.transcript = &transcript_;
   state.editor = &editor_;
   state.working = working_;
   state.working_since = working_since_;
@@ -242,7 +236,7 @@ ui::ViewState InteractiveSession::view_state() const {
   ui::FooterInfo& footer = state.footer;
   footer.model = model_.model.id;
   if (model_.thinking != core::ThinkingLevel::kOff) {
-    footer.thinking = thinking_level_name(model_.thinking);
+    footer.thinking = core::thinking_level_name(model_.thinking);
   }
   footer.cwd = context_.cwd.string();
   footer.home = context_.env("HOME").value_or("");

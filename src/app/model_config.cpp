@@ -101,7 +101,7 @@ ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLook
 
   config.thinking = core::ThinkingLevel::kOff;
   if (options.thinking) {
-    config.thinking = *parse_thinking_level(*options.thinking);
+    config.thinking = *core::parse_thinking_level(*options.thinking);
   } else if (settings.thinking) {
     config.thinking = *settings.thinking;
   }

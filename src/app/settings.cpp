@@ -1,6 +1,5 @@
 #include "app/settings.hpp"
 
-#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -128,7 +127,7 @@ void apply_settings(const json& document, Settings& settings) {
   if (document.contains("provider")) settings.provider = document["provider"].get<std::string>();
   if (document.contains("model")) settings.model = document["model"].get<std::string>();
   if (document.contains("thinking")) {
-    settings.thinking = parse_thinking_level(document["thinking"].get<std::string>());
+    settings.thinking = core::parse_thinking_level(document["thinking"].get<std::string>());
   }
   if (const auto compaction = document.find("compaction"); compaction != document.end()) {
     if (compaction->contains("enabled")) {
@@ -243,23 +242,6 @@ ConfigurationOutcome load_configuration(const ConfigDirectories& directories) {
     }
   }
   return {std::move(configuration), {}};
-}
-
-namespace {
-
-constexpr std::array<const char*, 4> kThinkingNames{"off", "low", "medium", "high"};
-
-}  // namespace
-
-std::optional<core::ThinkingLevel> parse_thinking_level(const std::string& name) {
-  for (std::size_t i = 0; i < kThinkingNames.size(); ++i) {
-    if (name == kThinkingNames[i]) return static_cast<core::ThinkingLevel>(i);
-  }
-  return std::nullopt;
-}
-
-const char* thinking_level_name(core::ThinkingLevel level) {
-  return kThinkingNames.at(static_cast<std::size_t>(level));
 }
 
 }  // namespace nib::app

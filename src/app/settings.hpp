@@ -61,9 +61,4 @@ struct ConfigurationOutcome {
 
 ConfigurationOutcome load_configuration(const ConfigDirectories& directories);
 
-// "off", "low", "medium", "high" -> the level; nullopt for anything else.
-std::optional<core::ThinkingLevel> parse_thinking_level(const std::string& name);
-// "off", "low", "medium" or "high".
-const char* thinking_level_name(core::ThinkingLevel level);
-
 }  // namespace nib::app

@@ -3,8 +3,10 @@
 // in src/provider; tests use scripted fakes.
 
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/events.hpp"
@@ -25,6 +27,11 @@ struct ModelInfo {
 // parameter (a thinking token budget, a reasoning effort). Ignored for models without
 // reasoning.
 enum class ThinkingLevel { kOff, kLow, kMedium, kHigh };
+
+// "off", "low", "medium" or "high": the names users type and the services' effort values use.
+const char* thinking_level_name(ThinkingLevel level);
+// The level named `name`; nullopt for any other text.
+std::optional<ThinkingLevel> parse_thinking_level(std::string_view name);
 
 struct ProviderRequest {
   ModelInfo model;

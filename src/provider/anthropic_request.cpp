@@ -245,25 +245,13 @@ int thinking_budget(core::ThinkingLevel level) {
   return 0;
 }
 
-const char* thinking_effort(core::ThinkingLevel level) {
-  switch (level) {
-    case core::ThinkingLevel::kLow:
-      return "low";
-    case core::ThinkingLevel::kMedium:
-      return "medium";
-    case core::ThinkingLevel::kHigh:
-    case core::ThinkingLevel::kOff:
-      break;
-  }
-  return "high";
-}
-
 void add_thinking(const core::ProviderRequest& request, const std::vector<core::Message>& history,
                   json& body) {
   if (!request.model.reasoning || request.thinking == core::ThinkingLevel::kOff) return;
   if (thinking_style_for(request.model.id) == ThinkingStyle::kAdaptive) {
     body["thinking"] = {{"type", "adaptive"}};
-    body["output_config"] = {{"effort", thinking_effort(request.thinking)}};
+    // The service's efforts bear the same names as the levels (off never gets here).
+    body["output_config"] = {{"effort", core::thinking_level_name(request.thinking)}};
     return;
   }
   const int max_tokens = body["max_tokens"].get<int>();

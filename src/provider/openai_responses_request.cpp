@@ -121,17 +121,9 @@ json tool_specs(const std::vector<core::ToolSpec>& tools) {
 }
 
 std::optional<const char*> reasoning_effort(core::ThinkingLevel level) {
-  switch (level) {
-    case core::ThinkingLevel::kLow:
-      return "low";
-    case core::ThinkingLevel::kMedium:
-      return "medium";
-    case core::ThinkingLevel::kHigh:
-      return "high";
-    case core::ThinkingLevel::kOff:
-      break;
-  }
-  return std::nullopt;  // see build_responses_request: no value means off on every model
+  // See build_responses_request: no value means off on every model.
+  if (level == core::ThinkingLevel::kOff) return std::nullopt;
+  return core::thinking_level_name(level);  // the service's efforts bear the same names
 }
 
 // 64-bit FNV-1a: a stable, dependency-free hash; collisions only matter within one history.

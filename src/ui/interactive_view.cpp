@@ -109,16 +109,21 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
   return rows;
 }
 
-LiveFrame InteractiveView::frame(const ViewState& state, std::size_t width,
-                                 UiClock::time_point now) const {
+ScreenUpdate InteractiveView::update(Transcript& transcript, const ViewState& state,
+                                     std::size_t width, std::size_t height,
+                                     UiClock::time_point now) const {
   std::optional<CursorPosition> cursor;
   StyledLines bottom = bottom_rows(state, width, now, cursor);
-  LiveFrame frame;
-  if (state.transcript != nullptr) frame.rows = state.transcript->live_rows(width, now);
+  // One row is kept free so the frame never quite fills the screen.
+  const std::size_t budget = height > bottom.size() + 1 ? height - bottom.size() - 1 : 1;
+  ScreenUpdate update;
+  update.committed = transcript.take_committable(width, budget, now);
+  LiveFrame& frame = update.live;
+  frame.rows = transcript.live_rows(width, now);
   const std::size_t offset = frame.rows.size();
   for (StyledLine& row : bottom) frame.rows.push_back(std::move(row));
   if (cursor) frame.cursor = CursorPosition{cursor->row + offset, cursor->column};
-  return frame;
+  return update;
 }
 
 }  // namespace nib::ui

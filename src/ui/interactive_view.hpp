@@ -2,8 +2,8 @@
 // Composes the interactive screen's live region from the UI's state: the transcript's live
 // part, a working indicator, queued steering messages, then the input area (the editor with
 // its completion menu, or an approval question, or a picker), and the footer. Decides how many
-// rows the transcript may keep live so the whole region fits the screen. Pure: it reads the
-// state it is given; not thread-safe.
+// rows the transcript may keep live so the whole region fits the screen, and takes the rest
+// from the transcript for scrollback. Reads only the state it is given; not thread-safe.
 
 #include <cstddef>
 #include <optional>
@@ -36,7 +36,6 @@ struct PickerView {
 };
 
 struct ViewState {
-  const Transcript* transcript = nullptr;
   const LineEditor* editor = nullptr;
   bool working = false;                 // a run or a compaction is in progress
   UiClock::time_point working_since{};  // for the elapsed time beside the spinner
@@ -50,13 +49,24 @@ struct ViewState {
   std::string hint;  // one-off line under the footer ("Press Ctrl-C again to quit")
 };
 
+// One redraw: what goes to scrollback now, and the live frame below it.
+struct ScreenUpdate {
+  StyledLines committed;
+  LiveFrame live;
+};
+
 class InteractiveView {
  public:
-  // The rows below the transcript (everything but the transcript's live part).
+  // Takes from `transcript` what is final (and, while the frame would not fit `height` rows,
+  // the top of a long streaming reply), then composes the live frame: the transcript's live
+  // rows, then the rows below them.
+  ScreenUpdate update(Transcript& transcript, const ViewState& state, std::size_t width,
+                      std::size_t height, UiClock::time_point now) const;
+
+ private:
+  // The rows below the transcript, and where the editor's cursor is among them.
   StyledLines bottom_rows(const ViewState& state, std::size_t width, UiClock::time_point now,
                           std::optional<CursorPosition>& cursor) const;
-  // The whole live frame: the transcript's live rows, then bottom_rows.
-  LiveFrame frame(const ViewState& state, std::size_t width, UiClock::time_point now) const;
 };
 
 }  // namespace nib::ui

@@ -14,13 +14,13 @@ using testing::text_of;
 class InteractiveViewTest : public ::testing::Test {
  protected:
   InteractiveViewTest() {
-    state_.transcript = &transcript_;
     state_.editor = &editor_;
     state_.footer.model = "mock-model";
     state_.footer.cwd = "/src";
   }
 
-  LiveFrame frame() const { return view_.frame(state_, 40, now_); }
+  // The live frame on a screen tall enough that nothing is committed early.
+  LiveFrame frame() { return view_.update(transcript_, state_, 40, 100, now_).live; }
 
   Transcript transcript_;
   LineEditor editor_;
