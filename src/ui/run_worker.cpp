@@ -33,8 +33,7 @@ bool RunWorker::busy() const {
 }
 
 void RunWorker::abort() {
-  thread_.request_stop();
-  answered_.notify_all();
+  thread_.request_stop();  // also wakes a pending approval: its wait watches the stop token
 }
 
 void RunWorker::wait() {
