@@ -9,7 +9,7 @@
 
 #include "tools/limits.hpp"
 #include "tools/tail_truncate.hpp"
-#include "tools/terminal_sanitize.hpp"
+#include "util/terminal_sanitize.hpp"
 
 namespace nib::tools {
 namespace {
@@ -35,7 +35,7 @@ StreamView view_of(const OutputCapture& capture) {
       body.remove_prefix(newline + 1);
     }
   }
-  view.text = sanitize_terminal_output(body);
+  view.text = util::sanitize_terminal_output(body);
   return view;
 }
 

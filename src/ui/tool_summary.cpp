@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/terminal_sanitize.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::ui {
@@ -11,7 +12,10 @@ std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
+// One line of at most `width` bytes, cleaned of control sequences: arguments and results come
+// from the model and from commands, and the line goes to a terminal.
 std::string fit(std::string text, std::size_t width) {
+  text = util::sanitize_terminal_output(text);
   if (text.size() <= width) return text;
   return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
 }

@@ -30,6 +30,13 @@ TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
             "✗ edit a.c: Error: not found (5 ms)");
 }
 
+TEST(ToolSummary, LinesCarryNoControlSequences) {
+  EXPECT_EQ(summarize_call("bash", R"({"command":"echo \u001b]0;pwned\u0007hi\u001b[2J"})"),
+            "bash echo hi");
+  EXPECT_EQ(outcome_line("bash x", outcome(true, std::nullopt, "Error: \x1b[31mred\x1b[0m", 5)),
+            "✗ bash x: Error: red (5 ms)");
+}
+
 TEST(ToolSummary, DurationsReadNaturally) {
   EXPECT_EQ(format_duration(std::chrono::milliseconds(850)), "850 ms");
   EXPECT_EQ(format_duration(std::chrono::milliseconds(12'340)), "12.3 s");

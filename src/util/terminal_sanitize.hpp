@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace nib::tools {
+namespace nib::util {
 
 // `raw` as plain text:
 // - invalid UTF-8 bytes become U+FFFD;
@@ -20,4 +20,4 @@ namespace nib::tools {
 // Never adds or removes a "\n", so line counts are the same before and after.
 std::string sanitize_terminal_output(std::string_view raw);
 
-}  // namespace nib::tools
+}  // namespace nib::util

@@ -1,8 +1,8 @@
-#include "tools/terminal_sanitize.hpp"
+#include "util/terminal_sanitize.hpp"
 
 #include <gtest/gtest.h>
 
-namespace nib::tools {
+namespace nib::util {
 namespace {
 
 TEST(TerminalSanitize, PlainTextIsUnchanged) {
@@ -79,4 +79,4 @@ TEST(TerminalSanitize, NewlineCountIsPreserved) {
 }
 
 }  // namespace
-}  // namespace nib::tools
+}  // namespace nib::util

@@ -1,8 +1,8 @@
-#include "tools/terminal_sanitize.hpp"
+#include "util/terminal_sanitize.hpp"
 
 #include "util/utf8.hpp"
 
-namespace nib::tools {
+namespace nib::util {
 namespace {
 
 constexpr char kEsc = '\x1b';
@@ -132,4 +132,4 @@ std::string sanitize_terminal_output(std::string_view raw) {
   return writer.take();
 }
 
-}  // namespace nib::tools
+}  // namespace nib::util
