@@ -74,6 +74,13 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   if (existing) {
     auto writer = session::SessionWriter::open_existing(existing->file);
     if (!writer.ok()) return Result::failure(writer.error());
+    // The file was read before its lock was taken; another nib may have appended in between.
+    std::error_code size_error;
+    if (fs::file_size(existing->file, size_error) != existing->loaded.complete_bytes) {
+      return Result::failure("the session " + existing->file.string() +
+                             " changed while nib was starting (another nib wrote to it); run "
+                             "nib again");
+    }
     run.writer_.emplace(std::move(writer.value()));
     run.stored_messages_ = existing->loaded.messages.size();
     run.history_ = context_of(existing->loaded);

@@ -191,6 +191,7 @@ Outcome<LoadedSession> load_session(const std::filesystem::path& file) {
       out.torn_tail = true;
       break;
     }
+    out.complete_bytes += line.size() + 1;
     if (line.empty()) continue;
     if (!have_header) {
       auto header = parse_header_line(line);
@@ -200,7 +201,13 @@ Outcome<LoadedSession> load_session(const std::filesystem::path& file) {
       continue;
     }
     auto entry = parse_entry_line(line);
-    if (!entry.ok()) return line_error(number, entry.error());
+    if (!entry.ok()) {
+      // One bad line must not lock the user out of the whole conversation; repair below gives
+      // any call whose result was on it an "interrupted" result.
+      out.unreadable_lines.push_back(file.string() + ":" + std::to_string(number) + ": " +
+                                     entry.error());
+      continue;
+    }
     if (const auto* message = std::get_if<MessageEntry>(&entry.value())) {
       stored.push_back(message->message);
     }

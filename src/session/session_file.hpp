@@ -9,13 +9,16 @@
 //   {"type":"compaction","summary":"...","first_kept_index":N}
 //
 // A line counts once its newline is written: a last line without one was cut off by a crash and
-// is ignored (SessionWriter removes it before appending). Any other line that cannot be read is
-// an error naming its line number, because silently skipping it could drop a tool result from
-// the middle of the history. Loading also repairs the history (history_repair.hpp) so that the
-// next request is valid. Pure apart from reading the file; thread-safe.
+// is ignored (SessionWriter removes it before appending). Any other entry line that cannot be
+// read is skipped and named (file and line number) in LoadedSession::unreadable_lines, for the
+// caller to warn about: one damaged line must not make the whole conversation impossible to
+// resume, and the file itself is never rewritten. Loading also repairs the history
+// (history_repair.hpp) so that the next request is valid, e.g. when the skipped line held a
+// tool result. Pure apart from reading the file; thread-safe.
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -96,10 +99,14 @@ struct LoadedSession {
   std::size_t synthesized_results = 0;  // tool calls given an "interrupted" result
   std::size_t dropped_results = 0;      // stored results that answered no call (left out)
   bool torn_tail = false;               // a last line cut off by a crash was ignored
+  std::uintmax_t complete_bytes = 0;    // the file's length up to its last newline
+  // Entry lines that could not be read and were skipped: "<file>:<line>: <problem>".
+  std::vector<std::string> unreadable_lines;
 };
 
-// Reads the whole session file. Errors name the file and, for a bad line, its number:
-// "<file>:7: message.content[0].type: unknown content block type \"video\"".
+// Reads the whole session file. Errors (no file, no valid header) name the file; a bad entry
+// line is skipped and named in unreadable_lines:
+// "<file>:7: message entry: content[0].type: unknown content block type \"video\"".
 Outcome<LoadedSession> load_session(const std::filesystem::path& file);
 
 // Reads only the header (the first line) of a session file.

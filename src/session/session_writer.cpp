@@ -1,6 +1,7 @@
 #include "session/session_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
+
+#include "util/secret_redaction.hpp"
 
 namespace nib::session {
 namespace {
@@ -73,7 +76,8 @@ Outcome<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
   const int fd = ::open(temporary.c_str(), O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC,
                         kSessionFileMode);
   if (fd < 0) return Result::failure("cannot create " + temporary.string() + ": " + errno_text());
-  SessionWriter writer(file, fd);  // closes fd on every early return
+  SessionWriter writer(file, fd);        // closes fd on every early return
+  (void)::flock(fd, LOCK_EX | LOCK_NB);  // nobody else can know the file yet
   const auto fail = [&](const std::string& error) {
     ::unlink(temporary.c_str());
     return Result::failure(error);
@@ -92,6 +96,16 @@ Outcome<SessionWriter> SessionWriter::open_existing(const std::filesystem::path&
   const int fd = ::open(file.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0) return Result::failure("cannot open " + file.string() + ": " + errno_text());
   SessionWriter writer(file, fd);
+  // Taken before anything is cut or appended: a second writer would interleave its lines with
+  // the first one's, or cut off a line the first is still writing as if it were torn.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) {
+      return Result::failure("the session " + file.string() +
+                             " is in use by another nib process; start a new session (leave "
+                             "out -c, -r and --session) or wait until the other one ends");
+    }
+    return Result::failure("cannot lock " + file.string() + ": " + errno_text());
+  }
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
     return Result::failure("cannot open " + file.string() + ": " + errno_text());
@@ -136,7 +150,8 @@ void SessionWriter::close() {
 
 Status SessionWriter::append(const SessionEntry& entry) {
   if (fd_ < 0) return Status::failure("the session file is not open");
-  const Status written = append_all(fd_, entry_line(entry));
+  // The keys nib holds never reach the file, whichever message carried them.
+  const Status written = append_all(fd_, util::redact_secrets(entry_line(entry)));
   if (!written.ok())
     return Status::failure("cannot write " + file_.string() + ": " + written.error());
   return Status::success();

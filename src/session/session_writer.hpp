@@ -17,6 +17,10 @@
 // - A write that fails part-way removes its partial line again, so a later entry cannot be glued
 //   onto it into a corrupt middle line.
 //
+// One writer per file at a time, across processes: a writer holds an exclusive flock on its file
+// for as long as it lives (the kernel drops it when the process dies, kill -9 included), and
+// open_existing() refuses a file another writer holds.
+//
 // Not thread-safe: one owner, like std::unique_ptr (the loop emits every event on one thread).
 
 #include <filesystem>
@@ -37,6 +41,7 @@ class SessionWriter {
 
   // Opens an existing session file to append to. A last line without its newline (cut off by a
   // crash) is removed first: the next line would otherwise complete it into a corrupt line.
+  // Fails, saying so, when another writer (another nib) holds the file.
   static Outcome<SessionWriter> open_existing(const std::filesystem::path& file);
 
   SessionWriter(SessionWriter&& other) noexcept;

@@ -1,22 +1,32 @@
 #include "ui/print_output.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
-#include "core/message_json.hpp"
+#include "ui/stream_json.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/secret_redaction.hpp"
+#include "util/terminal_sanitize.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::ui {
 
 namespace {
 
+// Follows the turn limit's message: the session keeps everything, so the work can go on.
+constexpr const char* kGoOnAfterTurnLimit =
+    " (--max-turns or maxTurns); `nib -c -p \"go on\"` continues this session from here";
+
 // 1234567 -> "1,234,567".
 std::string grouped(std::int64_t value) {
-  std::string digits = std::to_string(value);
-  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0 && digits[at - 1] != '-';
-       at -= 3) {
-    digits.insert(static_cast<std::size_t>(at), ",");
+  const std::string digits = std::to_string(value);
+  const std::size_t sign = digits[0] == '-' ? 1 : 0;
+  std::string out = digits.substr(0, sign);
+  for (std::size_t i = sign; i < digits.size(); ++i) {
+    if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
   }
-  return digits;
+  return out;
 }
 
 }  // namespace
@@ -35,12 +45,44 @@ std::string usage_summary(int turns, const core::Usage& usage, const CostFunctio
   return text;
 }
 
+// How much of `pending` (streamed text not yet written) can go to the terminal now: all of it,
+// unless its last line holds the start of an escape sequence, which the next delta may finish
+// (held until the line ends), or it ends inside a UTF-8 sequence.
+std::size_t PrintOutput::streamable_prefix(std::string_view pending) {
+  const std::size_t line_start = pending.rfind('\n') + 1;  // 0 when there is no newline
+  if (pending.find('\x1b', line_start) != std::string_view::npos) return line_start;
+  // The last character's lead byte: a sequence the next delta may complete waits for it.
+  std::size_t lead = pending.size();
+  while (lead > line_start && pending.size() - lead < 4 &&
+         (static_cast<unsigned char>(pending[lead - 1]) & 0xC0) == 0x80) {
+    --lead;
+  }
+  if (lead > line_start && static_cast<unsigned char>(pending[lead - 1]) >= 0xC0) --lead;
+  const bool unfinished = lead < pending.size() && util::utf8_sequence_length(pending, lead) == 0;
+  return unfinished ? lead : pending.size();
+}
+
+void PrintOutput::write_live_text(std::size_t length) {
+  if (length == 0) return;
+  write(out_, util::sanitize_terminal_output(std::string_view(live_pending_).substr(0, length)));
+  live_pending_.erase(0, length);
+}
+
+// Everything print mode writes goes through here: the keys nib holds never reach the output.
+void PrintOutput::write(std::ostream& to, const std::string& text) {
+  to << util::redact_secrets(text) << std::flush;
+}
+
+std::string PrintOutput::json_line(const core::Event& event) const {
+  return event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+}
+
 PrintOutput::PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text,
                          CostFunction cost)
     : format_(format), out_(out), err_(err), live_text_(live_text), cost_(std::move(cost)) {}
 
 nlohmann::json PrintOutput::event_json(const core::Event& event) const {
-  auto line = core::to_json(event);
+  auto line = to_json(event);
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event); end != nullptr && cost_) {
     line["cost_usd"] = cost_(end->message.usage);
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
@@ -55,25 +97,24 @@ void PrintOutput::on_event(const core::Event& event) {
     final_text_ = core::assistant_text(end->message);
   }
   if (format_ == PrintFormat::kStreamJson) {
-    out_ << event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
-         << std::flush;
+    write(out_, json_line(event));
     return;
   }
   if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
-    err_ << "nib: " << retry->reason << "; retrying in " << retry->delay.count() << " ms\n"
-         << std::flush;
+    write(err_, "nib: " + retry->reason + "; retrying in " + std::to_string(retry->delay.count()) +
+                    " ms\n");
   } else if (format_ == PrintFormat::kText) {
     on_text_event(event);
   } else if (std::holds_alternative<core::RunEndEvent>(event)) {
-    out_ << event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
-         << std::flush;
+    write(out_, json_line(event));
   }
 }
 
 void PrintOutput::on_text_event(const core::Event& event) {
   if (const auto* delta = std::get_if<core::TextDeltaEvent>(&event)) {
     if (live_text_) {
-      out_ << delta->text << std::flush;
+      live_pending_ += delta->text;
+      write_live_text(streamable_prefix(live_pending_));
       wrote_live_text_ = true;
     }
   } else if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
@@ -84,34 +125,37 @@ void PrintOutput::on_text_event(const core::Event& event) {
     std::string text = final_text_;
     if (!text.empty() && text.back() != '\n') text += '\n';
     if (live_text_) {
-      if (wrote_live_text_ && final_text_.back() != '\n') out_ << '\n' << std::flush;
+      write_live_text(live_pending_.size());
+      if (wrote_live_text_ && final_text_.back() != '\n') write(out_, "\n");
     } else if (has_calls || !complete) {
-      err_ << text << std::flush;  // commentary before tool calls is not the answer
+      write(err_, text);  // commentary before tool calls is not the answer
     } else {
-      out_ << text << std::flush;
+      write(out_, text);
     }
     wrote_live_text_ = false;
   } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
     summaries_[start->id] = summarize_call(start->name, start->arguments);
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
     const auto& id = tool_end->outcome.result.tool_call_id;
-    err_ << outcome_line(summaries_[id], tool_end->outcome) << '\n' << std::flush;
+    write(err_, outcome_line(summaries_[id], tool_end->outcome) + '\n');
     summaries_.erase(id);
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
     switch (run_end->reason) {
       case core::RunStopReason::kDone:
         break;
       case core::RunStopReason::kAborted:
-        err_ << "nib: aborted\n";
+        write(err_, "nib: aborted\n");
         break;
       case core::RunStopReason::kMaxTurns:
+        write(err_, "nib: " + run_end->error_message + kGoOnAfterTurnLimit + '\n');
+        break;
       case core::RunStopReason::kError:
-        err_ << "nib: " << run_end->error_message << '\n';
+        write(err_, "nib: " + run_end->error_message + '\n');
         break;
     }
-    if (run_end->turns > 0)
-      err_ << "nib: " << usage_summary(run_end->turns, run_end->usage, cost_) << '\n';
-    err_ << std::flush;
+    if (run_end->turns > 0) {
+      write(err_, "nib: " + usage_summary(run_end->turns, run_end->usage, cost_) + '\n');
+    }
   }
 }
 

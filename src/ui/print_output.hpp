@@ -3,17 +3,21 @@
 // - text: the final answer on `out`; a one-line summary of each tool call, commentary and
 //   errors on `err`. With live_text, every text delta is written as it arrives (a person is
 //   watching); otherwise a message's text is held until the message ends, so `out` receives the
-//   final answer only.
+//   final answer only. Text written live goes to a terminal, so escape sequences and control
+//   characters other than newline and tab are removed from it (a reply must not clear the
+//   screen, set the title or plant a hyperlink); text for a pipe or file stays as it is.
 //   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost.
 // - json: one JSON object on `out` when the run ends (the "result" line plus "result" text).
 // - stream-json: every event as one JSON line on `out`, as it happens.
-// With a cost function, each message_end and the result carry "cost_usd".
+// With a cost function, each message_end and the result carry "cost_usd". The values of the keys
+// nib holds (util/secret_redaction.hpp) are replaced in everything written.
 // Not thread-safe: fed from the loop's thread only.
 
 #include <functional>
 #include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -40,8 +44,13 @@ class PrintOutput {
 
  private:
   void on_text_event(const core::Event& event);
+  static std::size_t streamable_prefix(std::string_view pending);
+  // Writes the first `length` bytes of live_pending_, cleaned of control sequences.
+  void write_live_text(std::size_t length);
   // The event as JSON, with the cost and the answer where they belong.
   nlohmann::json event_json(const core::Event& event) const;
+  std::string json_line(const core::Event& event) const;
+  static void write(std::ostream& to, const std::string& text);
 
   PrintFormat format_;
   std::ostream& out_;
@@ -50,6 +59,7 @@ class PrintOutput {
   CostFunction cost_;
   std::string final_text_;
   bool wrote_live_text_ = false;
+  std::string live_pending_;                      // streamed text not yet written to the terminal
   std::map<std::string, std::string> summaries_;  // call id -> summary, from tool_start
 };
 

@@ -2,6 +2,7 @@
 
 #include "ui/markdown.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/secret_redaction.hpp"
 
 namespace nib::ui {
 
@@ -10,7 +11,8 @@ void Transcript::add_user(std::string text) {
 }
 
 void Transcript::add_notice(std::string text, NoticeKind kind) {
-  items_.emplace_back(NoticeItem{std::move(text), kind});
+  // Notices carry services' error texts, which may echo the key nib sent.
+  items_.emplace_back(NoticeItem{util::redact_secrets(std::move(text)), kind});
 }
 
 template <typename Item>
@@ -155,7 +157,8 @@ void Transcript::on_run_end(const core::RunEndEvent& end) {
       add_notice("Interrupted. What should nib do instead?", NoticeKind::kWarning);
       break;
     case core::RunStopReason::kMaxTurns:
-      add_notice("Stopped: " + end.error_message, NoticeKind::kWarning);
+      add_notice("Stopped: " + end.error_message + ". Send a message to go on.",
+                 NoticeKind::kWarning);
       break;
     case core::RunStopReason::kError:
     case core::RunStopReason::kDone:

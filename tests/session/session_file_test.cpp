@@ -156,34 +156,54 @@ TEST_F(SessionFileTest, ALineIsCommittedOnlyWithItsNewline) {
   EXPECT_EQ(load_ok().messages.size(), 1u);
 }
 
-TEST_F(SessionFileTest, ACorruptMiddleLineIsAnErrorNamingItsNumber) {
+TEST_F(SessionFileTest, ACorruptMiddleLineIsSkippedAndNamedWithItsNumber) {
   write_session({user_message("one")});
   append_raw(file_, "{\"type\":\"message\",\"mess\n");
   append_raw(file_, entry_line(MessageEntry{assistant_text_message("two")}));
-  auto loaded = load_session(file_);
-  ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().find(file_.string() + ":3: not valid JSON"), std::string::npos)
-      << loaded.error();
+  const std::string before = read_file(file_);
+  const LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.unreadable_lines.size(), 1u);
+  EXPECT_NE(loaded.unreadable_lines[0].find(file_.string() + ":3: not valid JSON"),
+            std::string::npos)
+      << loaded.unreadable_lines[0];
+  EXPECT_TRUE(same_messages(loaded.messages, {user_message("one"), assistant_text_message("two")}));
+  EXPECT_EQ(read_file(file_), before);  // loading never rewrites the file
 }
 
-TEST_F(SessionFileTest, ABadMessageNamesTheLineAndTheField) {
+TEST_F(SessionFileTest, ABadMessageIsSkippedNamingTheLineAndTheField) {
   write_session({user_message("one")});
   append_raw(file_, R"({"type":"message","message":{"role":"user","content":[{"type":"video"}]}})"
                     "\n");
-  auto loaded = load_session(file_);
-  ASSERT_FALSE(loaded.ok());
-  EXPECT_EQ(loaded.error(), file_.string() +
-                                ":3: message entry: content[0].type: unknown content block type "
-                                "\"video\"");
+  const LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.unreadable_lines.size(), 1u);
+  EXPECT_EQ(loaded.unreadable_lines[0], file_.string() +
+                                            ":3: message entry: content[0].type: unknown content "
+                                            "block type \"video\"");
+  EXPECT_EQ(loaded.messages.size(), 1u);
 }
 
-TEST_F(SessionFileTest, UnknownEntryTypesAndMissingHeadersAreErrors) {
+TEST_F(SessionFileTest, AResultOnASkippedLineBecomesAnInterruptedResult) {
+  write_session({user_message("go"), assistant_calling({{"c1", "bash"}})});
+  append_raw(file_, "garbage\n");  // where the result was
+  append_raw(file_, entry_line(MessageEntry{user_message("next")}));
+  const LoadedSession loaded = load_ok();
+  EXPECT_EQ(loaded.unreadable_lines.size(), 1u);
+  EXPECT_EQ(loaded.synthesized_results, 1u);
+  ASSERT_EQ(loaded.messages.size(), 4u);
+  const auto& results = std::get<core::ToolResultMessage>(loaded.messages[2]).results;
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].tool_call_id, "c1");
+  EXPECT_EQ(core::content_text(results[0].content), kInterruptedResultText);
+}
+
+TEST_F(SessionFileTest, UnknownEntryTypesAreSkippedAndMissingHeadersAreErrors) {
   write_session({});
   append_raw(file_, R"({"type":"bookmark"})"
                     "\n");
-  auto loaded = load_session(file_);
-  ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().find(":2: unknown entry type \"bookmark\""), std::string::npos);
+  const LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.unreadable_lines.size(), 1u);
+  EXPECT_NE(loaded.unreadable_lines[0].find(":2: unknown entry type \"bookmark\""),
+            std::string::npos);
 
   const auto empty = dir_.write("empty.jsonl", "");
   EXPECT_NE(load_session(empty).error().find("no complete header line"), std::string::npos);
@@ -217,6 +237,19 @@ TEST_F(SessionFileTest, OpenExistingCutsATornTailBeforeAppending) {
   const LoadedSession loaded = load_ok();
   EXPECT_FALSE(loaded.torn_tail);
   EXPECT_TRUE(same_messages(loaded.messages, {user_message("one"), assistant_text_message("two")}));
+}
+
+TEST_F(SessionFileTest, OnlyOneWriterHoldsAFileAtATime) {
+  write_session({user_message("one")});
+  {
+    auto first = SessionWriter::open_existing(file_);
+    ASSERT_TRUE(first.ok()) << first.error();
+    auto second = SessionWriter::open_existing(file_);
+    ASSERT_FALSE(second.ok());
+    EXPECT_NE(second.error().find("in use by another nib process"), std::string::npos)
+        << second.error();
+  }
+  EXPECT_TRUE(SessionWriter::open_existing(file_).ok()) << "free again once the first closed";
 }
 
 TEST_F(SessionFileTest, OpenExistingRefusesAFileWithoutAHeader) {

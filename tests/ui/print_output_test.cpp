@@ -71,6 +71,36 @@ TEST(PrintOutputTest, LiveTextStreamsDeltas) {
   EXPECT_EQ(s.out.str(), "Hello\n");
 }
 
+TEST(PrintOutputTest, LiveTextToATerminalLosesEscapeSequencesSplitAcrossDeltas) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/true);
+  // Clear screen, a title (OSC) and a colour, each cut between deltas; a bell; a C1 CSI (whose
+  // parameters then show as text); a UTF-8 character cut in two.
+  const std::vector<std::string> deltas = {"a\x1b",
+                                           "[2Jb\x1b]0;ti",
+                                           "tle\x07",
+                                           "c\x1b[3",
+                                           "1md\x07",
+                                           "e\xc2\x9b"
+                                           "2Jf\xc5",
+                                           "\xbc\tg\n"};
+  std::string whole;
+  for (const std::string& delta : deltas) {
+    output.on_event(TextDeltaEvent{delta});
+    whole += delta;
+  }
+  output.on_event(MessageEndEvent{reply(whole, false)});
+  EXPECT_EQ(s.out.str(), "abcde2Jf\xc5\xbc\tg\n");
+}
+
+TEST(PrintOutputTest, TextForAPipeKeepsTheReplyAsItIs) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false);
+  output.on_event(TextDeltaEvent{"\x1b[31mred\x1b[0m"});
+  output.on_event(MessageEndEvent{reply("\x1b[31mred\x1b[0m", false)});
+  EXPECT_EQ(s.out.str(), "\x1b[31mred\x1b[0m\n");
+}
+
 TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
   Streams s;
   PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
