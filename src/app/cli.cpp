@@ -71,7 +71,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
                  "Add TEXT at the end of the system prompt");
   app.add_option("--output-format", format, "text, json or stream-json (print mode)")
       ->check(CLI::IsMember({"text", "json", "stream-json"}));
-  app.add_option("--max-turns", options.max_turns, "Model requests per run (default 100)")
+  app.add_option("--max-turns", options.max_turns, "Model requests per run (no limit by default)")
       ->check(CLI::PositiveNumber);
   app.add_option("--tools", tools, "Comma-separated built-in tools to enable (default: all)");
   app.add_option("--ask", ask,

@@ -21,6 +21,7 @@
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
 #include "tools/process_reaper.hpp"
+#include "util/secret_redaction.hpp"
 
 namespace nib::app {
 namespace {
@@ -62,9 +63,15 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
 }
 
 int dispatch(int argc, char** argv, std::stop_source& stop) {
+  std::error_code no_cwd;
+  const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
+  if (no_cwd) {
+    std::cerr << "nib: the working directory is gone (deleted or moved away: " << no_cwd.message()
+              << "); cd to an existing directory and start nib again\n";
+    return 2;
+  }
   if (argc == 2 && std::string_view(argv[1]) == "sessions") {
-    return list_sessions(process_environment(), std::filesystem::current_path(), std::cout,
-                         std::cerr);
+    return list_sessions(process_environment(), cwd, std::cout, std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), stop.get_token(),
@@ -81,12 +88,15 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     return 0;
   }
   const EnvLookup env = process_environment();
-  const std::filesystem::path cwd = std::filesystem::current_path();
   const ConfigDirectories directories = config_directories(env, cwd);
   const auto loaded = load_configuration(directories);
   if (!loaded.configuration) {
     std::cerr << loaded.error << '\n';
     return 2;
+  }
+  // Whatever nib prints or saves from here on is cleaned of the keys it holds.
+  for (const std::string& name : loaded.configuration->api_key_variables()) {
+    if (const auto value = env(name.c_str())) util::register_secret(*value);
   }
   if (options.list_models) {
     list_models(*loaded.configuration, env, std::cout);
@@ -98,15 +108,27 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << "nib: " << existing.error() << '\n';
     return 2;
   }
+  if (existing.value()) {
+    for (const std::string& line : existing.value()->loaded.unreadable_lines) {
+      std::cerr << "nib: warning: skipped an unreadable line of the session (the file is left as "
+                   "it is): "
+                << line << '\n';
+    }
+  }
   const auto model = resolve_model_config(with_session_model(options, env, existing.value()), env,
                                           *loaded.configuration);
   if (!model.config) {
     std::cerr << model.error << '\n';
     return 2;
   }
-  RunContext context{
-      env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
-      compaction_settings(loaded.configuration->settings), std::move(existing.value())};
+  util::register_secret(model.config->api_key);
+  RunContext context{env,
+                     cwd,
+                     instructions_section(find_instruction_files(directories.global, cwd)),
+                     compaction_settings(loaded.configuration->settings),
+                     std::move(existing.value()),
+                     options.max_turns > 0 ? options.max_turns
+                                           : loaded.configuration->settings.max_turns.value_or(0)};
   if (options.print) return run_print_mode(options, *model.config, context, stop.get_token());
   return run_interactive_mode(options, *model.config, context, *loaded.configuration,
                               stop.get_token());
@@ -132,7 +154,16 @@ int main(int argc, char** argv) {
           },
       .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
-  const int status = dispatch(argc, argv, stop);
+  int status = 1;
+  try {
+    status = dispatch(argc, argv, stop);
+  } catch (const std::exception& error) {
+    // Failures are values everywhere below; anything that still escapes ends nib with one
+    // clear line rather than std::terminate's abort.
+    std::cerr << "nib: internal error: " << error.what() << '\n';
+  } catch (...) {
+    std::cerr << "nib: internal error: an unknown exception\n";
+  }
   tools::kill_all_descendants();
   return status;
 }

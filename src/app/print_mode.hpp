@@ -21,6 +21,7 @@ struct RunContext {
   std::string instructions;  // the system prompt's section of project instruction files
   session::CompactionSettings compaction;
   std::optional<ExistingSession> existing;  // the session to continue (load_named_session)
+  int max_turns = 0;  // model requests per run (--max-turns, else maxTurns); 0: no limit
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

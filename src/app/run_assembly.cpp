@@ -34,7 +34,7 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
   loop.system_prompt =
       build_system_prompt({tools.specs(), context.cwd, today(), context.instructions,
                            options.system_prompt, options.append_system_prompt.value_or("")});
-  if (options.max_turns > 0) loop.max_turns = options.max_turns;
+  loop.max_turns = context.max_turns;
   return loop;
 }
 

@@ -1,5 +1,6 @@
 #include "app/settings.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +22,7 @@ const json& settings_schema() {
       "provider": {"type": "string", "minLength": 1},
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},
+      "maxTurns": {"type": "integer", "minimum": 1},
       "retry": {
         "type": "object",
         "additionalProperties": false,
@@ -129,6 +131,7 @@ void apply_settings(const json& document, Settings& settings) {
   if (document.contains("thinking")) {
     settings.thinking = core::parse_thinking_level(document["thinking"].get<std::string>());
   }
+  if (document.contains("maxTurns")) settings.max_turns = document["maxTurns"].get<int>();
   if (const auto compaction = document.find("compaction"); compaction != document.end()) {
     if (compaction->contains("enabled")) {
       settings.compaction_enabled = (*compaction)["enabled"].get<bool>();
@@ -206,6 +209,17 @@ const provider::ProviderEntry* Configuration::find_provider(const std::string& n
     if (entry.name == name) return &entry;
   }
   return nullptr;
+}
+
+std::vector<std::string> Configuration::api_key_variables() const {
+  std::vector<std::string> names;
+  for (const auto& entry : providers) {
+    if (!entry.api_key_env.empty() &&
+        std::find(names.begin(), names.end(), entry.api_key_env) == names.end()) {
+      names.push_back(entry.api_key_env);
+    }
+  }
+  return names;
 }
 
 ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) {

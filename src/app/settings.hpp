@@ -30,6 +30,7 @@ struct Settings {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
+  std::optional<int> max_turns;    // "maxTurns": model requests per run (no limit when absent)
   std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
   std::optional<int> retry_base_delay_ms;
   // "compaction": {"enabled": B, "reserveTokens": N, "keepRecentTokens": M}
@@ -45,6 +46,9 @@ struct Configuration {
 
   // The provider named `name`, or nullptr.
   const provider::ProviderEntry* find_provider(const std::string& name) const;
+  // The environment variables that hold a provider's API key (OPENAI_API_KEY, every
+  // apiKeyEnv), each once, in provider order.
+  std::vector<std::string> api_key_variables() const;
 };
 
 struct ConfigDirectories {

@@ -87,7 +87,7 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
       emit(TurnEndEvent{end.turns});
       return finish(RunStopReason::kDone);
     }
-    if (end.turns >= options_.max_turns) {
+    if (options_.max_turns > 0 && end.turns >= options_.max_turns) {
       record_results(history, scheduler_.settle_unrun(calls, kTurnLimitReached));
       emit(TurnEndEvent{end.turns});
       return finish(RunStopReason::kMaxTurns,

@@ -18,10 +18,6 @@
 
 namespace nib::core {
 
-// Model requests per run unless the caller says otherwise: far more than a task needs, few
-// enough to stop a model that loops.
-inline constexpr int kDefaultMaxTurns = 100;
-
 struct LoopOptions {
   Provider* provider = nullptr;
   ModelInfo model;
@@ -30,7 +26,9 @@ struct LoopOptions {
   const ToolRegistry* tools = nullptr;
   Gate gate;           // optional on_tool_call hook
   EventSink on_event;  // optional
-  int max_turns = kDefaultMaxTurns;
+  // Model requests per run; 0: no limit. A real task can need hundreds, and a cap the user did
+  // not ask for only stops work that was going well, so there is none by default.
+  int max_turns = 0;
   Clock* clock = &steady_clock();
   SlotPool* slots = &process_slot_pool();
   std::chrono::milliseconds abort_grace = kAbortGrace;
@@ -52,7 +50,8 @@ class AgentLoop {
   explicit AgentLoop(LoopOptions options);
 
   // Runs until the model answers without tool calls (kDone), `stop` is requested (kAborted),
-  // max_turns model requests have been made and the last still asks for tools (kMaxTurns), or
+  // max_turns (when set) model requests have been made and the last still asks for tools
+  // (kMaxTurns), or
   // the provider fails (kError). `history` ends with the user's new message; every message of
   // the run is appended to it as it happens. Emits RunStart ... RunEnd and returns the RunEnd.
   RunEndEvent run(std::vector<Message>& history, std::stop_token stop);

@@ -219,6 +219,51 @@ TEST_F(PrintModeTest, MaxTurnsStopsWithItsOwnReason) {
   EXPECT_FALSE(std::filesystem::exists(dir_.path() / "ran"));
 }
 
+TEST_F(PrintModeTest, MaxTurnsSettingCapsTheRunAndSaysHowToGoOn) {
+  std::filesystem::create_directories(dir_.path() / ".nib");
+  std::ofstream(dir_.path() / ".nib" / "settings.json") << R"({"maxTurns": 1})";
+  server_.enqueue(MockReply::tool_calls({{"c1", "bash", R"({"command":"touch ran"})"}}));
+  const auto result = run({"-p", "go"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("turn limit of 1"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("nib -c"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "ran"));
+}
+
+TEST_F(PrintModeTest, ADeletedWorkingDirectoryIsOneClearLineAndExitTwo) {
+  // bash enters the directory, removes it and then becomes nib, whose cwd is now gone.
+  const auto gone = dir_.path() / "gone";
+  std::filesystem::create_directory(gone);
+  NibProcess nib(
+      {"-c", "cd \"$1\" && rmdir \"$1\" && exec \"$2\" -p hi", "bash", gone.string(), NIB_BINARY},
+      dir_.path(), env(), "/bin/bash");
+  const auto result = nib.wait();
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("nib: the working directory is gone"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("terminate"), std::string::npos) << result.err;
+  EXPECT_TRUE(server_.requests().empty());
+}
+
+TEST_F(PrintModeTest, AServiceErrorThatEchoesTheKeyIsPrintedAndSavedRedacted) {
+  const std::string key = "sk-test-0123456789abcdef";
+  server_.enqueue(MockReply::http_error(
+      401, R"({"error":{"message":"Incorrect API key provided: )" + key + R"("}})"));
+  auto environment = env();
+  environment["OPENAI_API_KEY"] = key;
+  environment["XDG_DATA_HOME"] = (dir_.path() / "data").string();
+  const auto result = run_nib({"-p", "hi"}, dir_.path(), environment);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err.find(key), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("Incorrect API key provided: [redacted]"), std::string::npos)
+      << result.err;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir_.path() / "data")) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    const std::string saved((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(saved.find(key), std::string::npos) << entry.path();
+  }
+}
+
 TEST_F(PrintModeTest, ToolsFlagLimitsWhatTheModelSees) {
   server_.enqueue(MockReply::text("ok"));
   const auto result = run({"-p", "go", "--tools", "read"});

@@ -182,6 +182,46 @@ TEST_F(SessionsTest, SigtermWritesInterruptedResultsBeforeExiting) {
   EXPECT_TRUE(contains(last_line, "interrupted: nib exited")) << file;
 }
 
+TEST_F(SessionsTest, ASessionInUseIsRefusedNotMixed) {
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  server_.enqueue(MockReply::text("first"));
+  ASSERT_EQ(run({"-p", "one"}).exit_code, 0);
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", json{{"command", "echo $$ > sync; exec sleep 1000"}}.dump()}}));
+  NibProcess holder({"-c", "-p", "two"}, dir_.path(), env());
+  pid_t sleeper = 0;
+  std::ifstream(dir_.path() / "sync") >> sleeper;  // the first nib is mid-run
+  ASSERT_GT(sleeper, 0);
+  const std::string before = read_file(session_files().at(0));
+
+  const auto second = run({"-c", "-p", "three"});
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_TRUE(contains(second.err, "in use by another nib process")) << second.err;
+  EXPECT_TRUE(contains(second.err, "start a new session")) << second.err;
+  EXPECT_EQ(read_file(session_files().at(0)), before) << "the second run wrote nothing";
+  EXPECT_EQ(server_.requests().size(), 2u);
+  holder.send_signal(SIGTERM);
+  holder.wait();
+}
+
+TEST_F(SessionsTest, AnUnreadableLineIsSkippedWithAWarningAndTheFileKept) {
+  server_.enqueue(MockReply::text("Paris."));
+  ASSERT_EQ(run({"-p", "Capital of France?"}).exit_code, 0);
+  const auto file = session_files().at(0);
+  std::string text = read_file(file);
+  const auto second_line = text.find('\n') + 1;
+  text.insert(second_line, "{\"type\":\"message\",\"message\":{\"role\":\"robot\"}}\n");
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+
+  server_.enqueue(MockReply::text("About 2.1 million."));
+  const auto result = run({"-c", "-p", "How many people live there?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "warning: skipped an unreadable line")) << result.err;
+  EXPECT_TRUE(contains(result.err, file.string() + ":2:")) << result.err;
+  EXPECT_TRUE(contains(request_text(1), "Paris.")) << request_text(1);
+  EXPECT_EQ(read_file(file).substr(0, text.size()), text) << "the old lines are left as they were";
+}
+
 TEST_F(SessionsTest, NoSessionWritesNothing) {
   server_.enqueue(MockReply::text("ok"));
   ASSERT_EQ(run({"--no-session", "-p", "hi"}).exit_code, 0);

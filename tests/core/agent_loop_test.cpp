@@ -127,6 +127,19 @@ TEST_F(AgentLoopTest, TurnLimitGivesUnexecutedCallsResultsAndStops) {
   expect_one_result_per_call(history);
 }
 
+TEST_F(AgentLoopTest, HasNoTurnLimitUnlessOneIsSet) {
+  constexpr int kTurns = 150;  // past the 100 that used to be the default cap
+  for (int i = 0; i < kTurns; ++i) provider_.push(tool_reply({echo("c" + std::to_string(i), "x")}));
+  provider_.push(text_reply("done"));
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kDone);
+  EXPECT_EQ(end.turns, kTurns + 1);
+  expect_one_result_per_call(history);
+}
+
 TEST_F(AgentLoopTest, ProviderErrorEndsTheRunWithItsMessage) {
   AssistantMessage failed;
   failed.stop_reason = StopReason::kError;
