@@ -2,9 +2,19 @@
 // The one ordered stream of things that happen during a run. Every event is emitted from the
 // loop's own thread, in a well-defined order, so sinks need no locks.
 //
-// Per tool call: tool_start (registered; may still wait for checks or a slot), tool_running
-// (really started; absent when the call was rejected or never ran), tool_settled (finished, in
-// completion order), tool_end (in call order, once every earlier call has ended).
+// The contract for tool calls, which every sink may rely on (tests/core/event_contract_test.cpp
+// enforces it on every path: run, rejected, gated, aborted, abandoned, turn limit, cut-off or
+// failed reply):
+// - Every tool call of a reply (every ToolCall block of its MessageEndEvent) gets exactly one
+//   tool_start, one tool_settled and one tool_end, in that order, whether or not it ran.
+// - tool_start: registered; it may still wait for checks, its turn or a slot.
+// - tool_running: it really started; at most one, between its start and its settled, and absent
+//   when the call was rejected, refused by the gate, or never ran.
+// - tool_settled: its result is final, in completion order.
+// - tool_end: in call order, as soon as it and every earlier call of the reply have settled;
+//   it carries the same outcome as tool_settled.
+// - Then one tool_results event with the whole batch, results in call order: exactly the
+//   outcomes the tool_end events carried.
 
 #include <chrono>
 #include <functional>

@@ -1,11 +1,14 @@
 #include "core/tool_scheduler.hpp"
 
+#include "core/lingering_workers.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <system_error>
 
 namespace nib::core {
 namespace {
@@ -38,6 +41,12 @@ struct CompletionQueue {
   }
 };
 
+// A running call's thread and the flag it sets as the last thing it does.
+struct Worker {
+  std::thread thread;
+  std::shared_ptr<std::atomic<bool>> finished;
+};
+
 bool claims_conflict(const std::vector<ResourceClaim>& a, const std::vector<ResourceClaim>& b) {
   for (const auto& x : a) {
     for (const auto& y : b) {
@@ -55,12 +64,8 @@ ToolOutcome outcome_with_error(const ToolCall& call, std::string text) {
 
 class ToolScheduler::Batch {
  public:
-  Batch(ToolScheduler& owner, const std::vector<ToolCall>& calls, std::stop_token stop)
-      : owner_(owner),
-        options_(owner.options_),
-        calls_(calls),
-        stop_(std::move(stop)),
-        states_(calls.size()) {}
+  Batch(const SchedulerOptions& options, const std::vector<ToolCall>& calls, std::stop_token stop)
+      : options_(options), calls_(calls), stop_(std::move(stop)), states_(calls.size()) {}
 
   ToolResultMessage run() {
     std::size_t begin = 0;
@@ -97,6 +102,7 @@ class ToolScheduler::Batch {
     std::vector<ResourceClaim> claims;
     std::optional<ToolOutcome> outcome;
     std::optional<Worker> worker;
+    Clock::TimePoint started{};  // when its worker started
   };
 
   bool is_concurrency_safe(std::size_t i) const {
@@ -179,25 +185,46 @@ class ToolScheduler::Batch {
     }
   }
 
+  // Starts call `i` on a worker thread of its own, holding a slot taken by the caller. A thread
+  // exists only while its call runs, so a reply with thousands of calls never holds more than
+  // the slot budget's threads; when the system cannot start one, the call gets an error result.
   void launch(std::size_t i) {
     running_.push_back(i);
     emit(ToolRunningEvent{calls_[i].id, calls_[i].name});
     auto finished = std::make_shared<std::atomic<bool>>(false);
-    std::thread thread([queue = queue_, call = calls_[i], prepared = *states_[i].prepared,
-                        stop = stop_, context = context_for(i), clock = options_.clock, finished,
-                        i] {
-      const auto started = clock->now();
-      ToolOutcome outcome = run_tool(call, prepared, stop, context);
-      outcome.duration = duration_cast<milliseconds>(clock->now() - started);
-      queue->push(Completion{i, std::move(outcome)});
-      finished->store(true);
-    });
-    states_[i].worker = Worker{std::move(thread), std::move(finished)};
+    try {
+      // The worker touches only what it shares ownership of (see lingering_workers.hpp); its
+      // call's duration is measured here, on the scheduler's thread.
+      states_[i].started = options_.clock->now();
+      std::thread thread =
+          options_.start_thread([queue = queue_, call = calls_[i], prepared = *states_[i].prepared,
+                                 stop = stop_, context = context_for(i), finished, i] {
+            queue->push(Completion{i, run_tool(call, prepared, stop, context)});
+            finished->store(true);
+          });
+      states_[i].worker = Worker{std::move(thread), std::move(finished)};
+    } catch (const std::system_error& error) {
+      finish_running(i, outcome_with_error(calls_[i], "Error: tool " + calls_[i].name +
+                                                          " could not be started: no thread "
+                                                          "for it (" +
+                                                          error.what() + "). Try again later."));
+    }
   }
 
-  void finish_running(std::size_t i, ToolOutcome outcome) {
+  // Ends running call `i` with `outcome`: its slot is freed and its worker joined (it has only
+  // its return left to do) or, when abandoned, handed to the process's lingering workers.
+  void finish_running(std::size_t i, ToolOutcome outcome, bool abandoned = false) {
     running_.erase(std::find(running_.begin(), running_.end(), i));
     options_.slots->release();
+    if (auto& worker = states_[i].worker) {
+      if (abandoned) {
+        lingering_workers().adopt(std::move(worker->thread), std::move(worker->finished));
+      } else {
+        worker->thread.join();
+        outcome.duration = duration_cast<milliseconds>(options_.clock->now() - states_[i].started);
+      }
+      worker.reset();
+    }
     settle(i, std::move(outcome));
   }
 
@@ -240,37 +267,21 @@ class ToolScheduler::Batch {
         abandon_running();
       }
     }
-    collect_workers();
   }
 
   void abandon_running() {
     const auto grace_s = duration_cast<std::chrono::seconds>(options_.abort_grace).count();
     for (std::size_t i : std::vector<std::size_t>(running_)) {
-      abandoned_.push_back(i);
       finish_running(
-          i, outcome_with_error(calls_[i], "Error: tool " + calls_[i].name +
-                                               " did not stop within " + std::to_string(grace_s) +
-                                               " s of the abort; its result was abandoned and the "
-                                               "operation may still be running."));
+          i,
+          outcome_with_error(calls_[i], "Error: tool " + calls_[i].name + " did not stop within " +
+                                            std::to_string(grace_s) +
+                                            " s of the abort; its result was abandoned and the "
+                                            "operation may still be running."),
+          /*abandoned=*/true);
     }
   }
 
-  // Joins every worker of this window; an abandoned one may never finish, so the scheduler
-  // keeps it to join later instead of waiting here.
-  void collect_workers() {
-    for (auto& state : states_) {
-      if (!state.worker) continue;
-      const auto index = static_cast<std::size_t>(&state - states_.data());
-      if (std::find(abandoned_.begin(), abandoned_.end(), index) != abandoned_.end()) {
-        owner_.lingering_.push_back(std::move(*state.worker));
-      } else {
-        state.worker->thread.join();
-      }
-      state.worker.reset();
-    }
-  }
-
-  ToolScheduler& owner_;
   const SchedulerOptions& options_;
   const std::vector<ToolCall>& calls_;
   std::stop_token stop_;
@@ -278,38 +289,19 @@ class ToolScheduler::Batch {
   std::size_t next_to_end_ = 0;
   std::shared_ptr<CompletionQueue> queue_;
   std::vector<std::size_t> running_;
-  std::vector<std::size_t> abandoned_;
 };
 
 ToolScheduler::ToolScheduler(SchedulerOptions options) : options_(std::move(options)) {}
 
-ToolScheduler::~ToolScheduler() {
-  for (auto& worker : lingering_) {
-    if (worker.finished->load()) {
-      worker.thread.join();
-    } else {
-      worker.thread.detach();
-    }
-  }
-}
-
-void ToolScheduler::reap_lingering() {
-  std::erase_if(lingering_, [](Worker& worker) {
-    if (!worker.finished->load()) return false;
-    worker.thread.join();
-    return true;
-  });
-}
-
 ToolResultMessage ToolScheduler::execute_batch(const std::vector<ToolCall>& calls,
                                                std::stop_token stop) {
-  reap_lingering();
-  return Batch(*this, calls, std::move(stop)).run();
+  lingering_workers().reap();
+  return Batch(options_, calls, std::move(stop)).run();
 }
 
 ToolResultMessage ToolScheduler::settle_unrun(const std::vector<ToolCall>& calls,
                                               const std::string& text) {
-  return Batch(*this, calls, std::stop_token{}).settle_all(text);
+  return Batch(options_, calls, std::stop_token{}).settle_all(text);
 }
 
 }  // namespace nib::core

@@ -11,13 +11,15 @@
 // - Events: tool_start when a call is registered, tool_running when it starts, tool_settled when
 //   it finishes (completion order), tool_end in call order as soon as every earlier call ended.
 // - Abort: running tools get the stop request; one grace deadline is shared by the batch; a call
-//   still running then gets a synthesized "abandoned" result and its late result is dropped.
+//   still running then gets a synthesized "abandoned" result and its late result is dropped; its
+//   thread goes to the process's lingering workers (lingering_workers.hpp).
 //   Calls that never started get "(interrupted before this tool ran)".
 //
 // Not thread-safe: one batch at a time, driven from the loop's thread, which emits every event.
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <thread>
@@ -44,14 +46,16 @@ struct SchedulerOptions {
   SlotPool* slots = &process_slot_pool();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;  // handed to tools in ToolContext
+  // Starts a worker thread running its argument; throws std::system_error when the system has
+  // none to give (as std::thread's constructor does). A seam for tests of that failure.
+  std::function<std::thread(std::function<void()>)> start_thread = [](std::function<void()> run) {
+    return std::thread(std::move(run));
+  };
 };
 
 class ToolScheduler {
  public:
   explicit ToolScheduler(SchedulerOptions options);
-  // Joins finished workers; a worker still running an abandoned tool is detached (it holds only
-  // shared state, and its result is dropped).
-  ~ToolScheduler();
   ToolScheduler(const ToolScheduler&) = delete;
   ToolScheduler& operator=(const ToolScheduler&) = delete;
 
@@ -63,15 +67,9 @@ class ToolScheduler {
   ToolResultMessage settle_unrun(const std::vector<ToolCall>& calls, const std::string& text);
 
  private:
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> finished;
-  };
   class Batch;
-  void reap_lingering();
 
   SchedulerOptions options_;
-  std::vector<Worker> lingering_;  // workers of abandoned calls, joined once they finish
 };
 
 }  // namespace nib::core

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <fstream>
 #include <future>
+#include <system_error>
 #include <thread>
 
 #include "support/event_recorder.hpp"
@@ -24,6 +27,11 @@ ToolCall call(const std::string& tool, const std::string& id, nlohmann::json ext
 
 std::string text_of(const ToolResult& result) {
   return content_text(result.content);
+}
+
+// Where `event` is in `events` (events.size() when absent).
+std::ptrdiff_t position(const std::vector<std::string>& events, const std::string& event) {
+  return std::find(events.begin(), events.end(), event) - events.begin();
 }
 
 class SchedulerTest : public ::testing::Test {
@@ -107,12 +115,9 @@ TEST_F(SchedulerTest, EveryCallIsRegisteredBeforeAnyRunsAndRunsBeforeItSettles) 
   safe_->open_all();
   scheduler.execute_batch({call("safe", "a"), call("safe", "b")}, {});
   const auto events = events_.events();
-  const auto position = [&](const std::string& e) {
-    return std::find(events.begin(), events.end(), e) - events.begin();
-  };
-  EXPECT_LT(position("start:b"), position("running:a"));
-  EXPECT_LT(position("running:a"), position("settled:a"));
-  EXPECT_LT(position("settled:a"), position("end:a"));
+  EXPECT_LT(position(events, "start:b"), position(events, "running:a"));
+  EXPECT_LT(position(events, "running:a"), position(events, "settled:a"));
+  EXPECT_LT(position(events, "settled:a"), position(events, "end:a"));
 }
 
 TEST_F(SchedulerTest, SerialCallIsABarrier) {
@@ -122,19 +127,46 @@ TEST_F(SchedulerTest, SerialCallIsABarrier) {
   safe_->await_started_count(2);  // A and B run together
   safe_->open("A");
   events_.await("settled:A");
-  EXPECT_TRUE(serial_->start_order().empty());  // C waits for B as well
-
   safe_->open("B");
   serial_->await_started("C");
-  EXPECT_EQ(safe_->start_order().size(), 2u);  // D does not jump ahead of C
-
   serial_->open("C");
   safe_->await_started("D");
   safe_->open("D");
   const auto results = batch.get();
   ASSERT_EQ(results.results.size(), 4u);
+  // The scheduler emits running:X on its own thread as it starts X, so the order of events is
+  // the order of decisions: C started only once B had settled (not when A did, while the test
+  // still held B), and D only once C had settled.
+  const auto events = events_.events();
+  EXPECT_LT(position(events, "settled:B"), position(events, "running:C"));
+  EXPECT_LT(position(events, "settled:C"), position(events, "running:D"));
   EXPECT_EQ(events_.events_with("end:"),
             (std::vector<std::string>{"end:A", "end:B", "end:C", "end:D"}));
+}
+
+TEST_F(SchedulerTest, AWholeChunkIsValidatedAndGatedInCallOrderBeforeAnyOfItRuns) {
+  auto opts = options();
+  std::vector<std::string> gated;
+  std::vector<std::size_t> running_when_gated;
+  opts.gate = [&](const GateRequest& request, std::stop_token) {
+    // The gate runs on the scheduler's thread, which is also where running:X is emitted as X
+    // starts, so a call started during gating would already show here.
+    gated.push_back(request.tool_call_id);
+    running_when_gated.push_back(events_.events_with("running:").size());
+    return GateDecision{};
+  };
+  ToolScheduler scheduler(opts);
+  safe_->open_all();
+  const auto results = scheduler.execute_batch(
+      {call("safe", "a"), call("safe", "b"), ToolCall{"bad", "safe", "{oops"}, call("safe", "c")},
+      {});
+  EXPECT_EQ(gated, (std::vector<std::string>{"a", "b", "c"})) << "the invalid call is not gated";
+  EXPECT_EQ(running_when_gated, (std::vector<std::size_t>{0, 0, 0}));
+  const auto events = events_.events();
+  EXPECT_LT(position(events, "settled:bad"), position(events, "running:a"))
+      << "validation of the whole chunk comes first too";
+  ASSERT_EQ(results.results.size(), 4u);
+  EXPECT_TRUE(results.results[2].is_error);
 }
 
 TEST_F(SchedulerTest, DurationExcludesTimeSpentWaitingForASlot) {
@@ -160,9 +192,8 @@ TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult)
   std::stop_source stop;
   // a honours the abort, b ignores it, c waits for a slot and never runs; d is a later chunk.
   SlotPool two_slots(2);
-  // The abandoned worker may still read the clock after this test has returned, so the clock
-  // must outlive the test (a real nib uses the process's static steady clock).
-  static FakeClock clock;
+  // The abandoned worker outlives the test's scheduler and clock; it touches neither.
+  FakeClock clock;
   auto opts = options();
   opts.slots = &two_slots;
   opts.clock = &clock;
@@ -313,6 +344,62 @@ TEST_F(SchedulerTest, ConcurrencyLimitIsSharedAcrossSchedulers) {
   two.get();
   EXPECT_EQ(safe_->max_concurrent(), 3u);
   EXPECT_EQ(safe_->start_order().size(), 4u);
+}
+
+// The address space this process has mapped, in KiB (/proc/self/status VmSize).
+long mapped_kib() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmSize:", 0) == 0) return std::stol(line.substr(7));
+  }
+  return 0;
+}
+
+TEST_F(SchedulerTest, ThousandsOfCallsHoldNoMoreThreadsThanTheBudget) {
+  // A worker kept after its call finished still holds its stack (8 MiB of address space); two
+  // thousand of them once made thread creation fail mid-batch.
+  std::atomic<long> peak_kib{0};
+  auto probe = make_tool(ToolSpec{"probe", "", {{"type", "object"}}, true},
+                         [&peak_kib](const nlohmann::json&, std::stop_token, const ToolContext&) {
+                           const long now = mapped_kib();
+                           long seen = peak_kib.load();
+                           while (now > seen && !peak_kib.compare_exchange_weak(seen, now)) {
+                           }
+                           return ToolOutput{"ok"};
+                         });
+  std::string error;
+  const auto registry = ToolRegistry::create({probe}, {}, error);
+  auto opts = options();
+  opts.tools = registry.get();
+  ToolScheduler scheduler(opts);
+  std::vector<ToolCall> calls;
+  for (int i = 0; i < 2000; ++i) calls.push_back(ToolCall{"c" + std::to_string(i), "probe", "{}"});
+  const long before_kib = mapped_kib();
+  const auto results = scheduler.execute_batch(calls, {});
+  ASSERT_EQ(results.results.size(), calls.size());
+  for (const auto& result : results.results) EXPECT_FALSE(result.is_error) << text_of(result);
+  EXPECT_LT(peak_kib.load() - before_kib, 1024L * 1024) << "1 GiB: far below 2000 stacks";
+}
+
+TEST_F(SchedulerTest, ACallWithoutAThreadGetsAnErrorResultAndTheOthersRun) {
+  auto opts = options();
+  std::atomic<int> starts{0};
+  opts.start_thread = [&starts](std::function<void()> run) {
+    if (starts++ == 1)
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    return std::thread(std::move(run));
+  };
+  ToolScheduler scheduler(opts);
+  const auto results = scheduler.execute_batch(
+      {ToolCall{"a", "echo", R"({"text":"one"})"}, ToolCall{"b", "echo", R"({"text":"two"})"},
+       ToolCall{"c", "echo", R"({"text":"three"})"}},
+      {});
+  ASSERT_EQ(results.results.size(), 3u);
+  EXPECT_EQ(text_of(results.results[0]), "one");
+  EXPECT_TRUE(results.results[1].is_error);
+  EXPECT_NE(text_of(results.results[1]).find("could not be started"), std::string::npos)
+      << text_of(results.results[1]);
+  EXPECT_EQ(text_of(results.results[2]), "three");
 }
 
 TEST_F(SchedulerTest, SettleUnrunGivesEveryCallItsResultWithEvents) {
