@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <iostream>
 
-#include "app/approval_gate.hpp"
 #include "app/compaction_hooks.hpp"
 #include "app/process_hooks.hpp"
 #include "app/prompt_history.hpp"
@@ -51,6 +50,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       worker_([this] { wake(); }),
+      approvals_(options.ask),
       on_stop_(std::move(stop), std::function<void()>([this] {
                  stop_requested_ = true;
                  wake();
@@ -179,8 +179,9 @@ void InteractiveSession::drain_worker() {
       }
     } else if (const auto* line = std::get_if<ui::JobNotice>(&message)) {
       notice(line->text, line->is_error ? ui::NoticeKind::kError : ui::NoticeKind::kInfo);
-    } else if (const auto* question = std::get_if<ui::ApprovalQuestion>(&message)) {
-      approval_ = ui::ApprovalView{question->question};
+    } else if (const auto* question = std::get_if<permissions::ApprovalQuestion>(&message)) {
+      approval_ = ui::ApprovalView{
+          "Allow " + ui::summarize_call(question->tool_name, question->arguments.dump()) + "?"};
     } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }
@@ -230,8 +231,8 @@ ui::ViewState InteractiveSession::view_state() const {
   state.queued = worker_.queued_steering();
   state.approval = approval_;
   if (picker_) state.picker = picker_->view;
-  state.completions = completions_;
-  state.completion_selected = completion_selected_;
+  state.completions = completions_.entries;
+  state.completion_selected = completions_.selected;
   state.hint = hint_;
   ui::FooterInfo& footer = state.footer;
   footer.model = model_.model.id;
@@ -292,58 +293,49 @@ void InteractiveSession::handle_key(const ui::Key& key) {
 }
 
 bool InteractiveSession::handle_menu_key(const ui::Key& key) {
-  if (completions_.empty()) return false;
-  switch (key.code) {
-    case ui::KeyCode::kUp:
-      completion_selected_ = (completion_selected_ + completions_.size() - 1) % completions_.size();
-      return true;
-    case ui::KeyCode::kDown:
-      completion_selected_ = (completion_selected_ + 1) % completions_.size();
-      return true;
-    case ui::KeyCode::kTab:
-      editor_.set_text(completions_[completion_selected_].text);
+  const ui::MenuKey action = ui::handle_menu_key(completions_, key);
+  switch (action.kind) {
+    case ui::MenuKeyKind::kNotHandled:
+      return false;
+    case ui::MenuKeyKind::kMoved:
+      break;
+    case ui::MenuKeyKind::kAccept:
+      editor_.set_text(action.text);
       after_edit();
-      return true;
-    case ui::KeyCode::kEnter:
-      editor_.set_text(completions_[completion_selected_].text);
+      break;
+    case ui::MenuKeyKind::kSubmit:
+      editor_.set_text(action.text);
       submit(editor_.take_submission());
       after_edit();
-      return true;
-    case ui::KeyCode::kEscape:
+      break;
+    case ui::MenuKeyKind::kDismiss:
       dismissed_completion_ = editor_.text();
-      completions_.clear();
-      return true;
-    default:
-      return false;
+      completions_.entries.clear();
+      break;
   }
+  return true;
 }
 
 void InteractiveSession::handle_approval_key(const ui::Key& key) {
-  const std::string answer = key.code == ui::KeyCode::kText ? key.text : "";
-  if (answer == "y" || answer == "Y" || key.code == ui::KeyCode::kEnter) {
-    worker_.answer_approval(ui::ApprovalAnswer::kYes);
-  } else if (answer == "a" || answer == "A") {
-    worker_.answer_approval(ui::ApprovalAnswer::kAlways);
-  } else if (answer == "n" || answer == "N" || key.code == ui::KeyCode::kEscape ||
-             (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c')) {
-    worker_.answer_approval(ui::ApprovalAnswer::kNo);
-  } else {
-    return;
-  }
+  const auto answer = ui::approval_answer(key);
+  if (!answer) return;
+  worker_.answer_approval(*answer);
   approval_.reset();
 }
 
 void InteractiveSession::handle_picker_key(const ui::Key& key) {
-  ui::PickerView& view = picker_->view;
-  if (key.code == ui::KeyCode::kUp && view.selected > 0) --view.selected;
-  if (key.code == ui::KeyCode::kDown && view.selected + 1 < view.entries.size()) ++view.selected;
-  if (key.code == ui::KeyCode::kEnter) {
-    const Picker chosen = std::move(*picker_);
-    picker_.reset();
-    chosen.choose(chosen.view.selected);
-  } else if (key.code == ui::KeyCode::kEscape ||
-             (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c')) {
-    picker_.reset();
+  switch (ui::handle_picker_key(picker_->view, key)) {
+    case ui::PickerKey::kNone:
+      break;
+    case ui::PickerKey::kChosen: {
+      const Picker chosen = std::move(*picker_);
+      picker_.reset();
+      chosen.choose(chosen.view.selected);
+      break;
+    }
+    case ui::PickerKey::kCancelled:
+      picker_.reset();
+      break;
   }
 }
 
@@ -367,9 +359,9 @@ void InteractiveSession::on_control_c() {
 void InteractiveSession::after_edit() {
   if (editor_.text() == dismissed_completion_) return;
   dismissed_completion_.reset();
-  completions_ = ui::complete(
+  completions_.entries = ui::complete(
       editor_.text(), [this](std::string_view command) { return argument_choices(command); });
-  if (completion_selected_ >= completions_.size()) completion_selected_ = 0;
+  if (completions_.selected >= completions_.entries.size()) completions_.selected = 0;
 }
 
 void InteractiveSession::submit(std::string text) {
@@ -390,9 +382,8 @@ void InteractiveSession::start_run(std::string prompt) {
   };
   loop.take_steering = [this] { return worker_.take_steering(); };
   loop.gate =
-      approval_gate(options_.ask, [this](const core::GateRequest& request, std::stop_token stop) {
-        const std::string arguments = request.args != nullptr ? request.args->dump() : "{}";
-        return worker_.ask_approval(request, ui::summarize_call(request.name, arguments), stop);
+      approvals_.gate([this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
+        return worker_.ask_approval(question, stop);
       });
   install_compaction(loop, *session_, context_.compaction,
                      [this](const std::string& text, bool is_error) {

@@ -15,6 +15,8 @@
 #include "app/interactive_mode.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
+#include "permissions/approval_policy.hpp"
+#include "ui/choice_keys.hpp"
 #include "ui/inline_renderer.hpp"
 #include "ui/interactive_view.hpp"
 #include "ui/key_decoder.hpp"
@@ -97,6 +99,7 @@ class InteractiveSession {
   ui::Transcript transcript_;
   ui::InteractiveView view_;
   ui::RunWorker worker_;
+  permissions::ApprovalPolicy approvals_;  // remembers "always" for the whole session
 
   bool quit_ = false;
   bool working_ = false;
@@ -105,8 +108,7 @@ class InteractiveSession {
   core::RunStopReason last_stop_ = core::RunStopReason::kDone;
   std::optional<ui::ApprovalView> approval_;
   std::optional<Picker> picker_;
-  std::vector<ui::Completion> completions_;
-  std::size_t completion_selected_ = 0;
+  ui::CompletionMenu completions_;
   std::optional<std::string> dismissed_completion_;  // the text whose menu Esc closed
   std::string hint_;
   std::optional<ui::UiClock::time_point> last_control_c_;

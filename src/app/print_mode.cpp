@@ -6,12 +6,12 @@
 #include <iostream>
 #include <iterator>
 
-#include "app/approval_gate.hpp"
 #include "app/compaction_hooks.hpp"
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
+#include "permissions/approval_policy.hpp"
 #include "provider/provider_factory.hpp"
 #include "ui/print_output.hpp"
 
@@ -73,7 +73,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     session.on_event(event);
     output.on_event(event);
   };
-  loop_options.gate = approval_gate(options.ask, refuse_without_user);
+  permissions::ApprovalPolicy approvals(options.ask);
+  loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
   install_compaction(loop_options, session, context.compaction,
                      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });
 

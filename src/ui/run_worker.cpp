@@ -79,30 +79,20 @@ std::vector<std::string> RunWorker::queued_steering() const {
   return steering_;
 }
 
-core::GateDecision RunWorker::ask_approval(const core::GateRequest& request,
-                                           const std::string& summary, std::stop_token stop) {
+permissions::ApprovalAnswer RunWorker::ask_approval(const permissions::ApprovalQuestion& question,
+                                                    std::stop_token stop) {
   {
     const std::lock_guard lock(mutex_);
-    if (always_allowed_.contains(request.name)) return {};
     answer_.reset();
   }
-  post(ApprovalQuestion{request.name, "Allow " + summary + "?"});
+  post(question);
   std::unique_lock lock(mutex_);
   answered_.wait(lock, stop, [this] { return answer_.has_value(); });
-  if (!answer_) {
-    return {true, "The user interrupted the run before answering whether this call may run.",
-            "user"};
-  }
-  const ApprovalAnswer answer = *std::exchange(answer_, std::nullopt);
-  if (answer == ApprovalAnswer::kNo) {
-    return {true, "The user declined this call. Do not retry it; ask the user what to do instead.",
-            "user"};
-  }
-  if (answer == ApprovalAnswer::kAlways) always_allowed_.insert(request.name);
-  return {};
+  if (!answer_) return permissions::ApprovalAnswer::kInterrupted;
+  return *std::exchange(answer_, std::nullopt);
 }
 
-void RunWorker::answer_approval(ApprovalAnswer answer) {
+void RunWorker::answer_approval(permissions::ApprovalAnswer answer) {
   {
     const std::lock_guard lock(mutex_);
     answer_ = answer;

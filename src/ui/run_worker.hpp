@@ -12,7 +12,6 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <set>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -21,6 +20,7 @@
 
 #include "core/events.hpp"
 #include "core/tool_call.hpp"
+#include "permissions/approval_policy.hpp"
 
 namespace nib::ui {
 
@@ -29,15 +29,11 @@ struct JobNotice {
   std::string text;
   bool is_error = false;
 };
-// The gate wants the user's approval before a call runs.
-struct ApprovalQuestion {
-  std::string tool_name;
-  std::string question;
-};
 struct JobFinished {};
-using WorkerMessage = std::variant<core::Event, JobNotice, ApprovalQuestion, JobFinished>;
-
-enum class ApprovalAnswer { kYes, kNo, kAlways };
+// An approval question is the gate's (permissions/approval_policy.hpp): the UI puts it to the
+// user and answers.
+using WorkerMessage =
+    std::variant<core::Event, JobNotice, permissions::ApprovalQuestion, JobFinished>;
 
 class RunWorker {
  public:
@@ -66,12 +62,12 @@ class RunWorker {
   std::vector<std::string> take_back_steering();
   std::vector<std::string> queued_steering() const;
 
-  // Job thread (the loop's gate): asks the UI and waits for the answer or the abort. A tool the
-  // user allowed "always" is not asked about again in this session.
-  core::GateDecision ask_approval(const core::GateRequest& request, const std::string& summary,
-                                  std::stop_token stop);
+  // Job thread (the approval policy's AskUser): puts the question to the UI and waits for the
+  // answer; kInterrupted when `stop` fires first.
+  permissions::ApprovalAnswer ask_approval(const permissions::ApprovalQuestion& question,
+                                           std::stop_token stop);
   // UI thread: the answer to the pending question.
-  void answer_approval(ApprovalAnswer answer);
+  void answer_approval(permissions::ApprovalAnswer answer);
 
  private:
   std::function<void()> wake_;
@@ -79,8 +75,7 @@ class RunWorker {
   std::condition_variable_any answered_;
   std::deque<WorkerMessage> to_ui_;
   std::vector<std::string> steering_;
-  std::set<std::string> always_allowed_;
-  std::optional<ApprovalAnswer> answer_;
+  std::optional<permissions::ApprovalAnswer> answer_;
   bool busy_ = false;
   std::jthread thread_;
 };

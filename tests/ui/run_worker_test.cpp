@@ -23,8 +23,11 @@ class UiSide {
   std::counting_semaphore<1024> woken_{0};
 };
 
-core::GateRequest request_for(const std::string& name) {
-  return {"call_1", name, nullptr};
+using permissions::ApprovalAnswer;
+using permissions::ApprovalQuestion;
+
+ApprovalQuestion question_for(const std::string& tool) {
+  return {"call_1", tool, nlohmann::json::object()};
 }
 
 TEST(RunWorker, RunsOneJobAtATimeAndSaysWhenItFinished) {
@@ -71,47 +74,40 @@ TEST(RunWorker, SteeringIsTakenByTheJobOrGivenBack) {
   EXPECT_TRUE(ui.worker.queued_steering().empty());
 }
 
-TEST(RunWorker, ApprovalWaitsForTheAnswerAndRemembersAlways) {
+TEST(RunWorker, ApprovalCarriesTheQuestionToTheUiAndTheAnswerBack) {
   UiSide ui;
-  std::promise<std::vector<core::GateDecision>> decisions;
-  ui.worker.start([&ui, &decisions](std::stop_token stop) {
-    std::vector<core::GateDecision> out;
-    out.push_back(ui.worker.ask_approval(request_for("bash"), "bash rm -rf build", stop));
-    out.push_back(ui.worker.ask_approval(request_for("bash"), "bash make", stop));
-    out.push_back(ui.worker.ask_approval(request_for("bash"), "bash make", stop));  // always
-    decisions.set_value(out);
+  std::promise<std::vector<ApprovalAnswer>> answers;
+  ui.worker.start([&ui, &answers](std::stop_token stop) {
+    std::vector<ApprovalAnswer> out;
+    out.push_back(ui.worker.ask_approval(question_for("bash"), stop));
+    out.push_back(ui.worker.ask_approval(question_for("edit"), stop));
+    answers.set_value(out);
   });
-  auto expect_question = [&ui](const std::string& question) {
+  auto expect_question = [&ui](const std::string& tool) {
     const auto messages = ui.next();
     ASSERT_EQ(messages.size(), 1u);
     const auto* asked = std::get_if<ApprovalQuestion>(&messages[0]);
     ASSERT_NE(asked, nullptr);
-    EXPECT_EQ(asked->question, question);
+    EXPECT_EQ(asked->tool_name, tool);
   };
-  expect_question("Allow bash rm -rf build?");
+  expect_question("bash");
   ui.worker.answer_approval(ApprovalAnswer::kNo);
-  expect_question("Allow bash make?");
+  expect_question("edit");
   ui.worker.answer_approval(ApprovalAnswer::kAlways);
-  const auto results = decisions.get_future().get();
-  ASSERT_EQ(results.size(), 3u);
-  EXPECT_TRUE(results[0].block);
-  EXPECT_NE(results[0].reason.find("declined"), std::string::npos);
-  EXPECT_FALSE(results[1].block);
-  EXPECT_FALSE(results[2].block);  // not asked again
+  EXPECT_EQ(answers.get_future().get(),
+            (std::vector<ApprovalAnswer>{ApprovalAnswer::kNo, ApprovalAnswer::kAlways}));
   EXPECT_TRUE(std::holds_alternative<JobFinished>(ui.next().at(0)));
 }
 
-TEST(RunWorker, AnAbortWhileAskingBlocksTheCall) {
+TEST(RunWorker, AnAbortWhileAskingIsAnInterruptedAnswer) {
   UiSide ui;
-  std::promise<core::GateDecision> decision;
-  ui.worker.start([&ui, &decision](std::stop_token stop) {
-    decision.set_value(ui.worker.ask_approval(request_for("write"), "write a.txt", stop));
+  std::promise<ApprovalAnswer> answer;
+  ui.worker.start([&ui, &answer](std::stop_token stop) {
+    answer.set_value(ui.worker.ask_approval(question_for("write"), stop));
   });
   ASSERT_TRUE(std::holds_alternative<ApprovalQuestion>(ui.next().at(0)));
   ui.worker.abort();
-  const core::GateDecision result = decision.get_future().get();
-  EXPECT_TRUE(result.block);
-  EXPECT_NE(result.reason.find("interrupted"), std::string::npos);
+  EXPECT_EQ(answer.get_future().get(), ApprovalAnswer::kInterrupted);
 }
 
 }  // namespace
