@@ -1,6 +1,10 @@
-#include "core/message_json.hpp"
+#include "ui/stream_json.hpp"
 
-namespace nib::core {
+namespace nib::ui {
+
+// This file spells out core's values: their names read better unqualified.
+using namespace core;  // NOLINT(google-build-using-namespace)
+
 namespace {
 
 using nlohmann::json;
@@ -134,4 +138,4 @@ json to_json(const Event& event) {
       event);
 }
 
-}  // namespace nib::core
+}  // namespace nib::ui

@@ -1,0 +1,22 @@
+#pragma once
+// The stream-json format of print mode (--output-format stream-json and json): the JSON forms
+// of the run's events and the values they carry. Field names are snake_case and stable:
+// scripts depend on them. (Session files have a format of their own: session/message_codec.)
+// Pure functions.
+
+#include <nlohmann/json.hpp>
+
+#include "core/events.hpp"
+#include "core/messages.hpp"
+
+namespace nib::ui {
+
+nlohmann::json to_json(const core::ContentBlock& block);
+nlohmann::json to_json(const core::Content& content);
+nlohmann::json to_json(const core::Usage& usage);
+nlohmann::json to_json(const core::ToolResult& result);
+nlohmann::json to_json(const core::Message& message);
+// One line of stream-json: {"type": "<event name>", ...}. The run's end is the "result" line.
+nlohmann::json to_json(const core::Event& event);
+
+}  // namespace nib::ui
