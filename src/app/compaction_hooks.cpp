@@ -2,41 +2,43 @@
 
 namespace nib::app {
 
-bool compact_session(core::Provider& provider, const core::ModelInfo& model, RunSession& session,
-                     std::int64_t keep_recent_tokens, const std::string& instructions,
-                     std::stop_token stop, const CompactionNotice& notice) {
-  auto& history = session.history();
+std::optional<core::HistoryCompaction> compact_history(
+    core::Provider& provider, const core::ModelInfo& model,
+    const std::vector<core::Message>& history, std::int64_t keep_recent_tokens,
+    const std::string& instructions, std::stop_token stop, const CompactionNotice& notice) {
   const std::size_t cut = session::find_cut_point(history, keep_recent_tokens);
-  if (cut == 0) return false;
+  if (cut == 0) return std::nullopt;
   const std::vector<core::Message> older(history.begin(),
                                          history.begin() + static_cast<std::ptrdiff_t>(cut));
   notice("compacting the conversation: summarising " + std::to_string(cut) + " older messages",
          false);
-  const auto outcome = session::summarize(provider, model, older, instructions, stop);
+  auto outcome = session::summarize(provider, model, older, instructions, stop);
   if (!outcome.summary) {
     notice("compaction failed: " + outcome.error, true);
-    return false;
+    return std::nullopt;
   }
-  session.compact(cut, *outcome.summary);
-  return true;
+  return core::HistoryCompaction{cut, session::summary_message(*outcome.summary),
+                                 std::move(*outcome.summary)};
 }
 
-void install_compaction(core::LoopOptions& loop, RunSession& session,
-                        const session::CompactionSettings& settings, CompactionNotice notice) {
+void install_compaction(core::LoopOptions& loop, const session::CompactionSettings& settings,
+                        CompactionNotice notice) {
   if (!settings.enabled) return;
   core::Provider& provider = *loop.provider;
   const core::ModelInfo model = loop.model;
-  loop.before_request = [&provider, model, &session, settings, notice](
-                            std::vector<core::Message>& history, std::stop_token stop) {
+  loop.before_request = [&provider, model, settings, notice](
+                            const std::vector<core::Message>& history, std::stop_token stop) {
     const std::int64_t tokens = session::estimate_context_tokens(history);
-    if (!session::should_compact(tokens, model.context_window, settings)) return;
-    compact_session(provider, model, session, settings.keep_recent_tokens, "", stop, notice);
+    if (!session::should_compact(tokens, model.context_window, settings)) {
+      return std::optional<core::HistoryCompaction>();
+    }
+    return compact_history(provider, model, history, settings.keep_recent_tokens, "", stop, notice);
   };
-  loop.on_context_overflow = [&provider, model, &session, notice](std::vector<core::Message>&,
-                                                                  std::stop_token stop) {
+  loop.on_context_overflow = [&provider, model, notice](const std::vector<core::Message>& history,
+                                                        std::stop_token stop) {
     // The service refused the request, so the usual share of recent messages may be what is
     // too large: only the latest message (with the call a tool result answers) stays verbatim.
-    return compact_session(provider, model, session, 0, "", stop, notice);
+    return compact_history(provider, model, history, 0, "", stop, notice);
   };
 }
 

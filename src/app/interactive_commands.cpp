@@ -164,7 +164,9 @@ void InteractiveSession::compact(const std::string& instructions) {
       worker_.post(ui::JobNotice{text, is_error});
     };
     // Asked for explicitly: everything but the latest message is summarised.
-    if (compact_session(*provider_, model_.model, *session_, 0, instructions, stop, post_notice)) {
+    if (auto compaction = compact_history(*provider_, model_.model, session_->history(), 0,
+                                          instructions, stop, post_notice)) {
+      session_->apply(std::move(*compaction));
       post_notice("Compacted: the model now sees a summary of the earlier conversation.", false);
     } else if (!stop.stop_requested()) {
       post_notice("Nothing to compact: the conversation is too short.", false);

@@ -374,7 +374,7 @@ void InteractiveSession::submit(std::string text) {
 
 void InteractiveSession::start_run(std::string prompt) {
   transcript_.add_user(prompt);
-  session_->add_message(core::UserMessage{core::text_content(std::move(prompt))});
+  session_->add_prompt(core::UserMessage{core::text_content(std::move(prompt))});
   core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
     session_->on_event(event);
@@ -385,10 +385,9 @@ void InteractiveSession::start_run(std::string prompt) {
       approvals_.gate([this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
         return worker_.ask_approval(question, stop);
       });
-  install_compaction(loop, *session_, context_.compaction,
-                     [this](const std::string& text, bool is_error) {
-                       worker_.post(ui::JobNotice{text, is_error});
-                     });
+  install_compaction(loop, context_.compaction, [this](const std::string& text, bool is_error) {
+    worker_.post(ui::JobNotice{text, is_error});
+  });
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";

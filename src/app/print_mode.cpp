@@ -75,13 +75,13 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   };
   permissions::ApprovalPolicy approvals(options.ask);
   loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
-  install_compaction(loop_options, session, context.compaction,
+  install_compaction(loop_options, context.compaction,
                      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });
   core::AgentLoop loop(loop_options);
-  session.add_message(core::UserMessage{core::text_content(prompt)});
+  session.add_prompt(core::UserMessage{core::text_content(prompt)});
   const int status = exit_status(loop.run(session.history(), stop).reason);
   if (!session.write_error().empty()) {
     std::cerr << "nib: the session could not be saved: " << session.write_error() << '\n';

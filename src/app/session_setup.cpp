@@ -81,12 +81,12 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
                              " changed while nib was starting (another nib wrote to it); run "
                              "nib again");
     }
-    run.writer_.emplace(std::move(writer.value()));
-    run.stored_messages_ = existing->loaded.messages.size();
+    run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()),
+                                                               existing->loaded.messages.size());
     run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
     if (last.model != model || last.provider != provider) {
-      run.append(session::ModelChangeEntry{provider, model});
+      run.recorder_->record_model_change(provider, model);
     }
     return run;
   }
@@ -101,90 +101,37 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
     return Result::failure(store.error());
   }
   if (!writer.ok()) return Result::failure(writer.error());
-  run.writer_.emplace(std::move(writer.value()));
+  run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()), 0);
   return run;
 }
 
-void RunSession::append(const session::SessionEntry& entry) {
-  const std::lock_guard lock(*mutex_);
-  if (!writer_ || closed_) return;
-  if (const auto* message = std::get_if<session::MessageEntry>(&entry)) {
-    if (const auto* reply = std::get_if<core::AssistantMessage>(&message->message)) {
-      pending_calls_ = core::tool_calls_of(*reply);
-    } else if (const auto* results = std::get_if<core::ToolResultMessage>(&message->message)) {
-      std::erase_if(pending_calls_, [results](const core::ToolCall& call) {
-        return std::any_of(
-            results->results.begin(), results->results.end(),
-            [&call](const core::ToolResult& result) { return result.tool_call_id == call.id; });
-      });
-    }
-  }
-  const session::Status status = writer_->append(entry);
-  if (!status.ok() && write_error_.empty()) write_error_ = status.error();
-}
-
-void RunSession::record_forced_quit() {
-  const std::lock_guard lock(*mutex_);
-  if (!writer_ || closed_) return;
-  closed_ = true;
-  if (pending_calls_.empty()) return;
-  core::ToolResultMessage results;
-  for (const auto& call : pending_calls_) {
-    results.results.push_back(
-        {call.id, call.name, core::text_content(session::kInterruptedResultText), true, {}});
-  }
-  // Best effort: the process ends right after this, and loading repairs a missing result too.
-  (void)writer_->append(session::MessageEntry{std::move(results)});
-}
-
-void RunSession::add_message(core::Message message) {
-  append(session::MessageEntry{message});
-  ++stored_messages_;
-  history_.push_back(std::move(message));
+void RunSession::add_prompt(core::UserMessage prompt) {
+  history_.emplace_back(prompt);
+  on_event(core::UserMessageEvent{std::move(prompt)});
 }
 
 void RunSession::on_event(const core::Event& event) {
-  if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
-    append(session::MessageEntry{end->message});
-    ++stored_messages_;
-  } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
-    // Each result is kept as soon as it is final, so a kill in the middle of a long batch
-    // loses only the calls still running; loading merges the parts into one batch.
-    append(session::MessageEntry{core::ToolResultMessage{{tool_end->outcome.result}}});
-    written_results_.push_back(tool_end->outcome.result.tool_call_id);
-  } else if (const auto* batch = std::get_if<core::ToolResultsEvent>(&event)) {
-    // Results that never passed tool_end (calls the loop settled without running them).
-    core::ToolResultMessage rest;
-    for (const auto& result : batch->message.results) {
-      if (std::find(written_results_.begin(), written_results_.end(), result.tool_call_id) ==
-          written_results_.end()) {
-        rest.results.push_back(result);
-      }
-    }
-    if (!rest.results.empty()) append(session::MessageEntry{std::move(rest)});
-    written_results_.clear();
-    ++stored_messages_;  // the parts load as one message
-  } else if (const auto* steering = std::get_if<core::UserMessageEvent>(&event)) {
-    append(session::MessageEntry{steering->message});
-    ++stored_messages_;
-  }
+  if (recorder_) recorder_->on_event(event);
+}
+
+void RunSession::apply(core::HistoryCompaction compaction) {
+  on_event(core::apply_compaction(history_, std::move(compaction)));
+}
+
+void RunSession::record_forced_quit() {
+  if (recorder_) recorder_->record_forced_quit();
 }
 
 void RunSession::record_model_change(const std::string& provider, const std::string& model) {
-  append(session::ModelChangeEntry{provider, model});
-}
-
-void RunSession::compact(std::size_t cut, const std::string& summary) {
-  const std::size_t kept = history_.size() - cut;
-  append(session::CompactionEntry{summary, stored_messages_ - kept});
-  std::vector<core::Message> context{session::summary_message(summary)};
-  context.insert(context.end(), history_.begin() + static_cast<std::ptrdiff_t>(cut),
-                 history_.end());
-  history_ = std::move(context);
+  if (recorder_) recorder_->record_model_change(provider, model);
 }
 
 std::string RunSession::file() const {
-  return writer_ ? writer_->file().string() : "";
+  return recorder_ ? recorder_->file().string() : "";
+}
+
+std::string RunSession::write_error() const {
+  return recorder_ ? recorder_->write_error() : "";
 }
 
 }  // namespace nib::app

@@ -2,12 +2,12 @@
 // Where a run's conversation comes from and goes to: a new session file, the latest one of the
 // working directory (--continue), one named by id (--resume) or path (--session), or none
 // (--no-session). Loading one gives the history to continue from, with a compaction's summary
-// in place of the messages it summarised. One per run, used from the loop's thread, except
-// record_forced_quit(), which may come from another thread at any moment.
+// in place of the messages it summarised. One per front end, used from the loop's thread (or,
+// between runs, the front end's), except record_forced_quit(), which may come from another
+// thread at any moment.
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +15,9 @@
 #include "app/cli.hpp"
 #include "app/environment.hpp"
 #include "core/events.hpp"
+#include "core/history_edit.hpp"
 #include "session/session_file.hpp"
-#include "session/session_writer.hpp"
+#include "session/session_recorder.hpp"
 
 namespace nib::app {
 
@@ -40,8 +41,9 @@ struct SessionModel {
 // The provider and model a stored session last used: its header's, or its last model change's.
 SessionModel session_model(const session::LoadedSession& loaded);
 
-// A run's session: the history to continue and the file it is written to (no file with
-// --no-session). Every message that enters the history is appended as it happens.
+// A front end's conversation: the one owner of its history (lent to the loop for each run,
+// which appends to it) and, unless --no-session, the recorder of its session file, which learns
+// everything from events (session/session_recorder.hpp).
 class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
@@ -52,44 +54,28 @@ class RunSession {
                                            const std::string& provider, const std::string& model);
 
   // The conversation to send: the loaded history (after its last compaction: the summary, then
-  // the messages it kept).
+  // the messages it kept), and everything since.
   std::vector<core::Message>& history() { return history_; }
 
-  // Appends `message` to the history and to the file.
-  void add_message(core::Message message);
-  // Records the messages that the loop appended, from its events: each reply at message_end,
-  // each tool result at its tool_end (the rest of a batch at tool_results), each steering
-  // message at user_message.
+  // Adds the user's prompt for the next run to the history and the file.
+  void add_prompt(core::UserMessage prompt);
+  // The run's events, for the file (the loop appends to the history itself).
   void on_event(const core::Event& event);
-  // nib is being quit without waiting for its tools: gives each call still without a result an
-  // "interrupted" result in the file, so the session continues from a valid history, and writes
-  // nothing more after it. Thread-safe.
+  // Applies a compaction made outside a run (/compact) and records it.
+  void apply(core::HistoryCompaction compaction);
+  // See SessionRecorder. Thread-safe.
   void record_forced_quit();
-  // Records that the conversation goes on with another model (/model).
   void record_model_change(const std::string& provider, const std::string& model);
-  // Replaces history()[0, cut) by `summary` and records the compaction.
-  void compact(std::size_t cut, const std::string& summary);
 
-  // The session file ("" with --no-session) and the problem met while writing it, if any (the
-  // run goes on: losing the record must not lose the work).
+  // The session file ("" with --no-session) and the problem met while writing it, if any.
   std::string file() const;
-  const std::string& write_error() const { return write_error_; }
+  std::string write_error() const;
 
  private:
   RunSession() = default;
-  void append(const session::SessionEntry& entry);
 
-  // Guards writer_, pending_calls_ and closed_: a forced quit writes from the signal thread.
-  std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
-  std::optional<session::SessionWriter> writer_;
-  std::vector<core::ToolCall> pending_calls_;  // of the last assistant message, until answered
-  std::vector<std::string> written_results_;   // call ids of this batch's results already kept
-  bool closed_ = false;
   std::vector<core::Message> history_;
-  // Messages of the file's reconstructed history (session::LoadedSession::messages) so far;
-  // compaction entries index it.
-  std::size_t stored_messages_ = 0;
-  std::string write_error_;
+  std::unique_ptr<session::SessionRecorder> recorder_;  // none with --no-session
 };
 
 }  // namespace nib::app

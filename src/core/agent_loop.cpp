@@ -57,13 +57,20 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
     ++end.turns;
     emit(TurnStartEvent{end.turns});
 
-    if (options_.before_request) options_.before_request(history, stop);
+    if (options_.before_request) {
+      if (auto compaction = options_.before_request(history, stop)) {
+        emit(apply_compaction(history, std::move(*compaction)));
+      }
+    }
     AssistantMessage reply = request(request_template, stop);
     const bool overflowed = reply.stop_reason == StopReason::kError &&
                             reply.error_kind == ErrorKind::kContextOverflow && reply.blocks.empty();
-    if (overflowed && options_.on_context_overflow && options_.on_context_overflow(history, stop)) {
-      end.usage += reply.usage;
-      reply = request(request_template, stop);
+    if (overflowed && options_.on_context_overflow) {
+      if (auto compaction = options_.on_context_overflow(history, stop)) {
+        emit(apply_compaction(history, std::move(*compaction)));
+        end.usage += reply.usage;
+        reply = request(request_template, stop);
+      }
     }
     end.usage += reply.usage;
     const auto calls = tool_calls_of(reply);

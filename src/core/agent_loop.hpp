@@ -8,11 +8,13 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
 #include "core/events.hpp"
+#include "core/history_edit.hpp"
 #include "core/provider.hpp"
 #include "core/tool_scheduler.hpp"
 
@@ -33,12 +35,17 @@ struct LoopOptions {
   SlotPool* slots = &process_slot_pool();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;
-  // Optional. Called before each model request with the history about to be sent; it may
-  // replace older messages by a summary (compaction) to keep the request within the window.
-  std::function<void(std::vector<Message>& history, std::stop_token stop)> before_request;
-  // Optional. Called when a request failed because the context overflowed before any output;
-  // returns true when it made `history` smaller, and the request is then sent once more.
-  std::function<bool(std::vector<Message>& history, std::stop_token stop)> on_context_overflow;
+  // Optional. Called before each model request with the history about to be sent; a
+  // compaction it returns (older messages replaced by a summary, to keep the request within the
+  // window) is applied and announced (HistoryCompactedEvent) before the request.
+  std::function<std::optional<HistoryCompaction>(const std::vector<Message>& history,
+                                                 std::stop_token stop)>
+      before_request;
+  // Optional. Called when a request failed because the context overflowed before any output; a
+  // compaction it returns is applied and announced, and the request is sent once more.
+  std::function<std::optional<HistoryCompaction>(const std::vector<Message>& history,
+                                                 std::stop_token stop)>
+      on_context_overflow;
   // Optional. Called at each turn boundary that leads to another request (after a batch's
   // results): the messages the user sent meanwhile, which join the history before that request
   // (steering). Called from the loop's thread; it must not block.

@@ -17,6 +17,7 @@
 //   outcomes the tool_end events carried.
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -86,6 +87,13 @@ struct UserMessageEvent {
   UserMessage message;
 };
 
+// The history's older part was replaced by a summary (core/history_edit.hpp); the `kept`
+// messages after the summary are the history's verbatim rest.
+struct HistoryCompactedEvent {
+  std::string summary;
+  std::size_t kept = 0;
+};
+
 enum class RunStopReason {
   kDone,      // the model answered without asking for tools
   kAborted,   // the user aborted
@@ -104,7 +112,7 @@ struct RunEndEvent {
 using Event = std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
                            ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent,
                            ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent,
-                           TurnEndEvent, UserMessageEvent, RunEndEvent>;
+                           TurnEndEvent, UserMessageEvent, HistoryCompactedEvent, RunEndEvent>;
 
 using EventSink = std::function<void(const Event&)>;
 

@@ -93,6 +93,8 @@ nlohmann::json PrintOutput::event_json(const core::Event& event) const {
 }
 
 void PrintOutput::on_event(const core::Event& event) {
+  // Print mode reports a compaction through its notices on stderr (app/compaction_hooks).
+  if (std::holds_alternative<core::HistoryCompactedEvent>(event)) return;
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     final_text_ = core::assistant_text(end->message);
   }

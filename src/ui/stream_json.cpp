@@ -124,6 +124,8 @@ json to_json(const Event& event) {
           return {{"type", "turn_end"}, {"turn", e.turn}};
         } else if constexpr (std::is_same_v<T, UserMessageEvent>) {
           return {{"type", "user_message"}, {"message", to_json(Message{e.message})}};
+        } else if constexpr (std::is_same_v<T, HistoryCompactedEvent>) {
+          return {{"type", "compaction"}, {"summary", e.summary}, {"kept_messages", e.kept}};
         } else {
           static_assert(std::is_same_v<T, RunEndEvent>);
           json out = {{"type", "result"},

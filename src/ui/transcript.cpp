@@ -92,14 +92,6 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
     }
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
     if (ToolItem* item = tool(tool_end->outcome.result.tool_call_id)) item->ended = true;
-  } else if (const auto* results = std::get_if<core::ToolResultsEvent>(&event)) {
-    // Calls the loop settled without running them (abort, turn limit) have no tool_end.
-    for (const core::ToolResult& result : results->message.results) {
-      ToolItem* item = tool(result.tool_call_id);
-      if (item == nullptr || item->ended) continue;
-      if (item->state != ToolState::kDone) item->finish(result, std::nullopt, {});
-      item->ended = true;
-    }
   } else if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
     add_notice("Retrying in " + format_duration(retry->delay) + " (attempt " +
                    std::to_string(retry->attempt) + "): " + retry->reason,

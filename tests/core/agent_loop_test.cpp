@@ -203,16 +203,18 @@ AssistantMessage overflow() {
   return failed;
 }
 
-TEST_F(AgentLoopTest, BeforeRequestMayShrinkTheHistoryTheProviderSees) {
+// A compaction that replaces all but the last message by "[summary]".
+HistoryCompaction summary_of_all_but_last(const std::vector<Message>& history) {
+  return {history.size() - 1, UserMessage{text_content("[summary]")}, "[summary]"};
+}
+
+TEST_F(AgentLoopTest, BeforeRequestMayCompactTheHistoryTheProviderSees) {
   provider_.push(tool_reply({echo("c1", "a")}));
   provider_.push(text_reply("done"));
   auto options = this->options();
   int calls = 0;
-  options.before_request = [&calls](std::vector<Message>& history, std::stop_token) {
-    if (++calls == 2) {
-      history.erase(history.begin(), history.end() - 1);  // keep only the tool results
-      history.insert(history.begin(), UserMessage{text_content("[summary]")});
-    }
+  options.before_request = [&calls](const std::vector<Message>& history, std::stop_token) {
+    return ++calls == 2 ? std::optional(summary_of_all_but_last(history)) : std::nullopt;
   };
   AgentLoop loop(options);
   auto history = history_with_prompt("go");
@@ -220,8 +222,14 @@ TEST_F(AgentLoopTest, BeforeRequestMayShrinkTheHistoryTheProviderSees) {
   EXPECT_EQ(calls, 2);
   const auto requests = provider_.requests();
   ASSERT_EQ(requests.size(), 2u);
-  EXPECT_EQ(requests[1].size(), 2u);
+  ASSERT_EQ(requests[1].size(), 2u);  // the summary, then the tool results
   EXPECT_EQ(content_text(std::get<UserMessage>(requests[1][0]).content), "[summary]");
+  EXPECT_EQ(history.size(), 3u) << "the loop applied it to the history it was given";
+  // Announced between the turn's start and its request, with the messages kept verbatim.
+  const auto names = events_.events();
+  const auto compacted = std::find(names.begin(), names.end(), "compacted:1");
+  ASSERT_NE(compacted, names.end());
+  EXPECT_EQ(*(compacted - 1), "turn_start:2");
 }
 
 TEST_F(AgentLoopTest, SteeringMessagesJoinTheHistoryAtTheTurnBoundary) {
@@ -258,16 +266,20 @@ TEST_F(AgentLoopTest, ContextOverflowIsCompactedAndRetriedOnce) {
   provider_.push(text_reply("fits now"));
   auto options = this->options();
   int compactions = 0;
-  options.on_context_overflow = [&compactions](std::vector<Message>&, std::stop_token) {
+  options.on_context_overflow = [&compactions](const std::vector<Message>& history,
+                                               std::stop_token) {
     ++compactions;
-    return true;
+    return std::optional(summary_of_all_but_last(history));
   };
   AgentLoop loop(options);
   auto history = history_with_prompt("go");
   const auto end = loop.run(history, {});
   EXPECT_EQ(end.reason, RunStopReason::kDone);
   EXPECT_EQ(compactions, 1);
-  EXPECT_EQ(history.size(), 2u) << "the failed request leaves no message behind";
+  // The summary (of nothing older: the prompt is the last message), the prompt and the reply;
+  // the failed request left no message behind.
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(content_text(std::get<UserMessage>(history.front()).content), "[summary]");
   EXPECT_EQ(assistant_text(std::get<AssistantMessage>(history.back())), "fits now");
 }
 
@@ -276,9 +288,10 @@ TEST_F(AgentLoopTest, ASecondOverflowOrNothingToCompactEndsTheRun) {
   provider_.push(overflow());
   auto options = this->options();
   int compactions = 0;
-  options.on_context_overflow = [&compactions](std::vector<Message>&, std::stop_token) {
+  options.on_context_overflow = [&compactions](const std::vector<Message>& history,
+                                               std::stop_token) {
     ++compactions;
-    return true;
+    return std::optional(summary_of_all_but_last(history));
   };
   AgentLoop loop(options);
   auto history = history_with_prompt("go");
@@ -286,7 +299,9 @@ TEST_F(AgentLoopTest, ASecondOverflowOrNothingToCompactEndsTheRun) {
   EXPECT_EQ(compactions, 1);
 
   provider_.push(overflow());
-  options.on_context_overflow = [](std::vector<Message>&, std::stop_token) { return false; };
+  options.on_context_overflow = [](const std::vector<Message>&, std::stop_token) {
+    return std::optional<HistoryCompaction>();
+  };
   AgentLoop refusing(options);
   auto again = history_with_prompt("go");
   const auto end = refusing.run(again, {});

@@ -27,6 +27,8 @@ std::string describe(const core::Event& event) {
         if constexpr (std::is_same_v<T, ToolResultsEvent>) return "tool_results";
         if constexpr (std::is_same_v<T, TextDeltaEvent>) return "text:" + e.text;
         if constexpr (std::is_same_v<T, UserMessageEvent>) return "user_message";
+        if constexpr (std::is_same_v<T, HistoryCompactedEvent>)
+          return "compacted:" + std::to_string(e.kept);
         return "other";
       },
       event);

@@ -137,12 +137,15 @@ TEST_F(TranscriptTest, CallsThatNeverRanAreShownAsSuch) {
   EXPECT_TRUE(contains(rows, "Interrupted")) << rows;
 }
 
-TEST_F(TranscriptTest, ResultsSettledWithoutRunningEndTheirRows) {
+TEST_F(TranscriptTest, CallsSettledWithoutRunningEndTheirRows) {
+  // The events settle_unrun gives a call that never ran: start, settled, end, no running.
   feed(core::MessageEndEvent{reply("", {{"c1", "bash", R"({"command":"x"})"}})});
-  core::ToolResultMessage results;
-  results.results.push_back(
-      {"c1", "bash", core::text_content("(interrupted before this tool ran)"), true, {}});
-  feed(core::ToolResultsEvent{results});
+  feed(core::ToolStartEvent{"c1", "bash", R"({"command":"x"})"});
+  auto unrun = outcome("c1", "(interrupted before this tool ran)", true);
+  unrun.duration = {};
+  feed(core::ToolSettledEvent{unrun});
+  feed(core::ToolEndEvent{unrun});
+  feed(core::ToolResultsEvent{core::ToolResultMessage{{unrun.result}}});
   EXPECT_TRUE(contains(commit(), "✗ bash x\n  ⎿ (interrupted before this tool ran)"));
 }
 
