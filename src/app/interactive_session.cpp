@@ -49,6 +49,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       tools_(std::move(tools)),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      transcript_(ui::ToolPresenter(tools_.get())),
       worker_([this] { wake(); }),
       approvals_(options.ask),
       on_stop_(std::move(stop), std::function<void()>([this] {
@@ -181,7 +182,9 @@ void InteractiveSession::drain_worker() {
       notice(line->text, line->is_error ? ui::NoticeKind::kError : ui::NoticeKind::kInfo);
     } else if (const auto* question = std::get_if<permissions::ApprovalQuestion>(&message)) {
       approval_ = ui::ApprovalView{
-          "Allow " + ui::summarize_call(question->tool_name, question->arguments.dump()) + "?"};
+          "Allow " +
+          ui::ToolPresenter(tools_.get()).call(question->tool_name, question->arguments.dump()) +
+          "?"};
     } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }

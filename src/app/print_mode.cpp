@@ -67,7 +67,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
-                         isatty(STDOUT_FILENO) != 0, cost_function(model));
+                         isatty(STDOUT_FILENO) != 0, cost_function(model),
+                         ui::ToolPresenter(&registry));
   core::LoopOptions loop_options = base_loop_options(options, model, context, *provider, registry);
   loop_options.on_event = [&output, &session](const core::Event& event) {
     session.on_event(event);

@@ -79,6 +79,17 @@ class Tool {
     return {};
   }
 
+  // How the call reads for people (front ends only; the model never sees it): what it acts on,
+  // in a few words, e.g. "src/app.cpp:120-180" or a command's first line. Empty: front ends
+  // show the arguments compactly. `args` is the call's argument object, not yet validated.
+  virtual std::string describe_call(const nlohmann::json& /*args*/) const { return {}; }
+  // A one-line stand-in for a result's text in a front end (read: "Read 61 lines"), or nothing:
+  // front ends show the result's first lines.
+  virtual std::optional<std::string> describe_result(const nlohmann::json& /*args*/,
+                                                     const ToolResult& /*result*/) const {
+    return std::nullopt;
+  }
+
  private:
   ToolSpec spec_;
 };

@@ -91,6 +91,11 @@ class BashTool final : public core::Tool {
     return report_command(result, {.timeout_seconds = timeout});
   }
 
+  std::string describe_call(const nlohmann::json& args) const override {
+    const auto command = args.find("command");
+    return command != args.end() && command->is_string() ? command->get<std::string>() : "";
+  }
+
  private:
   const BashToolOptions options_;
 };

@@ -169,6 +169,8 @@ std::string tolerant_notes(std::string_view view, const std::vector<EditMatch>& 
 
 class EditTool final : public core::Tool {
  public:
+  std::string describe_call(const json& args) const override { return describe_path_call(args); }
+
   explicit EditTool(std::shared_ptr<FileTracker> files)
       : Tool({"edit", description(), parameters(), /*concurrency_safe=*/false}),
         files_(std::move(files)) {}

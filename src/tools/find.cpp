@@ -157,6 +157,8 @@ ToolOutput no_matches(const FindArguments& args, const std::string& shown_root,
 
 class FindTool final : public core::Tool {
  public:
+  std::string describe_call(const json& args) const override { return describe_path_call(args); }
+
   FindTool() : Tool({"find", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,

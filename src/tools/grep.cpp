@@ -457,6 +457,8 @@ ToolOutput root_failure(int error_number, const std::string& shown) {
 
 class GrepTool final : public core::Tool {
  public:
+  std::string describe_call(const json& args) const override { return describe_path_call(args); }
+
   GrepTool() : Tool({"grep", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,

@@ -112,6 +112,8 @@ ToolOutput stat_failure(int error, const std::string& shown, const std::filesyst
 
 class LsTool final : public core::Tool {
  public:
+  std::string describe_call(const json& args) const override { return describe_path_call(args); }
+
   LsTool() : Tool({"ls", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,

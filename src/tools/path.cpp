@@ -72,4 +72,15 @@ std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
   return {{file_claim_key(resolve_path(path->get<std::string>(), cwd)), exclusive}};
 }
 
+std::string describe_path_call(const nlohmann::json& args) {
+  const auto text = [&args](const char* key) {
+    const auto it = args.find(key);
+    return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string pattern = text("pattern");
+  const std::string path = text("path");
+  if (pattern.empty()) return path;
+  return path.empty() ? pattern : pattern + " in " + path;
+}
+
 }  // namespace nib::tools

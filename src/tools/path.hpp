@@ -32,6 +32,10 @@ std::filesystem::path resolve_path(std::string_view requested, const std::filesy
 // `cwd` itself), otherwise absolute.
 std::string display_path(const std::filesystem::path& absolute, const std::filesystem::path& cwd);
 
+// How a call of a file tool reads for people (core::Tool::describe_call): its "pattern" and
+// "path" arguments as "TODO in src", "src/app.cpp" or "*.cpp", as far as it has them.
+std::string describe_path_call(const nlohmann::json& args);
+
 // The ResourceClaim key for a file, so that a read and an edit of the same file conflict.
 std::string file_claim_key(const std::filesystem::path& absolute);
 

@@ -401,6 +401,29 @@ class ReadTool final : public core::Tool {
     return claim_path_argument(args, context.cwd, /*exclusive=*/false);
   }
 
+  // "src/app.cpp:120-180" for a page; the file's lines say little in a row, how many were read
+  // says enough.
+  std::string describe_call(const json& args) const override {
+    std::string text = describe_path_call(args);
+    const auto offset = args.value("offset", json());
+    const auto limit = args.value("limit", json());
+    if (offset.is_number_integer()) {
+      text += ":" + std::to_string(offset.get<long>());
+      if (limit.is_number_integer()) {
+        text += "-" + std::to_string(offset.get<long>() + limit.get<long>() - 1);
+      }
+    }
+    return text;
+  }
+  std::optional<std::string> describe_result(const json& /*args*/,
+                                             const core::ToolResult& result) const override {
+    if (result.is_error) return std::nullopt;
+    const std::string text = core::content_text(result.content, "[image]");
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) +
+                       (text.empty() || text.back() == '\n' ? 0 : 1);
+    return "Read " + std::to_string(lines) + (lines == 1 ? " line" : " lines");
+  }
+
  private:
   std::shared_ptr<FileTracker> files_;
 };

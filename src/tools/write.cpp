@@ -49,6 +49,8 @@ std::string plural(std::size_t count, const char* word) {
 
 class WriteTool final : public core::Tool {
  public:
+  std::string describe_call(const json& args) const override { return describe_path_call(args); }
+
   explicit WriteTool(std::shared_ptr<FileTracker> files)
       : Tool({"write", description(), parameters(), /*concurrency_safe=*/false}),
         files_(std::move(files)) {}

@@ -78,8 +78,13 @@ std::string PrintOutput::json_line(const core::Event& event) const {
 }
 
 PrintOutput::PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text,
-                         CostFunction cost)
-    : format_(format), out_(out), err_(err), live_text_(live_text), cost_(std::move(cost)) {}
+                         CostFunction cost, ToolPresenter presenter)
+    : format_(format),
+      out_(out),
+      err_(err),
+      live_text_(live_text),
+      cost_(std::move(cost)),
+      presenter_(presenter) {}
 
 nlohmann::json PrintOutput::event_json(const core::Event& event) const {
   auto line = to_json(event);
@@ -136,7 +141,7 @@ void PrintOutput::on_text_event(const core::Event& event) {
     }
     wrote_live_text_ = false;
   } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
-    summaries_[start->id] = summarize_call(start->name, start->arguments);
+    summaries_[start->id] = presenter_.call(start->name, start->arguments);
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
     const auto& id = tool_end->outcome.result.tool_call_id;
     write(err_, outcome_line(summaries_[id], tool_end->outcome) + '\n');

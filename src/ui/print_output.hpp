@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/events.hpp"
+#include "ui/tool_summary.hpp"
 
 namespace nib::ui {
 
@@ -36,7 +37,7 @@ std::string usage_summary(int turns, const core::Usage& usage, const CostFunctio
 class PrintOutput {
  public:
   PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text,
-              CostFunction cost = {});
+              CostFunction cost = {}, ToolPresenter presenter = ToolPresenter());
 
   void on_event(const core::Event& event);
   // The last assistant message's text: the run's answer.
@@ -57,6 +58,7 @@ class PrintOutput {
   std::ostream& err_;
   bool live_text_;
   CostFunction cost_;
+  ToolPresenter presenter_;
   std::string final_text_;
   bool wrote_live_text_ = false;
   std::string live_pending_;                      // streamed text not yet written to the terminal

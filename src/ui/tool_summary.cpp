@@ -20,11 +20,6 @@ std::string fit(std::string text, std::size_t width) {
   return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
 }
 
-std::string string_field(const nlohmann::json& args, const char* key) {
-  const auto it = args.find(key);
-  return it != args.end() && it->is_string() ? it->get<std::string>() : std::string{};
-}
-
 }  // namespace
 
 std::string format_duration(std::chrono::milliseconds duration) {
@@ -39,28 +34,25 @@ std::string format_duration(std::chrono::milliseconds duration) {
   return buffer;
 }
 
-std::string summarize_call(const std::string& name, const std::string& arguments) {
+std::string ToolPresenter::call(const std::string& name, const std::string& arguments) const {
   const auto args = nlohmann::json::parse(arguments, nullptr, false);
   if (!args.is_object()) return fit(name + " " + arguments, kSummaryWidth);
-
-  std::string detail;
-  if (name == "bash") {
-    detail = first_line(string_field(args, "command"));
-  } else if (args.contains("path") || args.contains("pattern")) {
-    detail = string_field(args, "pattern");
-    const std::string path = string_field(args, "path");
-    if (!path.empty()) detail += detail.empty() ? path : " in " + path;
-    const auto offset = args.value("offset", nlohmann::json());
-    const auto limit = args.value("limit", nlohmann::json());
-    if (name == "read" && offset.is_number_integer()) {
-      detail += ":" + std::to_string(offset.get<long>());
-      if (limit.is_number_integer())
-        detail += "-" + std::to_string(offset.get<long>() + limit.get<long>() - 1);
-    }
-  } else {
+  const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
+  std::string detail = registered != nullptr ? registered->tool->describe_call(args) : "";
+  if (detail.empty() && !args.empty()) {
     detail = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
-  return fit(detail.empty() ? name : name + " " + detail, kSummaryWidth);
+  return fit(detail.empty() ? name : name + " " + first_line(detail), kSummaryWidth);
+}
+
+std::optional<std::string> ToolPresenter::result(const std::string& name,
+                                                 const std::string& arguments,
+                                                 const core::ToolResult& result) const {
+  const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
+  if (registered == nullptr) return std::nullopt;
+  const auto args = nlohmann::json::parse(arguments, nullptr, false);
+  return registered->tool->describe_result(args.is_object() ? args : nlohmann::json::object(),
+                                           result);
 }
 
 std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome) {

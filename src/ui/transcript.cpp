@@ -78,7 +78,8 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
       items_.emplace_back(ToolItem{.id = start->id, .name = start->name});
       item = &std::get<ToolItem>(items_.back());
     }
-    item->summary = summarize_call(start->name, start->arguments);
+    item->summary = presenter_.call(start->name, start->arguments);
+    item->arguments = start->arguments;
     item->state = ToolState::kQueued;
   } else if (const auto* running = std::get_if<core::ToolRunningEvent>(&event)) {
     if (ToolItem* item = tool(running->id)) {
@@ -88,7 +89,8 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
   } else if (const auto* settled = std::get_if<core::ToolSettledEvent>(&event)) {
     const core::ToolOutcome& outcome = settled->outcome;
     if (ToolItem* item = tool(outcome.result.tool_call_id)) {
-      item->finish(outcome.result, outcome.display, outcome.duration);
+      item->finish(outcome.result, outcome.display, outcome.duration,
+                   presenter_.result(item->name, item->arguments, outcome.result));
     }
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {
     if (ToolItem* item = tool(tool_end->outcome.result.tool_call_id)) item->ended = true;
@@ -123,7 +125,8 @@ void Transcript::on_message_end(const core::AssistantMessage& message) {
       item = &std::get<ToolItem>(items_.back());
     }
     if (item->state == ToolState::kStreaming) {
-      item->summary = summarize_call(call.name, call.arguments);
+      item->summary = presenter_.call(call.name, call.arguments);
+      item->arguments = call.arguments;
       item->state = ToolState::kQueued;
     }
   }
@@ -172,7 +175,8 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
         } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
           items_.emplace_back(ToolItem{.id = call->id,
                                        .name = call->name,
-                                       .summary = summarize_call(call->name, call->arguments),
+                                       .summary = presenter_.call(call->name, call->arguments),
+                                       .arguments = call->arguments,
                                        .state = ToolState::kQueued});
         }
       }
@@ -180,7 +184,8 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
       for (const core::ToolResult& result : results->results) {
         ToolItem* item = tool(result.tool_call_id);
         if (item == nullptr) continue;
-        item->finish(result, std::nullopt, {});
+        item->finish(result, std::nullopt, {},
+                     presenter_.result(item->name, item->arguments, result));
         item->ended = true;
       }
     }

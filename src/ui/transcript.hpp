@@ -10,12 +10,16 @@
 #include <vector>
 
 #include "core/events.hpp"
+#include "ui/tool_summary.hpp"
 #include "ui/transcript_items.hpp"
 
 namespace nib::ui {
 
 class Transcript {
  public:
+  // Tool calls are presented as `presenter` says (by the run's tools, or by default).
+  explicit Transcript(ToolPresenter presenter = ToolPresenter()) : presenter_(presenter) {}
+
   void add_user(std::string text);
   void add_notice(std::string text, NoticeKind kind);
   void on_event(const core::Event& event, UiClock::time_point now);
@@ -36,6 +40,7 @@ class Transcript {
   void clear();
 
  private:
+  ToolPresenter presenter_;
   // The rows of item `index`, with the blank row that separates it from the one before.
   StyledLines rows_of(std::size_t index, std::size_t width, UiClock::time_point now) const;
   // The row of call `id` of the reply being received (since message_start_), or nullptr.

@@ -166,20 +166,13 @@ Excerpt excerpt(const std::string& text, std::size_t max_lines) {
 }
 
 void ToolItem::finish(const core::ToolResult& result, const std::optional<std::string>& shown,
-                      std::chrono::milliseconds took) {
+                      std::chrono::milliseconds took, std::optional<std::string> result_line) {
   state = ToolState::kDone;
   is_error = result.is_error;
   exit_code = result.exit_code;
   duration = took;
-  const std::string text = core::content_text(result.content, "[image]");
-  if (name == "read" && !is_error) {
-    // The file's own lines say little in a row; how much was read says enough.
-    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) +
-                       (text.empty() || text.back() == '\n' ? 0 : 1);
-    output = {{"Read " + std::to_string(lines) + (lines == 1 ? " line" : " lines")}, 0};
-  } else {
-    output = excerpt(text, kToolPreviewLines);
-  }
+  output = result_line ? Excerpt{{std::move(*result_line)}, 0}
+                       : excerpt(core::content_text(result.content, "[image]"), kToolPreviewLines);
   if (shown) display = excerpt(*shown, kToolDisplayLines);
 }
 

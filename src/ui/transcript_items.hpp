@@ -67,7 +67,8 @@ enum class ToolState {
 struct ToolItem {
   std::string id;
   std::string name;
-  std::string summary;  // "read src/app.cpp:120-180"
+  std::string summary;    // "read src/app.cpp:120-180"
+  std::string arguments;  // the call's argument text, once complete
   std::size_t argument_bytes = 0;
   ToolState state = ToolState::kStreaming;
   UiClock::time_point started{};
@@ -78,9 +79,10 @@ struct ToolItem {
   Excerpt display;     // UI-only content, e.g. a unified diff
   bool ended = false;  // its result is final (tool_end or the batch's results)
 
-  // Takes the result (and display) of a finished call.
+  // Takes the result (and display) of a finished call; `result_line`, when the tool gives one
+  // (ToolPresenter::result), stands in for the result's first lines.
   void finish(const core::ToolResult& result, const std::optional<std::string>& shown,
-              std::chrono::milliseconds took);
+              std::chrono::milliseconds took, std::optional<std::string> result_line = {});
 };
 
 using TranscriptItem = std::variant<UserItem, AssistantItem, ThinkingItem, ToolItem, NoticeItem>;

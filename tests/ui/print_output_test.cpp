@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/presenting_tools.hpp"
+
 namespace nib::ui {
 namespace {
 
@@ -26,13 +28,19 @@ ToolOutcome outcome(bool is_error, std::string text) {
       std::chrono::milliseconds(12)};
 }
 
+// Calls presented as the built-in tools present them.
+ToolPresenter presenter() {
+  static const auto tools = testing::presenting_tools();
+  return ToolPresenter(tools.get());
+}
+
 struct Streams {
   std::ostringstream out, err;
 };
 
 TEST(PrintOutputTest, TextModeSendsOnlyTheFinalAnswerToStdout) {
   Streams s;
-  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false);
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false, {}, presenter());
   output.on_event(TextDeltaEvent{"Let me look."});
   output.on_event(MessageEndEvent{reply("Let me look.", true)});
   output.on_event(ToolStartEvent{"c1", "read", R"({"path":"a.txt"})"});
@@ -46,7 +54,7 @@ TEST(PrintOutputTest, TextModeSendsOnlyTheFinalAnswerToStdout) {
 
 TEST(PrintOutputTest, FailedReplyIsNotPrintedAsAnAnswer) {
   Streams s;
-  PrintOutput output(PrintFormat::kText, s.out, s.err, false);
+  PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
   output.on_event(MessageEndEvent{reply("half an ans", false, StopReason::kError)});
   output.on_event(RunEndEvent{RunStopReason::kError, "stream ended before the reply was complete"});
   EXPECT_EQ(s.out.str(), "");
@@ -55,7 +63,7 @@ TEST(PrintOutputTest, FailedReplyIsNotPrintedAsAnAnswer) {
 
 TEST(PrintOutputTest, ErrorResultShowsItsFirstLine) {
   Streams s;
-  PrintOutput output(PrintFormat::kText, s.out, s.err, false);
+  PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
   output.on_event(ToolStartEvent{"c1", "read", R"({"path":"x"})"});
   output.on_event(ToolEndEvent{outcome(true, "Error: x not found\nmore")});
   EXPECT_EQ(s.err.str(), "✗ read x: Error: x not found (12 ms)\n");
@@ -95,7 +103,7 @@ TEST(PrintOutputTest, LiveTextToATerminalLosesEscapeSequencesSplitAcrossDeltas) 
 
 TEST(PrintOutputTest, TextForAPipeKeepsTheReplyAsItIs) {
   Streams s;
-  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false);
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false, {}, presenter());
   output.on_event(TextDeltaEvent{"\x1b[31mred\x1b[0m"});
   output.on_event(MessageEndEvent{reply("\x1b[31mred\x1b[0m", false)});
   EXPECT_EQ(s.out.str(), "\x1b[31mred\x1b[0m\n");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/presenting_tools.hpp"
+
 namespace nib::ui {
 namespace {
 
@@ -13,12 +15,23 @@ core::ToolOutcome outcome(bool is_error, std::optional<int> exit_code, const std
   return out;
 }
 
-TEST(ToolSummary, SummarisesCallsByWhatMatters) {
-  EXPECT_EQ(summarize_call("read", R"({"path":"src/app.cpp","offset":120,"limit":61})"),
-            "read src/app.cpp:120-180");
-  EXPECT_EQ(summarize_call("bash", R"({"command":"npm test\nnpm run lint"})"), "bash npm test");
-  EXPECT_EQ(summarize_call("grep", R"({"pattern":"TODO","path":"src"})"), "grep TODO in src");
-  EXPECT_EQ(summarize_call("bash", "{not json"), "bash {not json");
+TEST(ToolSummary, CallsReadAsTheirToolDescribesThem) {
+  const auto tools = testing::presenting_tools();
+  const ToolPresenter presenter(tools.get());
+  EXPECT_EQ(presenter.call("bash", R"({"command":"npm test\nnpm run lint"})"), "bash npm test");
+  EXPECT_EQ(presenter.call("grep", R"({"pattern":"TODO","path":"src"})"), "grep TODO in src");
+  EXPECT_EQ(presenter.call("bash", "{not json"), "bash {not json");
+  core::ToolResult read{"c1", "read", core::text_content("a\nb\n"), false, {}};
+  EXPECT_EQ(presenter.result("read", R"({"path":"a"})", read), "Read 2 lines");
+  EXPECT_EQ(presenter.result("bash", R"({"command":"x"})", read), std::nullopt);
+}
+
+TEST(ToolSummary, AToolThatSaysNothingGetsItsNameAndCompactArguments) {
+  const ToolPresenter presenter;  // no registry: nothing is known about any tool
+  EXPECT_EQ(presenter.call("mcp__git__log", R"({"limit": 3, "ref": "main"})"),
+            R"(mcp__git__log {"limit":3,"ref":"main"})");
+  EXPECT_EQ(presenter.call("task", "{}"), "task");
+  EXPECT_EQ(presenter.result("read", "{}", core::ToolResult{}), std::nullopt);
 }
 
 TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
@@ -31,7 +44,9 @@ TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
 }
 
 TEST(ToolSummary, LinesCarryNoControlSequences) {
-  EXPECT_EQ(summarize_call("bash", R"({"command":"echo \u001b]0;pwned\u0007hi\u001b[2J"})"),
+  const auto tools = testing::presenting_tools();
+  EXPECT_EQ(ToolPresenter(tools.get())
+                .call("bash", R"({"command":"echo \u001b]0;pwned\u0007hi\u001b[2J"})"),
             "bash echo hi");
   EXPECT_EQ(outcome_line("bash x", outcome(true, std::nullopt, "Error: \x1b[31mred\x1b[0m", 5)),
             "✗ bash x: Error: red (5 ms)");

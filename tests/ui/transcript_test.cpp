@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/presenting_tools.hpp"
 #include "support/styled_rows.hpp"
 #include "support/text_match.hpp"
 
@@ -33,7 +34,8 @@ class TranscriptTest : public ::testing::Test {
   std::string live() const { return text_of(transcript_.live_rows(60, now_)); }
   std::string commit() { return text_of(transcript_.take_committable(60, 100, now_)); }
 
-  Transcript transcript_;
+  std::unique_ptr<core::ToolRegistry> tools_ = testing::presenting_tools();
+  Transcript transcript_{ToolPresenter(tools_.get())};
   UiClock::time_point now_ = UiClock::time_point(std::chrono::hours(1));
 };
 
@@ -184,6 +186,17 @@ TEST_F(TranscriptTest, ALongReplyStreamedInPiecesLooksAsIfRenderedWhole) {
   whole.on_event(core::TextDeltaEvent{text}, now_);
   whole.on_event(core::MessageEndEvent{reply(text)}, now_);
   EXPECT_EQ(shown, text_of(whole.take_committable(60, 100, now_)));
+}
+
+TEST_F(TranscriptTest, AToolThatSaysNothingIsShownByNameAndCompactArguments) {
+  feed(core::MessageEndEvent{reply("", {{"c1", "mcp__docs__search", R"({"query": "flock"})"}})});
+  feed(core::ToolStartEvent{"c1", "mcp__docs__search", R"({"query": "flock"})"});
+  auto done = outcome("c1", "three hits\nmore", false);
+  feed(core::ToolSettledEvent{done});
+  feed(core::ToolEndEvent{done});
+  const std::string rows = commit();
+  EXPECT_TRUE(contains(rows, "✓ mcp__docs__search {\"query\":\"flock\"}")) << rows;
+  EXPECT_TRUE(contains(rows, "three hits")) << rows;
 }
 
 TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {

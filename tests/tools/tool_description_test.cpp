@@ -1,0 +1,46 @@
+// How the built-in tools present their calls and results to people (core::Tool::describe_call,
+// describe_result): what the front ends show in tool rows and print mode's lines.
+
+#include <gtest/gtest.h>
+
+#include "tools/builtin.hpp"
+
+namespace nib::tools {
+namespace {
+
+using nlohmann::json;
+
+core::ToolPtr tool_named(const std::string& name) {
+  for (auto& tool : builtin_tools()) {
+    if (tool->name() == name) return tool;
+  }
+  return nullptr;
+}
+
+TEST(ToolDescriptionTest, EachBuiltInToolSaysWhatItsCallActsOn) {
+  EXPECT_EQ(tool_named("bash")->describe_call(json{{"command", "make -j4\nmake test"}}),
+            "make -j4\nmake test");
+  EXPECT_EQ(tool_named("read")->describe_call(json{{"path", "src/app.cpp"}}), "src/app.cpp");
+  EXPECT_EQ(
+      tool_named("read")->describe_call(json{{"path", "a.c"}, {"offset", 120}, {"limit", 61}}),
+      "a.c:120-180");
+  EXPECT_EQ(tool_named("grep")->describe_call(json{{"pattern", "TODO"}, {"path", "src"}}),
+            "TODO in src");
+  EXPECT_EQ(tool_named("find")->describe_call(json{{"pattern", "*.cpp"}}), "*.cpp");
+  EXPECT_EQ(tool_named("ls")->describe_call(json{{"path", "src"}}), "src");
+  EXPECT_EQ(tool_named("edit")->describe_call(json{{"path", "a.py"}}), "a.py");
+  EXPECT_EQ(tool_named("write")->describe_call(json{{"path", "b.py"}, {"content", "x"}}), "b.py");
+}
+
+TEST(ToolDescriptionTest, ReadStandsInForItsPageWithTheCountOfLines) {
+  const auto read = tool_named("read");
+  const core::ToolResult page{"c1", "read", core::text_content("one\ntwo\nthree"), false, {}};
+  EXPECT_EQ(read->describe_result(json::object(), page), "Read 3 lines");
+  const core::ToolResult failed{"c1", "read", core::text_content("Error: no such file"), true, {}};
+  EXPECT_EQ(read->describe_result(json::object(), failed), std::nullopt);
+  const core::ToolResult output{"c1", "bash", core::text_content("ok"), false, {}};
+  EXPECT_EQ(tool_named("bash")->describe_result(json::object(), output), std::nullopt);
+}
+
+}  // namespace
+}  // namespace nib::tools
