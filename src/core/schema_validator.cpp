@@ -6,6 +6,10 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
 namespace nib::core {
 namespace {
 
@@ -72,6 +76,56 @@ const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::js
   return node;
 }
 
+// A number as a person writes it: 1 rather than 1.000000 (valijson's std::to_string), and as an
+// integer whenever it is whole.
+std::string number_text(double value) {
+  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+  if (value == static_cast<double>(static_cast<std::int64_t>(value)) &&
+      value > -kLargestExactInteger && value < kLargestExactInteger) {
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  return nlohmann::json(value).dump();
+}
+
+// valijson's message for a minimum or maximum it checked, and the comparison it stands for.
+struct BoundMessage {
+  std::string_view prefix;
+  std::string_view comparison;  // as the model is told it
+  const char* keyword;          // the schema keyword holding the bound in draft 7
+  const char* draft4_keyword;   // ...and in draft 4 ("minimum" with "exclusiveMinimum": true)
+};
+constexpr BoundMessage kBoundMessages[] = {
+    // Longer prefixes first: "greater than" starts "greater than or equal to".
+    {"Expected number greater than or equal to ", "≥", "minimum", "minimum"},
+    {"Expected number greater than ", ">", "exclusiveMinimum", "minimum"},
+    {"Expected number less than or equal to ", "≤", "maximum", "maximum"},
+    {"Expected number less than ", "<", "exclusiveMaximum", "maximum"},
+};
+
+// "must be ≥ 1, got 0" for valijson's report of a violated minimum or maximum, with the bound
+// as the schema writes it (valijson's text has only six decimals); nullopt for any other message.
+std::optional<std::string> bound_violation(const std::string& description,
+                                           const nlohmann::json* subschema,
+                                           const nlohmann::json* value) {
+  for (const auto& bound : kBoundMessages) {
+    if (!description.starts_with(bound.prefix)) continue;
+    double limit = std::strtod(description.c_str() + bound.prefix.size(), nullptr);
+    if (subschema != nullptr) {
+      for (const char* keyword : {bound.keyword, bound.draft4_keyword}) {
+        const auto it = subschema->find(keyword);
+        if (it != subschema->end() && it->is_number()) {
+          limit = it->get<double>();
+          break;
+        }
+      }
+    }
+    std::string text = "must be " + std::string(bound.comparison) + " " + number_text(limit);
+    if (value != nullptr && value->is_number()) text += ", got " + value->dump();
+    return text;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 struct CompiledSchema::Impl {
@@ -107,7 +161,11 @@ std::vector<FieldError> CompiledSchema::validate(const nlohmann::json& instance)
   for (const auto& error : results) {
     if (is_wrapper_message(error.description)) continue;
     FieldError field{pointer_of(error.context), error.description};
-    if (error.description.find("'type' constraint") != std::string::npos) {
+    if (auto bound =
+            bound_violation(error.description, schema_at(impl_->document, instance, field.path),
+                            value_at(instance, field.path))) {
+      field.message = std::move(*bound);
+    } else if (error.description.find("'type' constraint") != std::string::npos) {
       // valijson does not say which type it wanted; the schema and the value do.
       const auto* subschema = schema_at(impl_->document, instance, field.path);
       const auto* value = value_at(instance, field.path);

@@ -24,7 +24,22 @@ constexpr std::array kJpegQualities{85, 70, 55, 40};
 constexpr double kShrinkFactor = 0.75;
 constexpr int kMaxShrinkRounds = 6;
 
-void discard_log(const gchar*, GLogLevelFlags, const gchar*, gpointer) {}
+// Decoder warnings of the image being prepared on this thread. libvips reports some failures
+// (a damaged PNG chunk, data cut short) only as warnings and then raises an error with an empty
+// message; these are that failure's reason. Warnings from libvips's own worker threads land in
+// theirs and are lost, which the fallback reason covers.
+thread_local std::vector<std::string> decoder_warnings;
+// Warnings kept per image: the first few name the cause; the rest repeat it.
+constexpr std::size_t kMaxKeptWarnings = 3;
+
+void keep_warning(const gchar*, GLogLevelFlags, const gchar* message, gpointer) {
+  if (message == nullptr || decoder_warnings.size() >= kMaxKeptWarnings) return;
+  if (std::find(decoder_warnings.begin(), decoder_warnings.end(), message) !=
+      decoder_warnings.end()) {
+    return;
+  }
+  decoder_warnings.emplace_back(message);
+}
 
 // Starts libvips once per process; returns why it failed, or an empty string.
 const std::string& start_vips() {
@@ -41,10 +56,11 @@ const std::string& start_vips() {
     vips_cache_set_max(0);
     // Only the loaders for the formats detect_image_format() admits are ever wanted.
     vips_block_untrusted_set(TRUE);
-    // Decoder warnings (a truncated file, odd metadata) would land on the terminal.
+    // Decoder warnings (a truncated file, odd metadata) would land on the terminal; they are
+    // kept for the reason of a failure instead.
     g_log_set_handler("VIPS",
                       static_cast<GLogLevelFlags>(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE),
-                      discard_log, nullptr);
+                      keep_warning, nullptr);
   });
   return failure;
 }
@@ -148,6 +164,19 @@ std::string first_line(std::string_view text) {
   return std::string(text);
 }
 
+// Why decoding failed: libvips's error text, else the decoder's warnings, else a fallback (an
+// empty reason would tell the model nothing).
+std::string decode_failure(const vips::VError& error) {
+  std::string reason = first_line(error.what());
+  if (reason.empty()) {
+    for (const auto& warning : decoder_warnings) {
+      reason += (reason.empty() ? "" : "; ") + first_line(warning);
+    }
+  }
+  if (reason.empty()) reason = "libvips gave no reason; the file is probably damaged or truncated";
+  return "it could not be decoded: " + reason;
+}
+
 ImageOutcome prepare(std::string_view bytes, ImageFormat format, const ImageLimits& limits,
                      std::stop_token stop) {
   if (const std::string& failure = start_vips(); !failure.empty()) {
@@ -155,6 +184,7 @@ ImageOutcome prepare(std::string_view bytes, ImageFormat format, const ImageLimi
   }
   PreparedImage result;
   result.source_mime_type = image_mime_type(format);
+  decoder_warnings.clear();
   try {
     // The loaders read only the header here; pixels are decoded when something needs them.
     const VImage header = VImage::new_from_buffer(bytes.data(), bytes.size(), "");
@@ -200,7 +230,7 @@ ImageOutcome prepare(std::string_view bytes, ImageFormat format, const ImageLimi
     return {std::move(result), "", false};
   } catch (const vips::VError& error) {
     vips_error_clear();
-    return failed("it could not be decoded: " + first_line(error.what()));
+    return failed(decode_failure(error));
   }
 }
 

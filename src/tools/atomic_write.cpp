@@ -38,16 +38,39 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+// `result` as failed at `step`, for the reason errno gives.
+AtomicWriteResult failed(AtomicWriteResult result, std::string step) {
+  result.error_number = errno;
+  result.failed_step = std::move(step);
+  return result;
+}
+
+// Writes `bytes` over the file at `path` in place, keeping its inode (and so its other hard
+// links, permissions and owner). Not atomic: see the header.
+AtomicWriteResult write_in_place(const std::filesystem::path& path, std::string_view bytes) {
+  AtomicWriteResult result;
+  const auto fail = [&](std::string step) { return failed(result, std::move(step)); };
+  // No O_TRUNC: the new content is written over the old and the rest cut off afterwards, so a
+  // failure to open leaves the file whole.
+  const UniqueFd file(open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+  if (!file.valid()) return fail("open " + path.string() + " for writing");
+  result.in_place = true;  // from here on, a failure may leave part of `bytes` in the file
+  if (!write_all(file.get(), bytes)) return fail("write " + path.string());
+  if (ftruncate(file.get(), static_cast<off_t>(bytes.size())) != 0) {
+    return fail("cut " + path.string() + " to its new size");
+  }
+  if (fsync(file.get()) != 0) return fail("flush " + path.string() + " to disk");
+  fstat(file.get(), &result.written);
+  return result;
+}
+
 }  // namespace
 
 AtomicWriteResult atomic_write(const std::filesystem::path& path, std::string_view bytes,
                                const std::optional<struct stat>& existing) {
+  if (existing && existing->st_nlink > 1) return write_in_place(path, bytes);
   AtomicWriteResult result;
-  const auto fail = [&](std::string step) {
-    result.error_number = errno;
-    result.failed_step = std::move(step);
-    return result;
-  };
+  const auto fail = [&](std::string step) { return failed(result, std::move(step)); };
   const std::filesystem::path directory = path.parent_path();
   const std::string stem = path.filename().string().substr(0, kMaxNameStemBytes);
   // 0600 while the content is written, so that a file that was private is never readable by

@@ -5,6 +5,7 @@
 #include "tools/command_report.hpp"
 #include "tools/command_runner.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/subprocess.hpp"
 
 namespace nib::tools {
@@ -62,6 +63,8 @@ class BashTool final : public core::Tool {
 
   core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
                            const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"command"}))
+      return core::ToolOutput::error("Error: " + *refusal);
     const std::string command = args.value("command", "");
     if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
       return core::ToolOutput::error("Error: command is empty. Pass the shell command to run.");

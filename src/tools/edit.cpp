@@ -7,7 +7,9 @@
 #include "tools/edit_match.hpp"
 #include "tools/file_change.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/text_view.hpp"
 #include "tools/unified_diff.hpp"
 #include "util/byte_size.hpp"
@@ -177,17 +179,22 @@ class EditTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     auto parsed = parse_arguments(args);
     if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
     const auto& arguments = std::get<EditArguments>(parsed);
-    const auto requested = resolve_path(arguments.path, context.cwd);
-    auto loaded =
-        load_current_file(requested, display_path(requested, context.cwd), kMaxEditFileBytes, stop);
+    const LocatedPath resolved = locate_path(arguments.path, context.cwd);
+    if (!resolved.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, resolved, context.cwd));
+    }
+    auto loaded = load_current_file(resolved.path, display_path(resolved.path, context.cwd),
+                                    kMaxEditFileBytes, "edit", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     const CurrentFile& file = std::get<CurrentFile>(loaded);
     if (!file.exists) {
-      return ToolOutput::error("File not found: " + file.shown +
-                               ". edit changes existing files; to create one, use write.");
+      return ToolOutput::error("File not found: " + file.shown + "." +
+                               did_you_mean(resolved.path, context.cwd) +
+                               " edit changes existing files; to create one, use write.");
     }
     if (!file.loaded) {
       return ToolOutput::error(file.shown + " is " + util::format_byte_size(file.info.st_size) +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tools/atomic_write.hpp"
+#include "tools/path.hpp"
 #include "tools/text_page.hpp"
 #include "tools/unique_fd.hpp"
 
@@ -20,16 +21,28 @@ std::string error_text(int error_number) {
   return std::system_category().message(error_number);
 }
 
-ToolOutput access_failure(int error_number, const std::string& shown) {
+// Why `shown` could not be looked at (`reading` false: stat failed) or read (`reading` true), for
+// `tool` ("edit", "write"), which must read a file before it replaces it.
+ToolOutput access_failure(int error_number, const std::string& shown, std::string_view tool,
+                          bool reading) {
+  const std::string action(tool);
   switch (error_number) {
     case EACCES:
     case EPERM:
-      return ToolOutput::error("Permission denied: cannot read " + shown + ".");
+      if (reading) {
+        return ToolOutput::error("Permission denied: " + shown + " cannot be read, and " + action +
+                                 " reads a file before replacing it (to check that it is the "
+                                 "version you saw). Nothing was changed.");
+      }
+      return ToolOutput::error("Permission denied: cannot " + action + " " + shown +
+                               " (a directory on its path cannot be searched).");
     case ENOTDIR:
-      return ToolOutput::error("Cannot use " + shown +
+      return ToolOutput::error("Cannot " + action + " " + shown +
                                ": a part of the path before the last is a file, not a directory.");
     default:
-      return ToolOutput::error("Cannot read " + shown + ": " + error_text(error_number) + ".");
+      return ToolOutput::error("Cannot " + action + " " + shown + ": " +
+                               (reading ? "reading it failed: " : "") + error_text(error_number) +
+                               ".");
   }
 }
 
@@ -72,6 +85,7 @@ bool same_file_state(const struct stat& before, const struct stat& now) {
 std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::path& requested,
                                                         std::string shown,
                                                         std::uint64_t max_load_bytes,
+                                                        std::string_view tool,
                                                         std::stop_token stop) {
   CurrentFile file;
   file.shown = std::move(shown);
@@ -79,12 +93,15 @@ std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::p
   // Look before opening: opening a FIFO or a device can block or have side effects.
   if (stat(file.target.c_str(), &file.info) != 0) {
     if (errno == ENOENT) return file;
-    return access_failure(errno, file.shown);
+    return access_failure(errno, file.shown, tool, /*reading=*/false);
   }
   if (auto refusal = refuse_unless_regular(file.info, file.shown)) return std::move(*refusal);
+  const auto read_failure = [&](int error_number) {
+    return access_failure(error_number, file.shown, tool, /*reading=*/true);
+  };
   const UniqueFd fd(open(file.target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (!fd.valid()) return access_failure(errno, file.shown);
-  if (fstat(fd.get(), &file.info) != 0) return access_failure(errno, file.shown);
+  if (!fd.valid()) return read_failure(errno);
+  if (fstat(fd.get(), &file.info) != 0) return read_failure(errno);
   if (auto refusal = refuse_unless_regular(file.info, file.shown)) return std::move(*refusal);
   file.exists = true;
 
@@ -93,13 +110,13 @@ std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::p
   };
   if (static_cast<std::uint64_t>(file.info.st_size) > max_load_bytes) {
     auto state = file_state_of(fd.get(), file.info, stop);
-    if (!state) return stop.stop_requested() ? aborted() : access_failure(errno, file.shown);
+    if (!state) return stop.stop_requested() ? aborted() : read_failure(errno);
     file.state = *state;
     return file;
   }
   auto bytes = read_whole(fd.get(), static_cast<std::uint64_t>(file.info.st_size), stop);
   if (std::holds_alternative<std::monostate>(bytes)) return aborted();
-  if (const int* error = std::get_if<int>(&bytes)) return access_failure(*error, file.shown);
+  if (const int* error = std::get_if<int>(&bytes)) return read_failure(*error);
   file.bytes = std::move(std::get<std::string>(bytes));
   file.loaded = true;
   file.state = file_state(file.info, file.bytes);
@@ -148,15 +165,22 @@ std::optional<ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& 
     std::error_code error;
     std::filesystem::create_directories(file.target.parent_path(), error);
     if (error) {
-      return ToolOutput::error("Cannot create the directory " + file.target.parent_path().string() +
-                               " for " + file.shown + ": " + error.message() + ".");
+      return ToolOutput::error("Cannot create the directory " +
+                               escape_name(file.target.parent_path().native()) + " for " +
+                               file.shown + ": " + error.message() + ".");
     }
   }
   const AtomicWriteResult written =
       atomic_write(file.target, bytes, file.exists ? std::optional(file.info) : std::nullopt);
   if (!written.ok()) {
-    return ToolOutput::error("Cannot write " + file.shown + ": could not " + written.failed_step +
-                             ": " + error_text(written.error_number) + "." + not_changed);
+    const std::string outcome =
+        written.in_place ? " " + file.shown +
+                               " was being written in place (it has other hard links), so it "
+                               "may now hold part of the new content: read it before retrying."
+                         : not_changed;
+    return ToolOutput::error("Cannot write " + file.shown + ": could not " +
+                             escape_name(written.failed_step) + ": " +
+                             error_text(written.error_number) + "." + outcome);
   }
   tracker.record(file.target, file_state(written.written, bytes));
   return std::nullopt;

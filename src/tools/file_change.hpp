@@ -31,12 +31,12 @@ struct CurrentFile {
 };
 
 // Looks at the file `requested` (resolved, not yet symlink-resolved) names and, when it exists
-// and is at most `max_load_bytes`, reads it whole. Errors (as results for the model) for a
-// directory or other non-regular file, a file that cannot be read, and an abort; a missing
-// file is not an error (exists is false).
+// and is at most `max_load_bytes`, reads it whole. Errors (as results for the model, naming
+// `tool`: "edit", "write") for a directory or other non-regular file, a file that cannot be
+// looked at or read, and an abort; a missing file is not an error (exists is false).
 std::variant<CurrentFile, core::ToolOutput> load_current_file(
     const std::filesystem::path& requested, std::string shown, std::uint64_t max_load_bytes,
-    std::stop_token stop);
+    std::string_view tool, std::stop_token stop);
 
 // An error when the model has not seen `file`'s current state in this session (it never read
 // it, or it changed since), saying to read it again; nullopt when it has. `action` names what
@@ -45,10 +45,11 @@ std::optional<core::ToolOutput> refuse_unless_seen(const FileTracker& tracker,
                                                    const CurrentFile& file,
                                                    std::string_view action);
 
-// Replaces `file` with `bytes` atomically (creating missing parent directories when
-// `create_parents`), keeping an existing file's permissions, and records the result as seen.
-// Refuses when the file changed on disk while the call was working on it. Returns nullopt on
-// success, else the error for the model; on error nothing has changed.
+// Replaces `file` with `bytes` (creating missing parent directories when `create_parents`),
+// atomically unless it has several hard links (see atomic_write()), keeping an existing file's
+// permissions, and records the result as seen. Refuses when the file changed on disk while the
+// call was working on it. Returns nullopt on success, else the error for the model; on error
+// nothing has changed, except that a file written in place may hold part of `bytes`.
 std::optional<core::ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& file,
                                              std::string_view bytes, bool create_parents);
 

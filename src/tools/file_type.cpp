@@ -1,5 +1,7 @@
 #include "tools/file_type.hpp"
 
+#include <sys/stat.h>
+
 #include <array>
 
 #include "util/utf8.hpp"
@@ -138,6 +140,17 @@ bool looks_binary(std::string_view head, bool truncated) {
     if (util::utf8_sequence_length(completed, 0) == wanted) return false;
   }
   return true;
+}
+
+const char* file_kind_name(mode_t mode) {
+  return S_ISREG(mode)    ? "a file"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISSOCK(mode) ? "a socket"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISLNK(mode)  ? "a symbolic link"
+                          : "a special file";
 }
 
 }  // namespace nib::tools

@@ -2,7 +2,10 @@
 // What kind of file a few leading bytes reveal: the images read can attach, a guess at the type
 // of other binary files (for a one-line notice instead of garbage), and whether the bytes look
 // like text at all. Decisions come from content only, never from the file name, because names
-// lie (a screenshot saved as .txt, a PNG named .jpg). Pure functions; thread-safe.
+// lie (a screenshot saved as .txt, a PNG named .jpg). Also the name of the kind of file a stat
+// mode gives, for errors. Pure functions; thread-safe.
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <optional>
@@ -39,5 +42,10 @@ FileTypeGuess guess_file_type(std::string_view head, std::string_view shell_path
 // `truncated` (more of the file follows), a sequence cut off by the end of `head` is not held
 // against it.
 bool looks_binary(std::string_view head, bool truncated);
+
+// The kind of file `mode` (st_mode) describes, with its article: "a file", "a directory", "a FIFO
+// (named pipe)", "a socket", "a character device", "a block device", "a symbolic link", or
+// "a special file".
+const char* file_kind_name(mode_t mode);
 
 }  // namespace nib::tools

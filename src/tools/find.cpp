@@ -8,12 +8,16 @@
 #include <system_error>
 #include <variant>
 
+#include "tools/file_type.hpp"
 #include "tools/glob.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
 #include "tools/path_list.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
+#include "util/plural.hpp"
 
 namespace nib::tools {
 namespace {
@@ -37,7 +41,9 @@ std::string description() {
          "At most `limit` (default " +
          std::to_string(kFindDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
          ") paths and " + util::format_byte_size(kMaxOutputBytes) +
-         "; when more match, a note gives the total. Symlinks to directories are not followed.";
+         "; when more match, a note gives the total. Symlinks to directories are not followed. A "
+         "byte of a name that is not UTF-8 is shown as \\xNN; the file tools accept the name "
+         "written that way.";
 }
 
 json parameters() {
@@ -125,11 +131,10 @@ std::string relative_pattern(std::string pattern, const std::filesystem::path& r
 // A note naming the directories that could not be read, or nothing.
 std::string unreadable_note(const WalkSummary& summary) {
   if (summary.unreadable.empty()) return {};
-  std::string text = "\n[" + std::to_string(summary.unreadable.size()) + " director" +
-                     (summary.unreadable.size() == 1 ? "y" : "ies") +
+  std::string text = "\n[" + util::plural(summary.unreadable.size(), "directory", "directories") +
                      " could not be read, so results may be missing from:";
   for (std::size_t i = 0; i < summary.unreadable.size() && i < kMaxListedUnreadable; ++i) {
-    text += (i == 0 ? " " : ", ") + summary.unreadable[i];
+    text += (i == 0 ? " " : ", ") + escape_name(summary.unreadable[i]);
   }
   if (summary.unreadable.size() > kMaxListedUnreadable) text += ", ...";
   return text + "]\n";
@@ -163,21 +168,34 @@ class FindTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"pattern", "path"})) {
+      return ToolOutput::error(*refusal);
+    }
     auto parsed = parse_arguments(args);
     if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
     auto& arguments = std::get<FindArguments>(parsed);
-    const auto root = resolve_path(arguments.path, context.cwd);
+    const LocatedPath located = locate_path(arguments.path, context.cwd);
+    if (!located.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
+    }
+    const auto& root = located.path;
     const std::string shown_root = display_path(root, context.cwd);
 
     struct stat info {};
     if (stat(root.c_str(), &info) != 0) {
       const int error = errno;
       if (error == ENOENT || error == ENOTDIR) {
-        return ToolOutput::error("Path not found: " + shown_root + " (" + root.string() +
-                                 "). Check the path, or list its parent with ls.");
+        return ToolOutput::error(
+            "Path not found: " + shown_root + " (" + escape_name(root.native()) + ")." +
+            did_you_mean(root, context.cwd) + " Check the path, or list its parent with ls.");
       }
       return ToolOutput::error("Cannot search " + shown_root + ": " +
                                std::system_category().message(error) + ".");
+    }
+    if (!S_ISDIR(info.st_mode)) {
+      return ToolOutput::error(shown_root + " is " + file_kind_name(info.st_mode) +
+                               ", not a directory: find searches the tree below a directory. "
+                               "Give its directory as path, or look at it with ls.");
     }
     arguments.pattern = relative_pattern(arguments.pattern, root);
     const bool match_path = arguments.pattern.find('/') != std::string::npos;
@@ -194,7 +212,7 @@ class FindTool final : public core::Tool {
       std::string_view subject = entry.relative;
       if (!match_path) subject = subject.substr(subject.rfind('/') + 1);  // npos + 1 == 0
       if (!glob.match(subject)) return true;
-      std::string line = entry.relative;
+      std::string line = escape_name(entry.relative);
       if (entry.is_directory) line += '/';
       const std::lock_guard lock(mutex);
       sample.add(std::move(line));

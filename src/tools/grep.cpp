@@ -14,10 +14,13 @@
 #include "tools/grep_format.hpp"
 #include "tools/grep_search.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/unique_fd.hpp"
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
+#include "util/plural.hpp"
 
 namespace nib::tools {
 namespace {
@@ -280,10 +283,11 @@ class BufferPool {
 // Files that could not be opened or read, named up to kGrepMaxNamedFailures.
 class FailureList {
  public:
-  void add(std::string name, int error_number) {
+  void add(std::string_view name, int error_number) {
     const std::lock_guard lock(mutex_);
     if (names_.size() < kGrepMaxNamedFailures) {
-      names_.push_back(std::move(name) + " (" + std::system_category().message(error_number) + ")");
+      names_.push_back(escape_name(name) + " (" + std::system_category().message(error_number) +
+                       ")");
     }
     ++count_;
   }
@@ -307,10 +311,6 @@ std::string joined(const std::vector<std::string>& names, std::size_t total) {
   }
   if (total > std::min(names.size(), kGrepMaxNamedFailures)) text += ", ...";
   return text;
-}
-
-std::string plural(std::size_t count, const std::string& noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
 // What one call found besides the matching lines. Filled from the walk's threads.
@@ -373,19 +373,22 @@ std::vector<std::string> problem_notes(const WalkSummary& summary, const SearchT
                                        bool stopped) {
   std::vector<std::string> notes;
   if (!summary.unreadable.empty()) {
-    notes.push_back("[Could not list " + plural(summary.unreadable.size(), "directory") + ": " +
-                    joined(summary.unreadable, summary.unreadable.size()) +
-                    ". Their files were not searched.]");
+    std::vector<std::string> shown;
+    for (const auto& name : summary.unreadable) shown.push_back(escape_name(name));
+    notes.push_back("[Could not list " +
+                    util::plural(summary.unreadable.size(), "directory", "directories") + ": " +
+                    joined(shown, summary.unreadable.size()) + ". Their files were not searched.]");
   }
   if (tallies.unreadable_files.count() > 0) {
-    notes.push_back("[Could not read " + plural(tallies.unreadable_files.count(), "file") + ": " +
-                    joined(tallies.unreadable_files.names(), tallies.unreadable_files.count()) +
-                    ".]");
+    notes.push_back(
+        "[Could not read " + util::plural(tallies.unreadable_files.count(), "file") + ": " +
+        joined(tallies.unreadable_files.names(), tallies.unreadable_files.count()) + ".]");
   }
   if (tallies.cut_at_nul > 0) {
-    notes.push_back(
-        "[" + plural(tallies.cut_at_nul, "file") + " turned binary (a NUL byte) after the first " +
-        util::format_byte_size(kGrepBlockBytes) + " and were searched only up to that point.]");
+    notes.push_back("[" + util::plural(tallies.cut_at_nul, "file") +
+                    " turned binary (a NUL byte) after the first " +
+                    util::format_byte_size(kGrepBlockBytes) +
+                    " and were searched only up to that point.]");
   }
   if (stopped) {
     notes.push_back(
@@ -404,7 +407,7 @@ std::string no_match_text(const SearchPlan& plan, const SearchTallies& tallies, 
   } else if (!plan.root_is_file) {
     text += " Hidden files, files ignored by .gitignore/.ignore and binary files were not searched";
     if (tallies.binary_files > 0) {
-      text += " (" + plural(tallies.binary_files, "binary file") + " skipped)";
+      text += " (" + util::plural(tallies.binary_files, "binary file") + " skipped)";
     }
     text += ".";
   }
@@ -424,7 +427,7 @@ std::string match_text(MatchCollector& collector, const GrepArguments& arguments
   if (formatted.shown_matches < total) {
     const bool limit_hit = !formatted.output_cut && formatted.shown_matches == arguments.limit;
     notes += "[Showing " + std::to_string(formatted.shown_matches) + " of " +
-             std::to_string(total) + " matching lines in " + plural(files, "file");
+             std::to_string(total) + " matching lines in " + util::plural(files, "file");
     notes += limit_hit ? " (limit " + std::to_string(arguments.limit) + ")"
                        : " (a result holds at most " + util::format_byte_size(kMaxOutputBytes) +
                              " or " + std::to_string(kMaxOutputLines) + " lines)";
@@ -440,11 +443,13 @@ std::string match_text(MatchCollector& collector, const GrepArguments& arguments
   return text;
 }
 
-ToolOutput root_failure(int error_number, const std::string& shown) {
+ToolOutput root_failure(int error_number, const SearchPlan& plan) {
+  const std::string& shown = plan.shown_root;
   switch (error_number) {
     case ENOENT:
-      return ToolOutput::error("Path not found: " + shown +
-                               ". Check the path; list directories with ls or look for files "
+      return ToolOutput::error("Path not found: " + shown + "." +
+                               did_you_mean(plan.root, plan.cwd) +
+                               " Check the path; list directories with ls or look for files "
                                "with find.");
     case EACCES:
     case EPERM:
@@ -463,6 +468,9 @@ class GrepTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"pattern", "path", "glob"})) {
+      return ToolOutput::error(*refusal);
+    }
     auto parsed = parse_arguments(args);
     if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
     const auto& arguments = std::get<GrepArguments>(parsed);
@@ -478,11 +486,14 @@ class GrepTool final : public core::Tool {
       return ToolOutput::error("Invalid regex " + json_quoted(arguments.pattern) + ": " + error +
                                ". Fix it, or set literal=true to search for the text as written.");
     }
-    SearchPlan plan{arguments, *matcher,   resolve_path(arguments.path, context.cwd), {}, false,
-                    {},        context.cwd};
+    LocatedPath located = locate_path(arguments.path, context.cwd);
+    if (!located.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
+    }
+    SearchPlan plan{arguments, *matcher, std::move(located.path), {}, false, {}, context.cwd};
     plan.shown_root = display_path(plan.root, context.cwd);
     struct stat info {};
-    if (stat(plan.root.c_str(), &info) != 0) return root_failure(errno, plan.shown_root);
+    if (stat(plan.root.c_str(), &info) != 0) return root_failure(errno, plan);
     if (!S_ISDIR(info.st_mode) && !S_ISREG(info.st_mode)) {
       return ToolOutput::error(plan.shown_root +
                                " is neither a regular file nor a directory, so grep does not "

@@ -64,6 +64,15 @@ inline constexpr std::size_t kLsDefaultLimit = 500;
 // find: unreadable directories named in a result; the count is always given.
 inline constexpr std::size_t kMaxListedUnreadable = 10;
 
+// File tools, a path that does not exist as written: the entries of a directory looked at for
+// another spelling of a name or for "did you mean" suggestions. Bounded so that a missing name
+// in a huge directory costs little; real directories are far smaller.
+inline constexpr std::size_t kMaxNameScanEntries = 10'000;
+// ...the closest existing names suggested: enough to catch the likely one, few enough to read.
+inline constexpr std::size_t kMaxSuggestedNames = 3;
+// ...the files named when a loosely written path fits several of them.
+inline constexpr std::size_t kMaxAmbiguousPaths = 5;
+
 // walk: worker threads when the caller leaves the choice to the walk (one per core up to this).
 // Listing directories is bound by the kernel and the disk, so past about a dozen threads more
 // add contention rather than speed (ripgrep's default stops at 12 too), and every thread costs

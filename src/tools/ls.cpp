@@ -13,8 +13,10 @@
 #include <variant>
 
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
 #include "tools/path_list.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/unique_fd.hpp"
 #include "util/byte_size.hpp"
 
@@ -33,7 +35,9 @@ std::string description() {
          "devices are marked. At most `limit` (default " +
          std::to_string(kLsDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
          ") entries and " + util::format_byte_size(kMaxOutputBytes) +
-         "; when there are more, a note gives the total. To search a tree, use find.";
+         "; when there are more, a note gives the total. To search a tree, use find. A byte of a "
+         "name that is not UTF-8 is shown as \\xNN; the file tools accept the name written "
+         "that way.";
 }
 
 json parameters() {
@@ -80,28 +84,33 @@ const char* special_kind(mode_t mode) {
                           : "special file";
 }
 
-// How one entry is shown, or nothing when it vanished since it was listed.
+// How one entry is shown (names in escape_name() form), or nothing when it vanished since it
+// was listed.
 std::optional<std::string> describe(int directory, const std::string& name) {
   struct stat info {};
   if (fstatat(directory, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;
-  if (S_ISREG(info.st_mode)) return name;
-  if (S_ISDIR(info.st_mode)) return name + "/";
-  if (!S_ISLNK(info.st_mode)) return name + " [" + special_kind(info.st_mode) + "]";
+  const std::string shown = escape_name(name);
+  if (S_ISREG(info.st_mode)) return shown;
+  if (S_ISDIR(info.st_mode)) return shown + "/";
+  if (!S_ISLNK(info.st_mode)) return shown + " [" + special_kind(info.st_mode) + "]";
   std::string target(PATH_MAX, '\0');
   const ssize_t length = readlinkat(directory, name.c_str(), target.data(), target.size());
-  if (length < 0) return name + " -> ?";
+  if (length < 0) return shown + " -> ?";
   target.resize(static_cast<std::size_t>(length));
-  std::string line = name + " -> " + target;
+  std::string line = shown + " -> " + escape_name(target);
   if (fstatat(directory, name.c_str(), &info, 0) != 0) return line + " (broken)";
   if (S_ISDIR(info.st_mode)) line += "/";
   return line;
 }
 
-ToolOutput stat_failure(int error, const std::string& shown, const std::filesystem::path& path) {
+ToolOutput stat_failure(int error, const std::string& shown, const std::filesystem::path& path,
+                        const std::filesystem::path& cwd) {
   if (error == ENOENT || error == ENOTDIR) {
     std::string message = "Directory not found: " + shown;
-    if (shown != path.string()) message += " (looked for " + path.string() + ")";
-    return ToolOutput::error(message + ". Check the path, or search for it with find.");
+    const std::string absolute = escape_name(path.native());
+    if (shown != absolute) message += " (looked for " + absolute + ")";
+    return ToolOutput::error(message + "." + did_you_mean(path, cwd) +
+                             " Check the path, or search for it with find.");
   }
   if (error == EACCES || error == EPERM) {
     return ToolOutput::error("Permission denied: cannot list " + shown + ".");
@@ -118,14 +127,20 @@ class LsTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     auto parsed = parse_arguments(args);
     if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
     const auto& arguments = std::get<LsArguments>(parsed);
-    const auto path = resolve_path(arguments.path, context.cwd);
+    const LocatedPath located = locate_path(arguments.path, context.cwd);
+    if (!located.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
+    }
+    const auto& path = located.path;
     const std::string shown = display_path(path, context.cwd);
+    const auto failure = [&](int error) { return stat_failure(error, shown, path, context.cwd); };
 
     struct stat info {};
-    if (stat(path.c_str(), &info) != 0) return stat_failure(errno, shown, path);
+    if (stat(path.c_str(), &info) != 0) return failure(errno);
     if (S_ISREG(info.st_mode)) {
       return ToolOutput::error(shown + " is a file, not a directory. Read it with read.");
     }
@@ -134,10 +149,10 @@ class LsTool final : public core::Tool {
                                ", not a directory.");
     }
     const UniqueFd dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
-    if (!dir.valid()) return stat_failure(errno, shown, path);
+    if (!dir.valid()) return failure(errno);
     // A second descriptor for the listing: closedir() closes the one it is given.
     DIR* stream = fdopendir(fcntl(dir.get(), F_DUPFD_CLOEXEC, 0));
-    if (stream == nullptr) return stat_failure(errno, shown, path);
+    if (stream == nullptr) return failure(errno);
 
     SortedSample sample(arguments.limit);
     std::size_t seen = 0;

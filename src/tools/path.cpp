@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "util/utf8.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -13,6 +15,13 @@ std::filesystem::path absolute_cwd(const std::filesystem::path& cwd) {
   if (cwd.is_absolute()) return cwd.lexically_normal();
   std::error_code ignored;  // current_path() fails only when the process cwd is gone
   return (std::filesystem::current_path(ignored) / cwd).lexically_normal();
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 // "a/b/" normalises to "a/b/"; drop the empty last element so it compares equal to "a/b".
@@ -56,20 +65,51 @@ std::string display_path(const std::filesystem::path& absolute, const std::files
   const auto target = without_trailing_separator(absolute.lexically_normal());
   const auto base = without_trailing_separator(absolute_cwd(cwd));
   const auto relative = target.lexically_relative(base);
-  if (relative.empty() || *relative.begin() == "..") return target.string();
-  return relative.string();
+  if (relative.empty() || *relative.begin() == "..") return escape_name(target.native());
+  return escape_name(relative.native());
+}
+
+std::string escape_name(std::string_view raw) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string shown;
+  shown.reserve(raw.size());
+  for (std::size_t pos = 0; pos < raw.size();) {
+    const std::size_t length = util::utf8_sequence_length(raw, pos);
+    if (length > 0) {
+      shown.append(raw.substr(pos, length));
+      pos += length;
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(raw[pos++]);
+    shown += "\\x";
+    shown += kHex[byte >> 4];
+    shown += kHex[byte & 0xF];
+  }
+  return shown;
+}
+
+std::optional<std::string> unescape_name(std::string_view shown) {
+  std::string raw;
+  bool escaped = false;
+  for (std::size_t pos = 0; pos < shown.size(); ++pos) {
+    if (shown[pos] == '\\' && pos + 3 < shown.size() && shown[pos + 1] == 'x') {
+      const int high = hex_digit(shown[pos + 2]);
+      const int low = hex_digit(shown[pos + 3]);
+      if (high >= 8 && low >= 0) {
+        raw += static_cast<char>(high * 16 + low);
+        pos += 3;
+        escaped = true;
+        continue;
+      }
+    }
+    raw += shown[pos];
+  }
+  if (!escaped) return std::nullopt;
+  return raw;
 }
 
 std::string file_claim_key(const std::filesystem::path& absolute) {
   return "file:" + without_trailing_separator(absolute.lexically_normal()).string();
-}
-
-std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
-                                                     const std::filesystem::path& cwd,
-                                                     bool exclusive) {
-  const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return {};
-  return {{file_claim_key(resolve_path(path->get<std::string>(), cwd)), exclusive}};
 }
 
 std::string describe_path_call(const nlohmann::json& args) {

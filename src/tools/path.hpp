@@ -1,16 +1,15 @@
 #pragma once
-// How the file tools turn a path the model wrote into the file they touch, and how they name
-// that file back to the model. Pure functions apart from home_directory() (reads the
-// environment); thread-safe as long as nobody changes $HOME while they run.
+// How the file tools turn a path the model wrote into an absolute path, and how they name a
+// file back to the model. Pure functions apart from home_directory() (reads the environment);
+// thread-safe as long as nobody changes $HOME while they run. Finding the existing file a
+// loosely written path means is path_locate.hpp's job.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <nlohmann/json.hpp>
-
-#include "core/tool.hpp"
 
 namespace nib::tools {
 
@@ -29,20 +28,24 @@ std::filesystem::path resolve_path(std::string_view requested, const std::filesy
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd);
 
 // How to name a resolved path to the model: relative to `cwd` when it lies inside it ("." for
-// `cwd` itself), otherwise absolute.
+// `cwd` itself), otherwise absolute; in escape_name() form.
 std::string display_path(const std::filesystem::path& absolute, const std::filesystem::path& cwd);
 
 // How a call of a file tool reads for people (core::Tool::describe_call): its "pattern" and
 // "path" arguments as "TODO in src", "src/app.cpp" or "*.cpp", as far as it has them.
 std::string describe_path_call(const nlohmann::json& args);
 
+// A file name or path as the model is shown it: valid UTF-8 stays as it is, and every byte that
+// is not part of a valid UTF-8 sequence becomes "\xNN" (two lowercase hex digits). Results
+// reach the model as JSON strings, which cannot carry such bytes; replaced by U+FFFD, the name
+// could not be given back. locate_path() turns the escapes into the bytes again.
+std::string escape_name(std::string_view raw);
+
+// The bytes `shown` stands for: every "\xNN" whose NN is 80 to ff (hex, either case: the bytes
+// escape_name() escapes, never ASCII) becomes that byte. nullopt when `shown` holds none.
+std::optional<std::string> unescape_name(std::string_view shown);
+
 // The ResourceClaim key for a file, so that a read and an edit of the same file conflict.
 std::string file_claim_key(const std::filesystem::path& absolute);
-
-// The claim of a call on the file its "path" argument names (resolved against `cwd`): shared
-// for readers, exclusive for writers. None when the argument is missing.
-std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
-                                                     const std::filesystem::path& cwd,
-                                                     bool exclusive);
 
 }  // namespace nib::tools

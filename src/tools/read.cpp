@@ -14,22 +14,20 @@
 #include "tools/file_type.hpp"
 #include "tools/image.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/text_page.hpp"
 #include "tools/unique_fd.hpp"
 #include "util/base64.hpp"
 #include "util/byte_size.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::tools {
 namespace {
 
 using core::ToolOutput;
 using nlohmann::json;
-
-// Entries of a directory looked at for "did you mean" suggestions: bounded so that a missing
-// file in a huge directory costs little.
-constexpr std::size_t kMaxSuggestionScan = 10'000;
-constexpr std::size_t kMaxSuggestions = 3;
 
 std::string description() {
   const std::string bytes = util::format_byte_size(kMaxOutputBytes);
@@ -49,8 +47,8 @@ std::string description() {
       "file; reading is streamed, so any part of a huge file is cheap to reach. ";
   text += "A line longer than " + bytes +
           " is cut, and the note says how to see the rest with "
-          "bash. CRLF line ends are shown as plain line breaks; bytes that are not valid UTF-8 "
-          "appear as U+FFFD.\n\n";
+          "bash. CRLF line ends are shown as plain line breaks, and a note says so; bytes "
+          "that are not valid UTF-8 appear as U+FFFD.\n\n";
   text +=
       "Images (PNG, JPEG, GIF, WebP; recognised by their content, not their name) are "
       "attached for you to see: turned upright by their EXIF orientation, scaled to fit " +
@@ -127,8 +125,23 @@ std::variant<ReadArguments, std::string> parse_arguments(const json& args) {
   return parsed;
 }
 
-// `text` as one POSIX shell word, for commands the model may copy.
+// `raw` (bytes that are not UTF-8 included) as one bash word in $'...' form, which writes those
+// bytes as \xNN escapes.
+std::string ansi_c_quote(std::string_view raw) {
+  std::string escaped;
+  for (const char c : raw) {
+    if (c == '\'' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return "$'" + escape_name(escaped) + "'";
+}
+
+// `text`, a path as display_path() shows it, as one POSIX shell word for commands the model may
+// copy: the bytes its \xNN escapes stand for are written so that bash passes them on.
 std::string shell_quote(std::string_view text) {
+  if (const auto raw = unescape_name(text); raw && !util::is_valid_utf8(*raw)) {
+    return ansi_c_quote(*raw);
+  }
   const bool plain = !text.empty() && text.find_first_not_of(
                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                           "0123456789_-./+,:@%") == std::string_view::npos;
@@ -145,6 +158,7 @@ std::string error_text(int error_number) {
 // Everything one call needs to name its file.
 struct Target {
   std::filesystem::path path;  // resolved
+  std::filesystem::path cwd;   // the call's working directory
   std::string shown;           // as named to the model
   std::string quoted;          // as a shell word
 };
@@ -157,33 +171,8 @@ ToolOutput read_failure(int error_number, const Target& target) {
   return ToolOutput::error("Error reading " + target.shown + ": " + error_text(error_number) + ".");
 }
 
-// Names in `path`'s directory that differ only in case or extension.
-std::vector<std::string> similar_names(const std::filesystem::path& path) {
-  const auto lower = [](std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-  };
-  const std::string wanted_name = lower(path.filename().string());
-  const std::string wanted_stem = lower(path.stem().string());
-  std::vector<std::string> found;
-  std::error_code error;
-  std::filesystem::directory_iterator it(path.parent_path(), error);
-  for (std::size_t seen = 0;
-       !error && it != std::filesystem::directory_iterator() && seen < kMaxSuggestionScan;
-       it.increment(error), ++seen) {
-    const auto name = it->path().filename();
-    if (lower(name.string()) == wanted_name || lower(name.stem().string()) == wanted_stem) {
-      found.push_back(name.string());
-    }
-  }
-  std::sort(found.begin(), found.end());
-  if (found.size() > kMaxSuggestions) found.resize(kMaxSuggestions);
-  return found;
-}
-
 ToolOutput open_failure(int error_number, const Target& target) {
-  const std::string absolute = target.path.string();
+  const std::string absolute = escape_name(target.path.native());
   switch (error_number) {
     case ENOENT: {
       std::string message = "File not found: " + target.shown;
@@ -191,13 +180,10 @@ ToolOutput open_failure(int error_number, const Target& target) {
       message += ".";
       std::error_code ignored;
       if (!std::filesystem::is_directory(target.path.parent_path(), ignored)) {
-        message +=
-            " Its directory " + target.path.parent_path().string() + " does not exist either.";
-      } else if (const auto names = similar_names(target.path); !names.empty()) {
-        message += " Did you mean";
-        for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : " ") + names[i];
-        message += "? (in the same directory)";
+        message += " Its directory " + escape_name(target.path.parent_path().native()) +
+                   " does not exist either.";
       }
+      message += did_you_mean(target.path, target.cwd);
       return ToolOutput::error(message + " Check the path, or search for the file with find.");
     }
     case EACCES:
@@ -223,12 +209,7 @@ std::optional<ToolOutput> refuse_unless_regular(const struct stat& info, const T
                              "ls tool or with bash: ls -la " +
                              target.quoted);
   }
-  const char* kind = S_ISFIFO(info.st_mode)   ? "a FIFO (named pipe)"
-                     : S_ISSOCK(info.st_mode) ? "a socket"
-                     : S_ISCHR(info.st_mode)  ? "a character device"
-                     : S_ISBLK(info.st_mode)  ? "a block device"
-                                              : "not a regular file";
-  return ToolOutput::error(target.shown + " is " + std::string(kind) +
+  return ToolOutput::error(target.shown + " is " + file_kind_name(info.st_mode) +
                            ", not a regular file, so read does not open it: reading it "
                            "could block forever or never end. If you need its data, use "
                            "bash with a timeout, e.g. timeout 5 head -c 4096 " +
@@ -297,6 +278,19 @@ std::string line_range(std::size_t first, std::size_t last) {
                        : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
+// Said once per page that shows CRLF lines: the text shows them as plain line breaks, which a
+// model rewriting the file with write would otherwise copy. (edit keeps every line's ending.)
+std::string crlf_note(const TextPage& page) {
+  const std::string which = page.lf_lines == 0
+                                ? "This file has CRLF (\\r\\n) line ends"
+                                : std::to_string(page.crlf_lines) + " of the " +
+                                      std::to_string(page.crlf_lines + page.lf_lines) +
+                                      " line ends shown are CRLF (\\r\\n), the others LF";
+  return "[" + which +
+         "; the text above shows them without the \\r. edit keeps them as they are; if you "
+         "rewrite the file with write, put the \\r\\n back.]";
+}
+
 ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
                      std::stop_token stop) {
   PageRequest request;
@@ -335,6 +329,7 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
         std::to_string(page.first_line) + "p' " + target.quoted + " | cut -b " +
         std::to_string(from) + "-" + std::to_string(from + kMaxOutputBytes - 1) + "]");
   }
+  if (page.crlf_lines > 0) notes.push_back(crlf_note(page));
   if (page.last_line < page.total_lines) {
     const std::string reason =
         page.end == PageEnd::kMaxLines
@@ -359,11 +354,17 @@ class ReadTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     auto parsed = parse_arguments(args);
     if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
     const auto& arguments = std::get<ReadArguments>(parsed);
+    const LocatedPath located = locate_path(arguments.path, context.cwd);
+    if (!located.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
+    }
     Target target;
-    target.path = resolve_path(arguments.path, context.cwd);
+    target.path = located.path;
+    target.cwd = context.cwd;
     target.shown = display_path(target.path, context.cwd);
     target.quoted = shell_quote(target.shown);
     if (stop.stop_requested()) return aborted(target);

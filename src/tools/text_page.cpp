@@ -50,14 +50,17 @@ class PageBuilder {
   // beginning (if it is shown cut) never needs more.
   std::size_t keep_bytes() const { return request_.max_bytes + 4; }
 
-  // Adds line `number`, of which `raw` holds the first keep_bytes() bytes out of `length`.
-  void add(std::size_t number, std::string_view raw, std::uint64_t length) {
+  // Adds line `number`, of which `raw` holds the first keep_bytes() bytes out of `length`, and
+  // which ended as `ending` ("\r\n", "\n", or "" at the end of the file).
+  void add(std::size_t number, std::string_view raw, std::uint64_t length,
+           std::string_view ending) {
     const std::size_t separator = shown_ > 0 ? 1 : 0;
     if (raw.size() == length) {
       std::string text = util::sanitize_utf8(raw);
       if (page_.text.size() + separator + text.size() <= request_.max_bytes) {
         if (separator) page_.text += '\n';
         page_.text += text;
+        count_ending(ending);
         if (shown_++ == 0) page_.first_line = number;
         page_.last_line = number;
         if (shown_ == wanted_) {
@@ -74,10 +77,16 @@ class PageBuilder {
     page_.first_line = page_.last_line = number;
     page_.cut_line_bytes = length;
     page_.cut_shown_bytes = covered;
+    count_ending(ending);
     close(PageEnd::kCutLine);
   }
 
  private:
+  void count_ending(std::string_view ending) {
+    if (ending == "\r\n") ++page_.crlf_lines;
+    if (ending == "\n") ++page_.lf_lines;
+  }
+
   void close(PageEnd end) {
     closed_ = true;
     page_.end = end;
@@ -113,11 +122,12 @@ TextPage read_text_page(const ReadAt& read_at, const PageRequest& request, std::
 
   const auto end_line = [&](bool newline) {
     if (builder.wants(line_number)) {
-      if (newline && last_byte == '\r') {  // CRLF: the "\r" belongs to the line end
+      const bool crlf = newline && last_byte == '\r';
+      if (crlf) {  // the "\r" belongs to the line end
         if (line.size() == line_length) line.pop_back();
         --line_length;
       }
-      builder.add(line_number, line, line_length);
+      builder.add(line_number, line, line_length, crlf ? "\r\n" : newline ? "\n" : "");
     }
     line.clear();
     line_length = 0;

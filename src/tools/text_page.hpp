@@ -61,6 +61,10 @@ struct TextPage {
   std::uint64_t cut_line_bytes = 0;
   std::uint64_t cut_shown_bytes = 0;
   bool had_bom = false;  // the file starts with a UTF-8 byte order mark
+  // Shown lines that end with "\r\n" (shown without the "\r") and with "\n" alone, so that a
+  // caller can say that the file's line ends are not what the text shows.
+  std::size_t crlf_lines = 0;
+  std::size_t lf_lines = 0;
 };
 
 // Where a page's bytes come from: fills `buffer` with up to `size` bytes at `offset` and returns

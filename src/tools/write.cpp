@@ -5,8 +5,11 @@
 
 #include "tools/file_change.hpp"
 #include "tools/limits.hpp"
+#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_locate.hpp"
 #include "tools/unified_diff.hpp"
+#include "util/plural.hpp"
 
 namespace nib::tools {
 namespace {
@@ -21,7 +24,8 @@ std::string description() {
          "Overwriting an existing file requires that you have read it in this session and "
          "that it has not changed on disk since you last read or wrote it; otherwise you are "
          "asked to read it first. A new file needs no read. The file is replaced atomically "
-         "and keeps its permissions; a path that is a symbolic link writes the link's target. "
+         "(in place when it has other hard links, which then see the new content too) and "
+         "keeps its permissions; a path that is a symbolic link writes the link's target. "
          "The result reports the bytes and lines written.";
 }
 
@@ -43,10 +47,6 @@ std::size_t line_count(std::string_view text) {
   return breaks + (!text.empty() && !text.ends_with('\n') ? 1 : 0);
 }
 
-std::string plural(std::size_t count, const char* word) {
-  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
-}
-
 class WriteTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
@@ -57,6 +57,7 @@ class WriteTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     const auto path = args.find("path");
     const auto content = args.find("content");
     if (path == args.end() || !path->is_string())
@@ -68,12 +69,18 @@ class WriteTool final : public core::Tool {
     if (requested_text.find_first_not_of(" \t\r\n") == std::string::npos) {
       return ToolOutput::error("path is blank: give the file to write.");
     }
-    const auto requested = resolve_path(requested_text, context.cwd);
-    const std::string shown = display_path(requested, context.cwd);
-    if (requested_text.ends_with('/') || !requested.has_filename()) {
+    // A path that exists under another spelling (path_locate.hpp) names that file, which the
+    // model must have read before it is overwritten; a new file is created in the directory
+    // the path means, under its name as written.
+    const LocatedPath located = locate_path(requested_text, context.cwd, LocateFor::kCreate);
+    if (!located.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(requested_text, located, context.cwd));
+    }
+    const std::string shown = display_path(located.path, context.cwd);
+    if (requested_text.ends_with('/') || !located.path.has_filename()) {
       return ToolOutput::error(shown + " names a directory; give the path of a file in it.");
     }
-    auto loaded = load_current_file(requested, shown, kMaxEditFileBytes, stop);
+    auto loaded = load_current_file(located.path, shown, kMaxEditFileBytes, "write", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     const CurrentFile& file = std::get<CurrentFile>(loaded);
     if (file.exists) {
@@ -86,8 +93,8 @@ class WriteTool final : public core::Tool {
       return std::move(*error);
     }
     ToolOutput result{std::string(file.exists ? "Overwrote " : "Created ") + shown + ": " +
-                      plural(bytes.size(), "byte") + ", " + plural(line_count(bytes), "line") +
-                      "."};
+                      util::plural(bytes.size(), "byte") + ", " +
+                      util::plural(line_count(bytes), "line") + "."};
     if (!file.exists || file.loaded) {
       result.display = unified_diff(file.bytes, bytes, file.exists ? shown : "/dev/null", shown);
     }

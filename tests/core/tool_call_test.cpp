@@ -95,6 +95,13 @@ TEST(PrepareTest, SchemaErrorNamesFieldAndWhatWasExpected) {
             "arguments and retry.");
 }
 
+TEST(PrepareTest, ABoundIsNamedAsTheSchemaWritesIt) {
+  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  EXPECT_EQ(rejection(ToolCall{"1", "read", R"({"path":"a","offset":0})"}, *registry),
+            "Error: invalid arguments for read — /offset: must be ≥ 1, got 0. Fix the arguments "
+            "and retry.");
+}
+
 TEST(PrepareTest, MissingRequiredFieldIsARootError) {
   auto registry = registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "read", "{}"}, *registry)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -37,6 +38,13 @@ std::filesystem::path TempDir::write(const std::filesystem::path& relative,
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   if (!out.flush()) throw std::runtime_error("cannot write " + target.string());
   return target;
+}
+
+std::string file_contents(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
 }
 
 }  // namespace nib::testing

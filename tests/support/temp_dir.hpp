@@ -1,8 +1,10 @@
 #pragma once
 // TempDir: a fresh directory under the test temp root, removed with everything in it when the
-// object goes. Not thread-safe: one owner, like a std::unique_ptr.
+// object goes. Not thread-safe: one owner, like a std::unique_ptr. file_contents() reads a file
+// back whole.
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace nib::testing {
@@ -24,5 +26,8 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// The whole content of the file at `path`; empty when it cannot be read.
+std::string file_contents(const std::filesystem::path& path);
 
 }  // namespace nib::testing

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/file_size_limit.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::tools {
@@ -99,6 +100,42 @@ TEST(AtomicWriteTest, FailureLeavesTheFileAndTheDirectoryAsTheyWere) {
   EXPECT_TRUE(result.failed_step.starts_with("create a temporary file in ")) << result.failed_step;
   EXPECT_EQ(contents(path), "original\n");
   EXPECT_EQ(entries(locked), 1u);
+}
+
+TEST(AtomicWriteTest, AFileWithSeveralHardLinksIsWrittenInPlace) {
+  testing::TempDir dir;
+  const auto path = dir.write("shared.txt", "old content that is longer\n");
+  const auto other = dir.path() / "other-name.txt";
+  std::filesystem::create_hard_link(path, other);
+  ASSERT_EQ(chmod(path.c_str(), 0640), 0);
+  const struct stat before = stat_of(path);
+  const auto result = atomic_write(path, "new\n", before);
+  ASSERT_TRUE(result.ok()) << result.failed_step;
+  EXPECT_TRUE(result.in_place);
+  EXPECT_EQ(contents(path), "new\n");
+  EXPECT_EQ(contents(other), "new\n");  // the other name still names the same file
+  const struct stat after = stat_of(path);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(after.st_nlink, 2u);
+  EXPECT_EQ(after.st_mode & 07777, 0640u);
+  EXPECT_EQ(result.written.st_ino, before.st_ino);
+  EXPECT_EQ(result.written.st_size, 4);
+  EXPECT_EQ(entries(dir.path()), 2u);  // no temporary file
+}
+
+TEST(AtomicWriteTest, AFailedWriteInPlaceSaysTheFileWasTouched) {
+  testing::TempDir dir;
+  const auto path = dir.write("shared.txt", "old\n");
+  std::filesystem::create_hard_link(path, dir.path() / "other.txt");
+  AtomicWriteResult result;
+  {
+    const testing::FileSizeLimit limit(8);
+    result = atomic_write(path, std::string(100, 'x'), stat_of(path));
+  }
+  EXPECT_FALSE(result.ok());
+  EXPECT_TRUE(result.in_place);
+  EXPECT_EQ(result.error_number, EFBIG);
+  EXPECT_EQ(result.failed_step, "write " + path.string());
 }
 
 TEST(AtomicWriteTest, AMissingDirectoryIsAnError) {

@@ -115,6 +115,17 @@ TEST_F(BashToolTest, HasNoControllingTerminal) {
             "none\n");
 }
 
+TEST_F(BashToolTest, ACommandHoldingANulIsRefusedBeforeItRuns) {
+  std::filesystem::create_directories(dir_.path() / "DIR/sub");
+  const core::ToolOutput output = run(std::string("rm -rf DIR\0/sub", 16));
+  EXPECT_TRUE(output.is_error);
+  EXPECT_EQ(output.output,
+            "Error: command holds a NUL character (\\u0000) at byte 10. File names, paths and "
+            "commands end at a NUL for the operating system, so it would stand for only "
+            "\"rm -rf DIR\". Nothing was done; remove the NUL and retry.");
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / "DIR/sub"));
+}
+
 TEST_F(BashToolTest, InvalidUtf8IsReplaced) {
   EXPECT_EQ(run("printf 'a\\xffb\\n'").output,
             "a\xEF\xBF\xBD"

@@ -221,6 +221,21 @@ TEST_F(EditToolTest, KeepsPermissions) {
   EXPECT_EQ(contents(path), "echo hello\n");
 }
 
+TEST_F(EditToolTest, KeepsTheInodeOfAFileWithOtherHardLinks) {
+  const auto path = seen_file("code.c", "int x = 1;\n");
+  const auto other = dir_.path() / "linked.c";
+  std::filesystem::create_hard_link(path, other);
+  struct stat before {};
+  ASSERT_EQ(stat(path.c_str(), &before), 0);
+  const auto output = edit("code.c", "1", "2");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(contents(other), "int x = 2;\n");
+  struct stat after {};
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(after.st_nlink, 2u);
+}
+
 TEST_F(EditToolTest, EditsASymlinksTargetAndKeepsTheLink) {
   const auto target = dir_.write("real/target.txt", "value = 1\n");
   std::filesystem::create_symlink("real/target.txt", dir_.path() / "link.txt");

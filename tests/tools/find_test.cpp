@@ -146,6 +146,20 @@ TEST_F(FindToolTest, FifoIsNotAMatchAndDoesNotBlock) {
   EXPECT_EQ(find({{"pattern", "*.txt"}}).output, "data.txt\n");
 }
 
+TEST_F(FindToolTest, APathThatIsNotADirectorySaysSo) {
+  ASSERT_EQ(mkfifo((dir_.path() / "pipe").c_str(), 0600), 0);
+  const auto fifo = find({{"pattern", "*"}, {"path", "pipe"}});
+  EXPECT_TRUE(fifo.is_error);
+  EXPECT_TRUE(
+      fifo.output.starts_with("pipe is a FIFO (named pipe), not a directory: find searches "
+                              "the tree below a directory."))
+      << fifo.output;
+  touch("file.txt");
+  const auto file = find({{"pattern", "*"}, {"path", "file.txt"}});
+  EXPECT_TRUE(file.is_error);
+  EXPECT_TRUE(file.output.starts_with("file.txt is a file, not a directory")) << file.output;
+}
+
 TEST_F(FindToolTest, MissingPathIsAnError) {
   const auto result = find({{"pattern", "*"}, {"path", "nope"}});
   EXPECT_TRUE(result.is_error);

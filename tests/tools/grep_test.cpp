@@ -262,6 +262,16 @@ TEST_F(GrepToolTest, UnreadableDirectoryIsNamed) {
   EXPECT_TRUE(contains(output, "[Could not list 1 directory: closed.")) << output;
 }
 
+TEST_F(GrepToolTest, SeveralUnreadableDirectoriesAreCountedInTheirPlural) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads a chmod-000 directory anyway";
+  dir_.write("a/f.txt", "hit\n");
+  dir_.write("b/g.txt", "hit\n");
+  ASSERT_EQ(chmod((dir_.path() / "a").c_str(), 0), 0);
+  ASSERT_EQ(chmod((dir_.path() / "b").c_str(), 0), 0);
+  const std::string output = found({{"pattern", "hit"}});
+  EXPECT_TRUE(contains(output, "[Could not list 2 directories: a, b.")) << output;
+}
+
 TEST_F(GrepToolTest, StoppedSearchSaysSo) {
   dir_.write("f.txt", "hit\n");
   std::stop_source source;

@@ -191,6 +191,29 @@ TEST_F(ImageTest, ReportsDataThatDoesNotDecode) {
   EXPECT_NE(outcome.failure.find("could not be decoded"), std::string::npos) << outcome.failure;
 }
 
+// A valid PNG signature and header chunk followed by garbage: libvips raises an error with an
+// empty message for it and names the problem only in warnings.
+std::string damaged_png() {
+  std::string bytes(
+      "\x89PNG\r\n\x1a\n"
+      "\0\0\0\rIHDR"
+      "\0\0\0\x10"
+      "\0\0\0\x10"
+      "\x08\x02\0\0\0"
+      "\x90\x91h6",
+      33);
+  for (int i = 0; i < 10; ++i) bytes += "garbage";
+  return bytes;
+}
+
+TEST_F(ImageTest, ADecodeFailureAlwaysHasAReason) {
+  const ImageOutcome outcome = prepare_image(damaged_png(), ImageFormat::kPng, {}, {});
+  EXPECT_FALSE(outcome.image);
+  const std::string prefix = "it could not be decoded: ";
+  ASSERT_TRUE(outcome.failure.starts_with(prefix)) << outcome.failure;
+  EXPECT_GT(outcome.failure.size(), prefix.size() + 5) << outcome.failure;
+}
+
 TEST_F(ImageTest, RefusesImagesWithTooManyPixels) {
   const ImageOutcome outcome =
       prepare_image(encode(solid(64, 32), ".png"), ImageFormat::kPng, {.max_pixels = 1000}, {});
@@ -291,6 +314,13 @@ TEST_F(ReadImageTest, OmitsAnImageThatDoesNotDecode) {
       output.output.starts_with("Image file broken.png [image/png, 18 bytes] omitted: it "
                                 "could not be decoded"))
       << output.output;
+}
+
+TEST_F(ReadImageTest, ADamagedImageIsOmittedWithAReason) {
+  dir_.write("damaged.png", damaged_png());
+  const auto output = read("damaged.png");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_FALSE(output.output.ends_with("decoded: .")) << output.output;
 }
 
 }  // namespace

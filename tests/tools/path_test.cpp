@@ -57,6 +57,35 @@ TEST(DisplayPathTest, IsAbsoluteOutsideIt) {
   EXPECT_EQ(display_path("/", kCwd), "/");
 }
 
+TEST(DisplayPathTest, EscapesBytesThatAreNotUtf8) {
+  EXPECT_EQ(display_path("/work/project/bad\xFF.txt", kCwd), "bad\\xff.txt");
+  EXPECT_EQ(display_path("/elsewhere/\xC3(/x", kCwd), "/elsewhere/\\xc3(/x");
+}
+
+TEST(EscapeNameTest, KeepsUtf8AndEscapesEveryOtherByte) {
+  EXPECT_EQ(escape_name("plain caf\xC3\xA9 \xE2\x80\xAF.png"),
+            "plain caf\xC3\xA9 \xE2\x80\xAF.png");
+  EXPECT_EQ(escape_name("\xFF\xFE"
+                        "a\x80"),
+            "\\xff\\xfea\\x80");
+  EXPECT_EQ(escape_name("\xE2\x80"), "\\xe2\\x80");  // a sequence cut short
+  EXPECT_EQ(escape_name("back\\slash"), "back\\slash");
+}
+
+TEST(UnescapeNameTest, TurnsTheEscapesOfBytesAbove7fBack) {
+  EXPECT_EQ(unescape_name("bad\\xff.txt"), "bad\xFF.txt");
+  EXPECT_EQ(unescape_name("\\xC3\\xa9"), "\xC3\xA9");
+  EXPECT_EQ(unescape_name(escape_name("\xFF\xFE"
+                                      "a\x80")),
+            "\xFF\xFE"
+            "a\x80");
+  // Nothing to turn back: no escape, an ASCII escape (never produced), an incomplete one.
+  EXPECT_EQ(unescape_name("plain.txt"), std::nullopt);
+  EXPECT_EQ(unescape_name("a\\x41"), std::nullopt);
+  EXPECT_EQ(unescape_name("a\\xf"), std::nullopt);
+  EXPECT_EQ(unescape_name("a\\xfg"), std::nullopt);
+}
+
 TEST(FileClaimKeyTest, IsTheSameForEverySpellingOfAPath) {
   EXPECT_EQ(file_claim_key(resolve_path("src/x.cpp", kCwd, kHome)),
             file_claim_key(resolve_path("./src//x.cpp", kCwd, kHome)));

@@ -195,9 +195,28 @@ TEST_F(ReadToolTest, StopsAtTheByteLimitAtALineBoundary) {
   EXPECT_EQ(page, text.substr(0, 51 * 1000 - 1));
 }
 
-TEST_F(ReadToolTest, ShowsCrlfLinesWithoutTheCarriageReturn) {
+TEST_F(ReadToolTest, ShowsCrlfLinesWithoutTheCarriageReturnAndSaysSoOnce) {
   dir_.write("dos.txt", "one\r\ntwo\r\n\r\nmid\rdle\r\nlast\r");
-  EXPECT_EQ(read_path("dos.txt").output, "one\ntwo\n\nmid\rdle\nlast\r");
+  EXPECT_EQ(read_path("dos.txt").output,
+            "one\ntwo\n\nmid\rdle\nlast\r\n\n"
+            "[This file has CRLF (\\r\\n) line ends; the text above shows them without the \\r. "
+            "edit keeps them as they are; if you rewrite the file with write, put the \\r\\n "
+            "back.]");
+}
+
+TEST_F(ReadToolTest, SaysHowManyLineEndsAreCrlfWhenTheyAreMixed) {
+  dir_.write("mixed.txt", numbered_lines(3) + "four\r\nfive\r\nsix\n");
+  const auto output = read({{"path", "mixed.txt"}, {"limit", 5}});
+  EXPECT_TRUE(
+      output.output.starts_with("line1\nline2\nline3\nfour\nfive\n\n[2 of the 5 line "
+                                "ends shown are CRLF (\\r\\n), the others LF;"))
+      << output.output;
+  // The page's own note comes last, still telling where to go on.
+  EXPECT_TRUE(output.output.ends_with("\n[Showing lines 1-5 of 6. Use offset=6 to continue.]"))
+      << output.output;
+  // A page without CRLF lines has no such note.
+  EXPECT_EQ(read({{"path", "mixed.txt"}, {"limit", 2}}).output,
+            "line1\nline2\n\n[Showing lines 1-2 of 6. Use offset=3 to continue.]");
 }
 
 TEST_F(ReadToolTest, DropsAByteOrderMark) {
@@ -396,6 +415,8 @@ TEST_F(TextPageTest, GivesTheSamePageWhateverTheChunkSize) {
     EXPECT_EQ(page.total_lines, 5u);
     EXPECT_EQ(page.end, PageEnd::kLimit);
     EXPECT_TRUE(page.had_bom);
+    EXPECT_EQ(page.crlf_lines, 2u) << "chunk " << chunk;  // "two" and "four"
+    EXPECT_EQ(page.lf_lines, 1u) << "chunk " << chunk;
   }
 }
 

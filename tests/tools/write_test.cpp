@@ -3,6 +3,7 @@
 #include "tools/write.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "core/schema_validator.hpp"
+#include "support/file_size_limit.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 #include "tools/path.hpp"
@@ -154,6 +156,60 @@ TEST_F(WriteToolTest, WritesThroughASymlinkToItsTarget) {
   EXPECT_FALSE(write("dangling.txt", "made\n").is_error);
   EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "dangling.txt"));
   EXPECT_EQ(contents(dir_.path() / "made.txt"), "made\n");
+}
+
+TEST_F(WriteToolTest, KeepsTheInodeOfAFileWithOtherHardLinks) {
+  const auto path = dir_.write("data.txt", "old\n");
+  const auto other = dir_.path() / "alias.txt";
+  std::filesystem::create_hard_link(path, other);
+  struct stat before {};
+  ASSERT_EQ(stat(path.c_str(), &before), 0);
+  read("data.txt");
+  const auto output = write("data.txt", "new\n");
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(contents(other), "new\n");
+  struct stat after {};
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  // Its own write counts as seen, as with a replaced file.
+  EXPECT_FALSE(write("data.txt", "newer\n").is_error);
+}
+
+TEST_F(WriteToolTest, AFailedWriteInPlaceSaysTheFileMayHoldPartOfIt) {
+  const auto path = dir_.write("data.txt", "old\n");
+  std::filesystem::create_hard_link(path, dir_.path() / "alias.txt");
+  read("data.txt");
+  core::ToolOutput output;
+  {
+    const testing::FileSizeLimit limit(8);
+    output = write("data.txt", std::string(100, 'x'));
+  }
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(output.output.starts_with("Cannot write data.txt: could not write "));
+  EXPECT_TRUE(output.output.ends_with(
+      ": File too large. data.txt was being written in place (it has other hard links), so it "
+      "may now hold part of the new content: read it before retrying."))
+      << output.output;
+}
+
+TEST_F(WriteToolTest, ErrorsBeforeWritingSayWriteNotRead) {
+  std::filesystem::create_symlink("loop", dir_.path() / "loop");
+  const auto output = write("loop", "x");
+  EXPECT_TRUE(output.is_error);
+  EXPECT_EQ(output.output, "Cannot write loop: Too many levels of symbolic links.");
+  dir_.write("file", "x");
+  EXPECT_EQ(write("file/child.txt", "y").output,
+            "Cannot write file/child.txt: a part of the path before the last is a file, not a "
+            "directory.");
+}
+
+TEST_F(WriteToolTest, AFileThatCannotBeReadIsNamedAsSuch) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads a write-only file anyway";
+  const auto path = dir_.write("secret.txt", "x\n");
+  ASSERT_EQ(chmod(path.c_str(), 0200), 0);
+  EXPECT_EQ(write("secret.txt", "y\n").output,
+            "Permission denied: secret.txt cannot be read, and write reads a file before "
+            "replacing it (to check that it is the version you saw). Nothing was changed.");
 }
 
 TEST_F(WriteToolTest, WritesContentExactlyAsGiven) {

@@ -1,0 +1,15 @@
+#pragma once
+// How many typing mistakes apart two short strings are. Pure; thread-safe.
+
+#include <cstddef>
+#include <string_view>
+
+namespace nib::util {
+
+// The optimal-string-alignment distance between `a` and `b` (the fewest byte insertions,
+// deletions, substitutions and swaps of two neighbouring bytes, each substring edited once)
+// when it is at most `limit`, else limit + 1. Costs O(size * limit): only the band of
+// alignments within `limit` is computed, so comparing a name against thousands stays cheap.
+std::size_t bounded_edit_distance(std::string_view a, std::string_view b, std::size_t limit);
+
+}  // namespace nib::util
