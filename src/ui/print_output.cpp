@@ -68,6 +68,10 @@ void PrintOutput::on_event(const core::Event& event) {
     out_ << event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n'
          << std::flush;
   }
+  if (const auto* end = std::get_if<core::MessageEndEvent>(&event);
+      end != nullptr && core::is_empty_reply(end->message)) {
+    err_ << "nib: the model returned an empty reply\n" << std::flush;
+  }
 }
 
 void PrintOutput::on_text_event(const core::Event& event) {
@@ -75,7 +79,18 @@ void PrintOutput::on_text_event(const core::Event& event) {
     if (live_text_) {
       out_ << delta->text << std::flush;
       wrote_live_text_ = true;
+      if (!delta->text.empty()) live_text_ends_line_ = delta->text.back() == '\n';
     }
+  } else if (std::holds_alternative<core::ReplyRestartEvent>(event)) {
+    // Text already written cannot be taken back; without live text nothing was written, and
+    // the final text is the new attempt's.
+    if (wrote_live_text_) {
+      if (!live_text_ends_line_) out_ << '\n' << std::flush;
+      err_ << "nib: the service started its reply over; the text above was abandoned\n"
+           << std::flush;
+    }
+    wrote_live_text_ = false;
+    live_text_ends_line_ = true;
   } else if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     const bool has_calls = !core::tool_calls_of(end->message).empty();
     // A reply that failed or was aborted is not an answer; the run's end says what happened.
@@ -84,13 +99,14 @@ void PrintOutput::on_text_event(const core::Event& event) {
     std::string text = final_text_;
     if (!text.empty() && text.back() != '\n') text += '\n';
     if (live_text_) {
-      if (wrote_live_text_ && final_text_.back() != '\n') out_ << '\n' << std::flush;
+      if (wrote_live_text_ && !live_text_ends_line_) out_ << '\n' << std::flush;
     } else if (has_calls || !complete) {
       err_ << text << std::flush;  // commentary before tool calls is not the answer
     } else {
       out_ << text << std::flush;
     }
     wrote_live_text_ = false;
+    live_text_ends_line_ = true;
   } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
     summaries_[start->id] = summarize_call(start->name, start->arguments);
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {

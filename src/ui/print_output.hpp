@@ -3,7 +3,10 @@
 // - text: the final answer on `out`; a one-line summary of each tool call, commentary and
 //   errors on `err`. With live_text, every text delta is written as it arrives (a person is
 //   watching); otherwise a message's text is held until the message ends, so `out` receives the
-//   final answer only.
+//   final answer only. A reply that the service started over (core::ReplyRestartEvent) after
+//   live text was written gets a note on `err` that the text before it was abandoned. A reply
+//   that ended with nothing in it (core::is_empty_reply) gets a note on `err`, in the json
+//   format too.
 //   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost.
 // - json: one JSON object on `out` when the run ends (the "result" line plus "result" text).
 // - stream-json: every event as one JSON line on `out`, as it happens.
@@ -49,7 +52,8 @@ class PrintOutput {
   bool live_text_;
   CostFunction cost_;
   std::string final_text_;
-  bool wrote_live_text_ = false;
+  bool wrote_live_text_ = false;     // this reply's text deltas were written to `out`
+  bool live_text_ends_line_ = true;  // the last text written there ended with a newline
   std::map<std::string, std::string> summaries_;  // call id -> summary, from tool_start
 };
 

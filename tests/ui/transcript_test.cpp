@@ -183,6 +183,54 @@ TEST_F(TranscriptTest, ALongReplyStreamedInPiecesLooksAsIfRenderedWhole) {
   EXPECT_EQ(shown, text_of(whole.take_committable(60, 100, now_)));
 }
 
+TEST_F(TranscriptTest, ARestartedReplyShowsOnlyTheNewAttempt) {
+  feed(core::TurnStartEvent{1});
+  feed(core::RetryEvent{1, std::chrono::milliseconds(1000), "overloaded"});
+  feed(core::ThinkingDeltaEvent{"abandoned thought"});
+  feed(core::TextDeltaEvent{"Abandoned text"});
+  feed(core::ToolCallDeltaEvent{0, "toolu_old", "write", R"({"path":"a","co)"});
+  feed(core::ReplyRestartEvent{});
+  feed(core::TextDeltaEvent{"Fresh answer."});
+  feed(core::ToolCallDeltaEvent{0, "toolu_new", "read", R"({"path":"b"})"});
+  feed(core::MessageEndEvent{reply("Fresh answer.", {{"toolu_new", "read", R"({"path":"b"})"}})});
+  const std::string shown = commit() + live();
+  EXPECT_FALSE(contains(shown, "bandoned")) << shown;  // nothing was committed: all taken back
+  EXPECT_FALSE(contains(shown, "write")) << shown;
+  EXPECT_TRUE(contains(shown, "Retrying in 1.0 s")) << shown;  // notices stay
+  EXPECT_TRUE(contains(shown, "● Fresh answer.")) << shown;
+  EXPECT_TRUE(contains(shown, "read b")) << shown;
+}
+
+TEST_F(TranscriptTest, ARestartAfterPartOfTheReplyWasCommittedSaysSo) {
+  feed(core::TurnStartEvent{1});
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "abandoned " + std::to_string(i) + "\n\n";
+  feed(core::TextDeltaEvent{text});
+  const std::string committed = text_of(transcript_.take_committable(60, 10, now_));
+  ASSERT_TRUE(contains(committed, "abandoned 0")) << committed;
+  feed(core::ReplyRestartEvent{});
+  feed(core::TextDeltaEvent{"Fresh."});
+  feed(core::MessageEndEvent{reply("Fresh.")});
+  // The reply whose top is in the scrollback already is finished as it stood, then marked.
+  const std::string rest = commit();
+  const std::size_t abandoned_end = rest.find("abandoned 29");
+  const std::size_t notice = rest.find("The service started its reply over");
+  const std::size_t fresh = rest.find("● Fresh.");
+  ASSERT_NE(notice, std::string::npos) << rest;
+  EXPECT_LT(abandoned_end, notice) << rest;
+  EXPECT_LT(notice, fresh) << rest;
+  EXPECT_EQ(fresh, rest.rfind("●")) << rest;
+}
+
+TEST_F(TranscriptTest, AnEmptyReplyIsPointedOut) {
+  feed(core::TurnStartEvent{1});
+  feed(core::MessageEndEvent{reply("")});
+  EXPECT_TRUE(contains(commit(), "The model returned an empty reply.")) << live();
+  feed(core::TurnStartEvent{2});
+  feed(core::MessageEndEvent{reply("", {{"c1", "ls", "{}"}})});
+  EXPECT_FALSE(contains(commit() + live(), "empty reply"));
+}
+
 TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {
   feed(core::RetryEvent{2, std::chrono::milliseconds(4000), "overloaded"});
   feed(core::UserMessageEvent{core::UserMessage{core::text_content("use tabs")}});
