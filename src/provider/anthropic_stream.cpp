@@ -30,8 +30,13 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
 }
 
 bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
-  const json payload = parse_event_data(event.data, error_);
-  if (payload.is_discarded()) return false;
+  std::string unreadable;
+  const json payload = parse_event_data(event.data, unreadable);
+  if (payload.is_discarded()) {
+    // After the stop reason every block has ended: trailing garbage only ends the reply.
+    if (!stop_reason_) error_ = std::move(unreadable);
+    return false;
+  }
   if (!payload.is_object()) {
     error_ =
         "the service sent a stream event that is not a JSON object: " + event_excerpt(event.data);

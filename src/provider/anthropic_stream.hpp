@@ -35,7 +35,8 @@ class AnthropicStreamAssembler : public StreamAssembler {
   // Consumes one event. Returns false when nothing more should be read: after message_stop, or
   // when the stream reported an error, sent something that is not a JSON object or grew past
   // kMaxReplyBytes (see error()). Pings and unknown event, block and delta types are ignored,
-  // and so is everything after message_stop.
+  // and so is everything after message_stop. After message_delta's stop_reason, an event that
+  // is not JSON ends the reply without an error (it is complete).
   bool consume(const SseEvent& event) override;
 
   // True once the reply is known to be whole: message_stop, or a message_delta with its

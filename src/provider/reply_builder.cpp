@@ -44,9 +44,12 @@ std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
   const std::size_t position = call_blocks_.size();
   call_blocks_.push_back(blocks_.size());
   blocks_.emplace_back(core::ToolCall{});
-  name_call(position, id, name);
+  core::ToolCall& call = call_at(position);
+  if (hold(id.size() + name.size())) {
+    call.id.assign(id);
+    call.name.assign(name);
+  }
   replace_arguments(position, arguments);
-  const core::ToolCall& call = call_at(position);
   emit(core::ToolCallDeltaEvent{static_cast<int>(position), call.id, call.name, call.arguments});
   return position;
 }
@@ -86,8 +89,16 @@ void ReplyBuilder::set_signature(std::size_t block, std::string_view signature) 
 
 void ReplyBuilder::name_call(std::size_t call, std::string_view id, std::string_view name) {
   core::ToolCall& held = call_at(call);
-  if (held.id.empty() && hold(id.size())) held.id.assign(id);
-  if (held.name.empty() && hold(name.size())) held.name.assign(name);
+  bool named = false;
+  if (held.id.empty() && !id.empty() && hold(id.size())) {
+    held.id.assign(id);
+    named = true;
+  }
+  if (held.name.empty() && !name.empty() && hold(name.size())) {
+    held.name.assign(name);
+    named = true;
+  }
+  if (named) emit(core::ToolCallDeltaEvent{static_cast<int>(call), held.id, held.name, ""});
 }
 
 void ReplyBuilder::replace_arguments(std::size_t call, std::string_view arguments) {

@@ -41,7 +41,9 @@ class ReplyBuilder {
   // A thinking block's signature is held but never shown.
   void append_signature(std::size_t block, std::string_view signature);
   void set_signature(std::size_t block, std::string_view signature);
-  // Gives a call the id and name it lacks (each only when empty); nothing is passed on.
+  // Gives a call the id and name it lacks (each only when empty), passing on a delta with the
+  // call's id and name (and no fragment) when it filled either in: a call announced without
+  // them (a Responses argument delta before its item) is named that way.
   void name_call(std::size_t call, std::string_view id, std::string_view name);
   // Replaces a call's arguments; nothing is passed on.
   void replace_arguments(std::size_t call, std::string_view arguments);

@@ -366,6 +366,16 @@ TEST(AnthropicStreamAssemblerTest, NothingIsReadAfterMessageStop) {
   EXPECT_EQ(assistant_text(harness.assembler().take_message()), "whole");
 }
 
+TEST(AnthropicStreamAssemblerTest, UnreadableEventAfterTheStopReasonEndsTheReplyWithoutError) {
+  AssemblerHarness harness;
+  harness.message_start();
+  harness.text_block(0, "whole");
+  harness.message_delta("end_turn");
+  EXPECT_FALSE(harness.assembler().consume({"message_stop", R"({"type":"mess)"}));
+  EXPECT_TRUE(harness.assembler().complete());
+  EXPECT_EQ(harness.assembler().error(), "");
+}
+
 TEST(AnthropicStreamAssemblerTest, TextBlocksAroundAToolCallAreSetApart) {
   AssemblerHarness harness;
   harness.message_start();

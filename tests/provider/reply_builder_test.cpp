@@ -52,11 +52,16 @@ TEST_F(ReplyBuilderTest, ToolCallsAnnounceThemselvesAndStreamTheirArguments) {
   reply_.append_arguments(0, R"(th":"a"})");
   reply_.name_call(1, "call_2", "ls");
   reply_.name_call(1, "ignored", "ignored");  // only what is missing is filled in
-  ASSERT_EQ(events_.size(), 3u);
+  ASSERT_EQ(events_.size(), 4u);
   const auto& first = std::get<core::ToolCallDeltaEvent>(events_[0]);
   EXPECT_EQ(first.id, "call_1");
   EXPECT_EQ(first.name, "read");
   EXPECT_EQ(first.fragment, R"({"pa)");
+  const auto& named = std::get<core::ToolCallDeltaEvent>(events_[3]);  // the late name
+  EXPECT_EQ(named.index, 1);
+  EXPECT_EQ(named.id, "call_2");
+  EXPECT_EQ(named.name, "ls");
+  EXPECT_EQ(named.fragment, "");
   const auto blocks = reply_.take_blocks();
   EXPECT_EQ(std::get<core::ToolCall>(blocks[0]).arguments, R"({"path":"a"})");
   EXPECT_EQ(std::get<core::ToolCall>(blocks[1]).id, "call_2");
