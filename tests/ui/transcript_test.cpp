@@ -222,6 +222,22 @@ TEST_F(TranscriptTest, ARestartAfterPartOfTheReplyWasCommittedSaysSo) {
   EXPECT_EQ(fresh, rest.rfind("●")) << rest;
 }
 
+TEST_F(TranscriptTest, TextOnBothSidesOfAToolCallReadsAsTwoReplies) {
+  // The deltas as the assemblers pass them on: the second text block's opens with the
+  // separator that core::assistant_text puts between the blocks.
+  feed(core::TurnStartEvent{1});
+  feed(core::TextDeltaEvent{"Before."});
+  feed(core::ToolCallDeltaEvent{0, "c1", "ls", "{}"});
+  feed(core::TextDeltaEvent{std::string(core::kTextBlockSeparator) + "After."});
+  core::AssistantMessage message = reply("Before.", {{"c1", "ls", "{}"}});
+  message.blocks.emplace_back(core::TextBlock{"After."});
+  feed(core::MessageEndEvent{message});
+  const std::string shown = commit() + live();
+  EXPECT_TRUE(contains(shown, "● Before.\n\n")) << shown;
+  EXPECT_TRUE(contains(shown, "\n\n● After.\n")) << shown;
+  EXPECT_FALSE(contains(shown, "\n\n\n")) << shown;
+}
+
 TEST_F(TranscriptTest, AnEmptyReplyIsPointedOut) {
   feed(core::TurnStartEvent{1});
   feed(core::MessageEndEvent{reply("")});
