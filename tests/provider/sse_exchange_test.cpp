@@ -60,27 +60,25 @@ class SseExchangeTest : public testing::ProviderFixture {
 TEST_F(SseExchangeTest, BytesAfterTheEndEventInTheSameReadAreNeverRead) {
   // The end event and a cut-off line after it in one write: the line stays in the parser
   // when the transfer ends, and must not reach the assembler.
+  const auto expect_whole = [](const core::AssistantMessage& message) {
+    EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn) << message.error_message;
+    EXPECT_EQ(core::assistant_text(message), "whole");
+  };
   MockReply chat_reply = MockReply::text("whole");
   chat_reply.send_done = false;
   chat_reply.chunks.back() += "data: [DONE]\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"x";
   server_.enqueue(chat_reply);
-  core::AssistantMessage message = chat();
-  EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn) << message.error_message;
-  EXPECT_EQ(core::assistant_text(message), "whole");
+  expect_whole(chat());
 
   MockReply responses_reply = testing::responses_text("whole");
   responses_reply.chunks.back() += "data: {\"type\":\"response.output_text.delta\",\"delt";
   server_.enqueue(responses_reply);
-  message = responses();
-  EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn) << message.error_message;
-  EXPECT_EQ(core::assistant_text(message), "whole");
+  expect_whole(responses());
 
   MockReply anthropic_reply = testing::anthropic_text("whole");
   anthropic_reply.chunks.back() += "event: ping\ndata: {\"type\": \"pi";
   server_.enqueue(anthropic_reply);
-  message = anthropic();
-  EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn) << message.error_message;
-  EXPECT_EQ(core::assistant_text(message), "whole");
+  expect_whole(anthropic());
 }
 
 TEST_F(SseExchangeTest, EndlessTextStopsAtTheReplyLimit) {
