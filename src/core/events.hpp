@@ -50,6 +50,10 @@ struct RetryEvent {
   std::chrono::milliseconds delay{0};
   std::string reason;
 };
+// The service started its reply over within one stream (a gateway that spliced a retried
+// attempt in after a failed one): every delta of this reply so far is void. The deltas that
+// follow, and the MessageEndEvent that ends the reply, are the reply.
+struct ReplyRestartEvent {};
 struct MessageEndEvent {
   AssistantMessage message;
 };
@@ -109,10 +113,11 @@ struct RunEndEvent {
   int turns = 0;
 };
 
-using Event = std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
-                           ToolCallDeltaEvent, RetryEvent, MessageEndEvent, ToolStartEvent,
-                           ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent,
-                           TurnEndEvent, UserMessageEvent, HistoryCompactedEvent, RunEndEvent>;
+using Event =
+    std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
+                 ToolCallDeltaEvent, RetryEvent, ReplyRestartEvent, MessageEndEvent, ToolStartEvent,
+                 ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent,
+                 UserMessageEvent, HistoryCompactedEvent, RunEndEvent>;
 
 using EventSink = std::function<void(const Event&)>;
 

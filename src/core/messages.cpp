@@ -61,10 +61,26 @@ std::vector<ToolCall> tool_calls_of(const AssistantMessage& message) {
 
 std::string assistant_text(const AssistantMessage& message) {
   std::string out;
+  bool first = true;
   for (const auto& block : message.blocks) {
-    if (const auto* text = std::get_if<TextBlock>(&block)) out += text->text;
+    const auto* text = std::get_if<TextBlock>(&block);
+    if (text == nullptr || text->text.empty()) continue;
+    if (!first) out += kTextBlockSeparator;
+    first = false;
+    out += text->text;
   }
   return out;
+}
+
+bool is_empty_reply(const AssistantMessage& message) {
+  if (message.stop_reason != StopReason::kEndTurn) return false;
+  return std::none_of(message.blocks.begin(), message.blocks.end(),
+                      [](const AssistantBlock& block) {
+                        if (const auto* text = std::get_if<TextBlock>(&block)) {
+                          return text->text.find_first_not_of(" \t\r\n") != std::string::npos;
+                        }
+                        return std::holds_alternative<ToolCall>(block);
+                      });
 }
 
 bool is_transient(ErrorKind kind) {

@@ -118,7 +118,16 @@ std::string content_text(const Content& content);
 std::string content_text(const Content& content, std::string_view image_text);
 bool has_image(const Content& content);
 std::vector<ToolCall> tool_calls_of(const AssistantMessage& message);
+// Between the texts of two text blocks of one reply (the commentary and the answer of a
+// Responses reply, the text on either side of a tool call): a blank line, so that they read as
+// two paragraphs instead of one glued sentence. Assemblers put it into the streamed deltas too.
+inline constexpr std::string_view kTextBlockSeparator = "\n\n";
+// The text of the reply: its non-empty text blocks joined by kTextBlockSeparator.
 std::string assistant_text(const AssistantMessage& message);
+// True for a reply that ended normally (kEndTurn) with neither text (whitespace does not count)
+// nor tool calls. The model said nothing, which is worth telling the user: often the service
+// sent its answer in a form that was not understood.
+bool is_empty_reply(const AssistantMessage& message);
 const char* stop_reason_name(StopReason reason);
 // "rate_limited", "overloaded", "server", "connection", "context_overflow", "other", "none".
 const char* error_kind_name(ErrorKind kind);

@@ -41,8 +41,8 @@ struct ProviderRequest {
   ThinkingLevel thinking = ThinkingLevel::kOff;
 };
 
-// Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent)
-// on the calling thread, as they arrive.
+// Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent,
+// ReplyRestartEvent) on the calling thread, as they arrive.
 using DeltaSink = std::function<void(const Event&)>;
 
 class Provider {

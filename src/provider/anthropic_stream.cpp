@@ -11,7 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-// The member `name` of an object, or nullptr.
 std::string dump(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -19,14 +18,28 @@ std::string dump(const json& value) {
 }  // namespace
 
 AnthropicStreamAssembler::AnthropicStreamAssembler(core::DeltaSink on_delta)
-    : on_delta_(std::move(on_delta)) {}
+    : reply_(std::move(on_delta)) {}
 
 bool AnthropicStreamAssembler::consume(const SseEvent& event) {
+  if (ended_) return false;  // whatever follows message_stop
   saw_events_ = true;
-  const json payload = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
+  ended_ = !read_event(event);
+  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
+  ended_ = ended_ || !error_.empty();
+  return !ended_;
+}
+
+bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
+  std::string unreadable;
+  const json payload = parse_event_data(event.data, unreadable);
+  if (payload.is_discarded()) {
+    // After the stop reason every block has ended: trailing garbage only ends the reply.
+    if (!stop_reason_) error_ = std::move(unreadable);
+    return false;
+  }
   if (!payload.is_object()) {
     error_ =
-        "the service sent a stream event that is not a JSON object: " + clip_detail(event.data);
+        "the service sent a stream event that is not a JSON object: " + event_excerpt(event.data);
     return false;
   }
   // The type is named twice, in the `event:` line and in the data; the data's counts, since
@@ -36,7 +49,11 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
   if (type == "message_start") {
     on_message_start(payload);
   } else if (type == "content_block_start") {
-    on_block_start(payload);
+    const json* index = find_field(payload, "index");
+    const json* block = find_field(payload, "content_block");
+    if (index != nullptr && index->is_number_integer() && block != nullptr) {
+      start_block(index->get<long long>(), *block);
+    }
   } else if (type == "content_block_delta") {
     on_block_delta(payload);
   } else if (type == "message_delta") {
@@ -54,45 +71,52 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
 }
 
 void AnthropicStreamAssembler::on_message_start(const json& payload) {
-  if (const json* message = find_field(payload, "message")) {
-    if (const json* usage = find_field(*message, "usage")) read_usage(*usage);
+  if (started_) {
+    // The attempt so far was abandoned; this message replaces it.
+    reply_.restart();
+    by_index_.clear();
+    stop_reason_.reset();
+    usage_ = {};
+  }
+  started_ = true;
+  const json& message = object_field(payload, "message");
+  if (const json* usage = find_field(message, "usage")) read_usage(*usage);
+  // Normally empty; a gateway may put whole blocks here, which later indexes continue.
+  if (const json* content = find_field(message, "content"); content && content->is_array()) {
+    for (std::size_t index = 0; index < content->size(); ++index) {
+      start_block(static_cast<long long>(index), (*content)[index]);
+    }
   }
 }
 
-void AnthropicStreamAssembler::on_block_start(const json& payload) {
-  const json* index = find_field(payload, "index");
-  const json* block = find_field(payload, "content_block");
-  if (index == nullptr || !index->is_number_integer() || block == nullptr) return;
-  const std::string type = string_field(*block, "type");
+void AnthropicStreamAssembler::start_block(long long index, const json& block) {
+  const std::string type = string_field(block, "type");
   OpenBlock open;
-  open.position = blocks_.size();
   if (type == "text") {
-    const std::string text = string_field(*block, "text");
-    blocks_.emplace_back(core::TextBlock{text});
-    if (!text.empty()) emit(core::TextDeltaEvent{text});
+    open.position = reply_.start_text();
+    reply_.append_text(open.position, string_field(block, "text"));
   } else if (type == "thinking") {
-    const std::string text = string_field(*block, "thinking");
-    blocks_.emplace_back(core::ThinkingBlock{text, string_field(*block, "signature")});
-    if (!text.empty()) emit(core::ThinkingDeltaEvent{text});
+    open.position = reply_.start_thinking(string_field(block, "signature"));
+    reply_.append_thinking(open.position, string_field(block, "thinking"));
   } else if (type == "redacted_thinking") {
     // The reasoning is encrypted: nothing to show, but `data` must go back with the history.
-    blocks_.emplace_back(core::ThinkingBlock{"", string_field(*block, "data"), true});
+    open.position = reply_.start_thinking(string_field(block, "data"), true);
   } else if (type == "tool_use") {
-    core::ToolCall call{string_field(*block, "id"), string_field(*block, "name"), ""};
     // The service starts with "input": {} and streams the input; a server that does not
     // stream it sends it whole here.
-    if (const json* input = find_field(*block, "input");
+    std::string arguments;
+    if (const json* input = find_field(block, "input");
         input != nullptr && input->is_object() && !input->empty()) {
-      call.arguments = dump(*input);
+      arguments = dump(*input);
       open.input_from_start = true;
     }
-    open.call = calls_++;
-    emit(core::ToolCallDeltaEvent{open.call, call.id, call.name, call.arguments});
-    blocks_.emplace_back(std::move(call));
+    open.is_call = true;
+    open.position =
+        reply_.start_call(string_field(block, "id"), string_field(block, "name"), arguments);
   } else {
     return;  // server tool blocks and types nib does not know
   }
-  by_index_[index->get<long long>()] = open;
+  by_index_[index] = open;
 }
 
 void AnthropicStreamAssembler::on_block_delta(const json& payload) {
@@ -102,35 +126,25 @@ void AnthropicStreamAssembler::on_block_delta(const json& payload) {
   const auto found = by_index_.find(index->get<long long>());
   if (found == by_index_.end()) return;
   OpenBlock& open = found->second;
-  core::AssistantBlock& block = blocks_[open.position];
   const std::string type = string_field(*delta, "type");
-  if (type == "text_delta") {
-    auto* text = std::get_if<core::TextBlock>(&block);
-    const std::string part = string_field(*delta, "text");
-    if (text == nullptr || part.empty()) return;
-    text->text += part;
-    emit(core::TextDeltaEvent{part});
-  } else if (type == "thinking_delta") {
-    auto* thinking = std::get_if<core::ThinkingBlock>(&block);
-    const std::string part = string_field(*delta, "thinking");
-    if (thinking == nullptr || part.empty()) return;
-    thinking->text += part;
-    emit(core::ThinkingDeltaEvent{part});
-  } else if (type == "signature_delta") {
-    if (auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
-      thinking->signature += string_field(*delta, "signature");
-    }
-  } else if (type == "input_json_delta") {
-    auto* call = std::get_if<core::ToolCall>(&block);
+  if (open.is_call) {
     const std::string fragment = string_field(*delta, "partial_json");
-    if (call == nullptr || fragment.empty()) return;
+    if (type != "input_json_delta" || fragment.empty()) return;
     if (open.input_from_start) {
       // Streamed fragments carry the whole input; what the start block held was a preview.
-      call->arguments.clear();
+      reply_.replace_arguments(open.position, "");
       open.input_from_start = false;
     }
-    call->arguments += fragment;
-    emit(core::ToolCallDeltaEvent{open.call, "", "", fragment});
+    reply_.append_arguments(open.position, fragment);
+    return;
+  }
+  const core::AssistantBlock& block = reply_.block(open.position);
+  if (type == "text_delta" && std::holds_alternative<core::TextBlock>(block)) {
+    reply_.append_text(open.position, string_field(*delta, "text"));
+  } else if (type == "thinking_delta" && std::holds_alternative<core::ThinkingBlock>(block)) {
+    reply_.append_thinking(open.position, string_field(*delta, "thinking"));
+  } else if (type == "signature_delta" && std::holds_alternative<core::ThinkingBlock>(block)) {
+    reply_.append_signature(open.position, string_field(*delta, "signature"));
   }
 }
 
@@ -176,21 +190,9 @@ void AnthropicStreamAssembler::read_usage(const json& usage) {
   read("cache_creation_input_tokens", usage_.cache_write_tokens);
 }
 
-void AnthropicStreamAssembler::emit(const core::Event& event) {
-  if (on_delta_) on_delta_(event);
-}
-
 core::AssistantMessage AnthropicStreamAssembler::take_message() {
   core::AssistantMessage message;
-  // Blocks that started but received nothing carry nothing worth keeping.
-  std::erase_if(blocks_, [](const core::AssistantBlock& block) {
-    if (const auto* text = std::get_if<core::TextBlock>(&block)) return text->text.empty();
-    if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
-      return thinking->text.empty() && thinking->signature.empty();
-    }
-    return false;
-  });
-  complete_tool_calls(blocks_);
+  const bool has_calls = reply_.call_count() > 0;
   const std::string reason = stop_reason_.value_or("");
   if (reason == "max_tokens" || reason == "model_context_window_exceeded") {
     // Both cut the reply short at a token limit; its last tool call may be incomplete.
@@ -206,13 +208,11 @@ core::AssistantMessage AnthropicStreamAssembler::take_message() {
   } else {
     // end_turn, stop_sequence and tool_use; the calls decide, as for pause_turn (a server-tool
     // turn that nib, which uses no server tools, ends where it stands).
-    message.stop_reason = calls_ > 0 ? core::StopReason::kToolUse : core::StopReason::kEndTurn;
+    message.stop_reason = has_calls ? core::StopReason::kToolUse : core::StopReason::kEndTurn;
   }
-  message.blocks = std::move(blocks_);
+  message.blocks = reply_.take_blocks();
   message.usage = usage_;
-  blocks_.clear();
   by_index_.clear();
-  calls_ = 0;
   return message;
 }
 

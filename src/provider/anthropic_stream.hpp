@@ -3,17 +3,24 @@
 // _stop, message_delta, message_stop, ping, error) into one AssistantMessage, passing deltas
 // on as they arrive.
 //
+// Content blocks that message_start carries in message.content count as the first blocks
+// (index 0, 1, ...), as the service's SDKs read them. A second message_start in one stream
+// (a gateway that spliced a retried attempt in after a failed one) starts the message afresh:
+// the abandoned attempt's blocks, cut-off tool arguments and usage are dropped, and sinks that
+// were shown its deltas receive a core::ReplyRestartEvent (see ReplyBuilder::restart) before
+// the new attempt's deltas; the final message holds the new attempt only.
+//
 // Not thread-safe: one assembler belongs to one stream, fed from one thread.
 
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
 #include "provider/sse_parser.hpp"
 
@@ -21,13 +28,15 @@ namespace nib::provider {
 
 class AnthropicStreamAssembler : public StreamAssembler {
  public:
-  // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
-  // ToolCallDeltaEvent as the stream is consumed.
+  // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent
+  // and ReplyRestartEvent as the stream is consumed.
   explicit AnthropicStreamAssembler(core::DeltaSink on_delta);
 
   // Consumes one event. Returns false when nothing more should be read: after message_stop, or
-  // when the stream reported an error or sent something that is not a JSON object (see
-  // error()). Pings and unknown event, block and delta types are ignored.
+  // when the stream reported an error, sent something that is not a JSON object or grew past
+  // kMaxReplyBytes (see error()). Pings and unknown event, block and delta types are ignored,
+  // and so is everything after message_stop. After message_delta's stop_reason, an event that
+  // is not JSON ends the reply without an error (it is complete).
   bool consume(const SseEvent& event) override;
 
   // True once the reply is known to be whole: message_stop, or a message_delta with its
@@ -47,30 +56,30 @@ class AnthropicStreamAssembler : public StreamAssembler {
  private:
   // Where a content block of the reply went; by_index_ maps the service's `index` to it.
   struct OpenBlock {
-    std::size_t position = 0;  // in blocks_
-    int call = -1;             // the call's position among the reply's calls; -1 for others
+    std::size_t position = 0;  // in reply_ (for a tool_use block, its call position)
+    bool is_call = false;
     // The call's input came whole with content_block_start (servers that do not stream it);
     // streamed fragments, if any follow, replace it.
     bool input_from_start = false;
   };
 
+  bool read_event(const SseEvent& event);
   void on_message_start(const nlohmann::json& payload);
-  void on_block_start(const nlohmann::json& payload);
+  void start_block(long long index, const nlohmann::json& block);
   void on_block_delta(const nlohmann::json& payload);
   void on_message_delta(const nlohmann::json& payload);
   void on_error(const nlohmann::json& payload);
   void read_usage(const nlohmann::json& usage);
-  void emit(const core::Event& event);
 
-  core::DeltaSink on_delta_;
-  std::vector<core::AssistantBlock> blocks_;
+  ReplyBuilder reply_;
   std::map<long long, OpenBlock> by_index_;
-  int calls_ = 0;
   std::optional<std::string> stop_reason_;
   core::Usage usage_;
   std::string error_;
   core::ErrorKind error_kind_ = core::ErrorKind::kOther;
+  bool started_ = false;  // a message_start arrived
   bool stopped_ = false;
+  bool ended_ = false;  // consume() returned false: nothing more is read
   bool saw_events_ = false;
 };
 

@@ -1,5 +1,6 @@
 #include "provider/json_fields.hpp"
 
+#include "util/json_depth.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -26,6 +27,20 @@ const json& object_field(const json& object, const char* name) {
   static const json kEmpty = json::object();
   const json* value = find_field(object, name);
   return value != nullptr && value->is_object() ? *value : kEmpty;
+}
+
+json parse_event_data(std::string_view data, std::string& error) {
+  if (util::json_nests_deeper_than(data, kMaxStreamEventDepth)) {
+    error = "the service sent a stream event nested deeper than " +
+            std::to_string(kMaxStreamEventDepth) +
+            " levels, which nib refuses: " + event_excerpt(data);
+    return json(json::value_t::discarded);
+  }
+  json value = json::parse(data, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) {
+    error = "the service sent a stream event that is not JSON: " + event_excerpt(data);
+  }
+  return value;
 }
 
 std::string event_excerpt(std::string_view text) {

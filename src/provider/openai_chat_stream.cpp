@@ -4,7 +4,6 @@
 
 #include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
-#include "util/utf8.hpp"
 
 namespace nib::provider {
 namespace {
@@ -21,20 +20,43 @@ std::string error_text(const json& error) {
   return error.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// The choice nib assembles: the one with index 0 (a choice without an index counts as 0).
+const json* first_choice(const json& chunk) {
+  const json* choices = find_field(chunk, "choices");
+  if (choices == nullptr || !choices->is_array()) return nullptr;
+  for (const json& choice : *choices) {
+    if (!choice.is_object()) continue;
+    const json* index = find_field(choice, "index");
+    if (index == nullptr || !index->is_number_integer() || index->get<std::int64_t>() == 0) {
+      return &choice;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-ChatStreamAssembler::ChatStreamAssembler(core::DeltaSink on_delta)
-    : on_delta_(std::move(on_delta)) {}
+ChatStreamAssembler::ChatStreamAssembler(core::DeltaSink on_delta) : reply_(std::move(on_delta)) {}
 
 bool ChatStreamAssembler::consume(const SseEvent& event) {
+  if (ended_) return false;  // whatever follows the end (a second body, trailing bytes)
   saw_events_ = true;
+  ended_ = !read_event(event);
+  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
+  ended_ = ended_ || !error_.empty();
+  return !ended_;
+}
+
+bool ChatStreamAssembler::read_event(const SseEvent& event) {
   if (event.data == "[DONE]") {
     done_ = true;
     return false;
   }
-  json chunk = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
+  std::string unreadable;
+  const json chunk = parse_event_data(event.data, unreadable);
   if (chunk.is_discarded()) {
-    error_ = "the service sent a stream event that is not JSON: " + event_excerpt(event.data);
+    // After the finish, the reply is whole: trailing garbage only ends it.
+    if (!finish_reason_) error_ = std::move(unreadable);
     return false;
   }
   if (event.event == "error" || (chunk.is_object() && chunk.contains("error"))) {
@@ -65,15 +87,13 @@ void ChatStreamAssembler::on_chunk(const json& chunk) {
     usage_.output_tokens = count_field(*usage, "completion_tokens");
     usage_.cache_read_tokens = cached;
   }
-  const auto choices = chunk.find("choices");
-  if (choices == chunk.end() || !choices->is_array() || choices->empty()) return;
-  const json& choice = choices->front();  // nib asks for one choice
-  if (!choice.is_object()) return;
-  if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
+  const json* choice = first_choice(chunk);
+  if (choice == nullptr) return;  // e.g. the usage chunk, or another choice's
+  if (const json* delta = find_field(*choice, "delta"); delta != nullptr && delta->is_object()) {
     on_delta_fields(*delta);
   }
-  if (const auto reason = choice.find("finish_reason");
-      reason != choice.end() && reason->is_string()) {
+  if (const json* reason = find_field(*choice, "finish_reason");
+      reason != nullptr && reason->is_string()) {
     finish_reason_ = reason->get<std::string>();
   }
 }
@@ -84,7 +104,7 @@ void ChatStreamAssembler::on_delta_fields(const json& delta) {
   std::string thinking = string_field(delta, "reasoning_content");
   if (thinking.empty()) thinking = string_field(delta, "reasoning");
   if (!thinking.empty()) add_thinking(thinking);
-  if (std::string text = string_field(delta, "content"); !text.empty()) add_text(text);
+  if (const json* content = find_field(delta, "content")) add_content(*content);
   // A refusal is the model's answer in prose; it reaches the user like any other text.
   if (std::string text = string_field(delta, "refusal"); !text.empty()) add_text(text);
   if (const auto calls = delta.find("tool_calls"); calls != delta.end() && calls->is_array()) {
@@ -94,20 +114,42 @@ void ChatStreamAssembler::on_delta_fields(const json& delta) {
   }
 }
 
-void ChatStreamAssembler::add_text(const std::string& text) {
-  if (blocks_.empty() || !std::holds_alternative<core::TextBlock>(blocks_.back())) {
-    blocks_.emplace_back(core::TextBlock{});
+// A string, or Mistral's list of parts: {"type":"text","text":...} and
+// {"type":"thinking","thinking":[{"type":"text","text":...}]}.
+void ChatStreamAssembler::add_content(const json& content) {
+  if (content.is_string()) {
+    add_text(content.get<std::string>());
+    return;
   }
-  std::get<core::TextBlock>(blocks_.back()).text += text;
-  emit(core::TextDeltaEvent{text});
+  if (!content.is_array()) return;
+  for (const json& part : content) {
+    const std::string type = string_field(part, "type");
+    if (type == "text") {
+      add_text(string_field(part, "text"));
+    } else if (type == "thinking") {
+      const json* thinking = find_field(part, "thinking");
+      if (thinking != nullptr && thinking->is_string()) add_thinking(thinking->get<std::string>());
+      if (thinking == nullptr || !thinking->is_array()) continue;
+      for (const json& inner : *thinking) {
+        if (string_field(inner, "type") == "text") add_thinking(string_field(inner, "text"));
+      }
+    }
+    // "reference" parts (citations) and types nib does not know carry no text to show.
+  }
+}
+
+void ChatStreamAssembler::add_text(const std::string& text) {
+  if (text.empty()) return;
+  const bool continues =
+      reply_.size() > 0 && std::holds_alternative<core::TextBlock>(reply_.block(reply_.size() - 1));
+  reply_.append_text(continues ? reply_.size() - 1 : reply_.start_text(), text);
 }
 
 void ChatStreamAssembler::add_thinking(const std::string& text) {
-  if (blocks_.empty() || !std::holds_alternative<core::ThinkingBlock>(blocks_.back())) {
-    blocks_.emplace_back(core::ThinkingBlock{});
-  }
-  std::get<core::ThinkingBlock>(blocks_.back()).text += text;
-  emit(core::ThinkingDeltaEvent{text});
+  if (text.empty()) return;
+  const bool continues = reply_.size() > 0 && std::holds_alternative<core::ThinkingBlock>(
+                                                  reply_.block(reply_.size() - 1));
+  reply_.append_thinking(continues ? reply_.size() - 1 : reply_.start_thinking(), text);
 }
 
 void ChatStreamAssembler::add_tool_call_fragment(const json& fragment) {
@@ -123,50 +165,37 @@ void ChatStreamAssembler::add_tool_call_fragment(const json& fragment) {
     name = string_field(*function, "name");
     arguments = string_field(*function, "arguments");
   }
-  const std::size_t known_calls = call_blocks_.size();
-  const std::size_t position = call_position(index, id);
-  const bool first = position == known_calls;
-  auto& call = std::get<core::ToolCall>(blocks_[call_blocks_[position]]);
-  if (call.id.empty()) call.id = id;
-  // Some servers repeat the name on every fragment; it arrives whole, so the first one counts.
-  if (call.name.empty()) call.name = name;
-  call.arguments += arguments;
-  if (!first && arguments.empty()) return;
-  emit(core::ToolCallDeltaEvent{static_cast<int>(position), first ? call.id : std::string(),
-                                first ? call.name : std::string(), arguments});
+  if (const auto known = known_call(index, id)) {
+    // Some servers repeat the name on every fragment; it arrives whole, so the first counts.
+    reply_.name_call(*known, id, name);
+    reply_.append_arguments(*known, arguments);
+    return;
+  }
+  const std::size_t position = reply_.start_call(id, name, arguments);
+  if (index >= 0) call_by_index_[index] = position;
 }
 
 // Fragments are matched to calls by the service's `index`. Tolerated deviations: a fragment
 // without an index continues the latest call, and a different id at a known index starts a
 // new call (servers that number every call 0).
-std::size_t ChatStreamAssembler::call_position(int index, const std::string& id) {
+std::optional<std::size_t> ChatStreamAssembler::known_call(int index, const std::string& id) const {
   std::optional<std::size_t> known;
   if (index >= 0) {
     if (const auto found = call_by_index_.find(index); found != call_by_index_.end()) {
       known = found->second;
     }
-  } else if (!call_blocks_.empty()) {
-    known = call_blocks_.size() - 1;
+  } else if (reply_.call_count() > 0) {
+    known = reply_.call_count() - 1;
   }
-  if (known) {
-    const auto& call = std::get<core::ToolCall>(blocks_[call_blocks_[*known]]);
-    if (id.empty() || call.id.empty() || id == call.id) return *known;
-  }
-  const std::size_t position = call_blocks_.size();
-  call_blocks_.push_back(blocks_.size());
-  blocks_.emplace_back(core::ToolCall{});
-  if (index >= 0) call_by_index_[index] = position;
-  return position;
-}
-
-void ChatStreamAssembler::emit(const core::Event& event) {
-  if (on_delta_) on_delta_(event);
+  if (!known) return std::nullopt;
+  const std::string& known_id = reply_.call(*known).id;
+  if (id.empty() || known_id.empty() || id == known_id) return known;
+  return std::nullopt;
 }
 
 core::AssistantMessage ChatStreamAssembler::take_message() {
   core::AssistantMessage message;
-  complete_tool_calls(blocks_);
-  const bool has_calls = !call_blocks_.empty();
+  const bool has_calls = reply_.call_count() > 0;
   const std::string reason = finish_reason_.value_or("");
   if (reason == "length") {
     message.stop_reason = core::StopReason::kMaxTokens;
@@ -178,10 +207,8 @@ core::AssistantMessage ChatStreamAssembler::take_message() {
     // Some servers report "stop" even when the reply asks for tools; the calls decide.
     message.stop_reason = has_calls ? core::StopReason::kToolUse : core::StopReason::kEndTurn;
   }
-  message.blocks = std::move(blocks_);
+  message.blocks = reply_.take_blocks();
   message.usage = usage_;
-  blocks_.clear();
-  call_blocks_.clear();
   call_by_index_.clear();
   return message;
 }

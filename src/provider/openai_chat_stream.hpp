@@ -2,17 +2,21 @@
 // Assembles an OpenAI Chat Completions event stream (the `data:` payloads of its SSE events)
 // into one AssistantMessage, passing deltas on as they arrive.
 //
+// Only choice 0 is assembled: a server that streams several choices (n > 1, whatever nib
+// asked) interleaves chunks of each, and the others are ignored. `delta.content` is a string,
+// or a list of parts (Mistral's reasoning models): "text" parts are the answer, "thinking"
+// parts (their text parts inside `thinking`) the thinking; other part types are skipped.
+//
 // Not thread-safe: one assembler belongs to one stream, fed from one thread.
 
-#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
 #include "provider/sse_parser.hpp"
 
@@ -24,8 +28,11 @@ class ChatStreamAssembler : public StreamAssembler {
   // ToolCallDeltaEvent as the stream is consumed.
   explicit ChatStreamAssembler(core::DeltaSink on_delta);
 
-  // Consumes one event. Returns false when nothing more should be read: after `[DONE]`, or
-  // when the stream reported an error or sent something that is not JSON (see error()).
+  // Consumes one event. Returns false when nothing more should be read: after `[DONE]`, when
+  // the stream reported an error, sent something that is not JSON or grew past
+  // kMaxReplyBytes (see error()). After the finish_reason, an event that is not JSON ends the
+  // reply without an error (it is complete; only the usage may be missing). Events after the
+  // end are ignored.
   bool consume(const SseEvent& event) override;
 
   // True once the reply is known to be whole: a finish_reason or `[DONE]` arrived.
@@ -43,23 +50,23 @@ class ChatStreamAssembler : public StreamAssembler {
   core::AssistantMessage take_message() override;
 
  private:
+  bool read_event(const SseEvent& event);
   void on_chunk(const nlohmann::json& chunk);
   void on_delta_fields(const nlohmann::json& delta);
+  void add_content(const nlohmann::json& content);
   void add_text(const std::string& text);
   void add_thinking(const std::string& text);
   void add_tool_call_fragment(const nlohmann::json& fragment);
-  std::size_t call_position(int index, const std::string& id);
-  void emit(const core::Event& event);
+  std::optional<std::size_t> known_call(int index, const std::string& id) const;
 
-  core::DeltaSink on_delta_;
-  std::vector<core::AssistantBlock> blocks_;
-  std::vector<std::size_t> call_blocks_;      // block position of each tool call, in call order
+  ReplyBuilder reply_;
   std::map<int, std::size_t> call_by_index_;  // the service's `index` -> call position
   std::optional<std::string> finish_reason_;
   core::Usage usage_;
   std::string error_;
   core::ErrorKind error_kind_ = core::ErrorKind::kOther;
   bool done_ = false;
+  bool ended_ = false;  // consume() returned false: nothing more is read
   bool saw_events_ = false;
 };
 

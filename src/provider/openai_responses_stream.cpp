@@ -42,17 +42,22 @@ std::string part_texts(const json& item, const char* list, std::initializer_list
 }  // namespace
 
 ResponsesStreamAssembler::ResponsesStreamAssembler(core::DeltaSink on_delta)
-    : on_delta_(std::move(on_delta)) {}
+    : reply_(std::move(on_delta)) {}
 
 bool ResponsesStreamAssembler::consume(const SseEvent& event) {
+  if (ended_) return false;  // whatever follows the end: "[DONE]", a second response ...
   saw_events_ = true;
+  ended_ = !read_event(event);
+  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
+  ended_ = ended_ || !error_.empty() || complete_;
+  return !ended_;
+}
+
+bool ResponsesStreamAssembler::read_event(const SseEvent& event) {
   // Not part of the protocol, but some compatible servers end every stream this way.
   if (event.data == "[DONE]") return false;
-  const json payload = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
-  if (payload.is_discarded()) {
-    error_ = "the service sent a stream event that is not JSON: " + event_excerpt(event.data);
-    return false;
-  }
+  const json payload = parse_event_data(event.data, error_);
+  if (payload.is_discarded()) return false;
   if (!payload.is_object()) {
     if (event.event == "error") {
       fail("the service reported an error in the stream", payload);
@@ -66,7 +71,7 @@ bool ResponsesStreamAssembler::consume(const SseEvent& event) {
   std::string type = string_field(payload, "type");
   if (type.empty()) type = event.event;
   on_event(type, payload);
-  return error_.empty() && !complete_;
+  return true;
 }
 
 void ResponsesStreamAssembler::on_event(const std::string& type, const json& payload) {
@@ -75,7 +80,7 @@ void ResponsesStreamAssembler::on_event(const std::string& type, const json& pay
   } else if (type == "response.output_item.done") {
     on_item_done(payload);
   } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
-    add_text(item_for(payload, "message"), string_field(payload, "delta"));
+    reply_.append_text(item_for(payload, "message").block, string_field(payload, "delta"));
   } else if (type == "response.reasoning_summary_text.delta") {
     add_reasoning(item_for(payload, "reasoning"),
                   "summary " + std::to_string(count_field(payload, "summary_index")),
@@ -86,9 +91,13 @@ void ResponsesStreamAssembler::on_event(const std::string& type, const json& pay
                   "content " + std::to_string(count_field(payload, "content_index")),
                   string_field(payload, "delta"));
   } else if (type == "response.function_call_arguments.delta") {
-    add_arguments(item_for(payload, "function_call"), string_field(payload, "delta"));
+    reply_.append_arguments(item_for(payload, "function_call").block,
+                            string_field(payload, "delta"));
   } else if (type == "response.function_call_arguments.done") {
-    settle_arguments(item_for(payload, "function_call"), string_field(payload, "arguments"));
+    // The complete argument text: a missing tail is passed on, a disagreement is settled in
+    // favour of the final text.
+    reply_.settle_arguments(item_for(payload, "function_call").block,
+                            string_field(payload, "arguments"));
   } else if (type == "response.completed" || type == "response.incomplete" ||
              type == "response.failed") {
     on_response_end(type, payload);
@@ -128,15 +137,16 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::item_for(const json& p
 
 ResponsesStreamAssembler::Item& ResponsesStreamAssembler::add_item(const std::string& type,
                                                                    const json& payload) {
-  Item item{type, blocks_.size()};
+  Item item{type, 0, ""};
   if (type == "message") {
-    blocks_.emplace_back(core::TextBlock{});
+    item.block = reply_.start_text();
   } else if (type == "reasoning") {
-    blocks_.emplace_back(core::ThinkingBlock{});
+    item.block = reply_.start_thinking();
   } else {
-    item.call_position = static_cast<int>(call_blocks_.size());
-    call_blocks_.push_back(blocks_.size());
-    blocks_.emplace_back(core::ToolCall{});
+    const json& announced = object_field(payload, "item");
+    item.block =
+        reply_.start_call(string_field(announced, "call_id"), string_field(announced, "name"),
+                          string_field(announced, "arguments"));
   }
   const std::size_t position = items_.size();
   items_.push_back(std::move(item));
@@ -151,83 +161,43 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::add_item(const std::st
 }
 
 void ResponsesStreamAssembler::on_item_added(const json& payload) {
-  const json& item = object_field(payload, "item");
-  const std::string type = string_field(item, "type");
+  const std::string type = string_field(object_field(payload, "item"), "type");
   if (type != "message" && type != "function_call" && type != "reasoning") return;
   if (find_item(payload) != nullptr) return;  // already started by an early delta
-  Item& added = add_item(type, payload);
-  if (type != "function_call") return;
-  auto& call = std::get<core::ToolCall>(blocks_[added.block]);
-  call.id = string_field(item, "call_id");
-  call.name = string_field(item, "name");
-  call.arguments = string_field(item, "arguments");
-  emit(core::ToolCallDeltaEvent{added.call_position, call.id, call.name, call.arguments});
+  add_item(type, payload);
 }
 
-// The finished item is authoritative: whatever its deltas missed is filled in (and passed on,
-// so that the deltas still add up to the block).
+// The finished item is authoritative: what its deltas missed is filled in (and passed on, so
+// that the deltas still add up), and where they differ, the item wins.
 void ResponsesStreamAssembler::on_item_done(const json& payload) {
   const json& done = object_field(payload, "item");
   const std::string type = string_field(done, "type");
   if (type != "message" && type != "function_call" && type != "reasoning") return;
   Item& item = item_for(payload, type);
   if (type == "message") {
-    if (std::get<core::TextBlock>(blocks_[item.block]).text.empty()) {
-      add_text(item, part_texts(done, "content", {"output_text", "refusal"}, ""));
-    }
+    reply_.settle_text(item.block, part_texts(done, "content", {"output_text", "refusal"}, ""));
   } else if (type == "reasoning") {
-    auto& thinking = std::get<core::ThinkingBlock>(blocks_[item.block]);
+    const auto& thinking = std::get<core::ThinkingBlock>(reply_.block(item.block));
     if (thinking.text.empty()) {
       add_reasoning(item, "summary",
                     part_texts(done, "summary", {"summary_text"}, kReasoningPartSeparator));
     }
-    thinking.signature = encode_reasoning_signature(done);
+    reply_.set_signature(item.block, encode_reasoning_signature(done));
   } else {
-    auto& call = std::get<core::ToolCall>(blocks_[item.block]);
-    const bool announced = !call.id.empty() || !call.name.empty();
-    if (call.id.empty()) call.id = string_field(done, "call_id");
-    if (call.name.empty()) call.name = string_field(done, "name");
-    if (!announced) {
-      emit(core::ToolCallDeltaEvent{item.call_position, call.id, call.name, ""});
+    reply_.name_call(item.block, string_field(done, "call_id"), string_field(done, "name"));
+    if (done.contains("arguments")) {
+      reply_.settle_arguments(item.block, string_field(done, "arguments"));
     }
-    if (done.contains("arguments")) settle_arguments(item, string_field(done, "arguments"));
   }
-}
-
-void ResponsesStreamAssembler::add_text(Item& item, const std::string& text) {
-  if (text.empty()) return;
-  std::get<core::TextBlock>(blocks_[item.block]).text += text;
-  emit(core::TextDeltaEvent{text});
 }
 
 void ResponsesStreamAssembler::add_reasoning(Item& item, const std::string& part,
                                              const std::string& text) {
   if (text.empty()) return;
-  auto& thinking = std::get<core::ThinkingBlock>(blocks_[item.block]);
-  std::string delta = text;
-  if (!thinking.text.empty() && part != item.reasoning_part) delta = kReasoningPartSeparator + text;
+  const auto& thinking = std::get<core::ThinkingBlock>(reply_.block(item.block));
+  const bool new_part = !thinking.text.empty() && part != item.reasoning_part;
   item.reasoning_part = part;
-  thinking.text += delta;
-  emit(core::ThinkingDeltaEvent{delta});
-}
-
-void ResponsesStreamAssembler::add_arguments(Item& item, const std::string& fragment) {
-  if (fragment.empty()) return;
-  auto& call = std::get<core::ToolCall>(blocks_[item.block]);
-  call.arguments += fragment;
-  emit(core::ToolCallDeltaEvent{item.call_position, "", "", fragment});
-}
-
-// The complete argument text, from a *.done event. The deltas normally spelled it out already;
-// a missing tail is passed on, and a disagreement is settled in favour of the final text.
-void ResponsesStreamAssembler::settle_arguments(Item& item, const std::string& arguments) {
-  auto& call = std::get<core::ToolCall>(blocks_[item.block]);
-  if (arguments.empty() || arguments == call.arguments) return;
-  if (arguments.starts_with(call.arguments)) {
-    add_arguments(item, arguments.substr(call.arguments.size()));
-  } else {
-    call.arguments = arguments;
-  }
+  reply_.append_thinking(item.block, new_part ? kReasoningPartSeparator + text : text);
 }
 
 void ResponsesStreamAssembler::on_response_end(const std::string& type, const json& payload) {
@@ -245,6 +215,7 @@ void ResponsesStreamAssembler::on_response_end(const std::string& type, const js
     fail("the service reported that the reply failed", object_field(response, "error"));
     return;
   }
+  add_unstreamed_items(response);
   complete_ = true;
   if (type == "response.incomplete") {
     const std::string reason = string_field(object_field(response, "incomplete_details"), "reason");
@@ -255,6 +226,16 @@ void ResponsesStreamAssembler::on_response_end(const std::string& type, const js
                (reason.empty() ? std::string("no reason given") : reason) + ")";
       error_kind_ = core::ErrorKind::kOther;
     }
+  }
+}
+
+// A server that streams no items lists them only in the final response; once any item was
+// streamed, the list only repeats what arrived.
+void ResponsesStreamAssembler::add_unstreamed_items(const json& response) {
+  const json* output = find_field(response, "output");
+  if (!items_.empty() || output == nullptr || !output->is_array()) return;
+  for (std::size_t index = 0; index < output->size(); ++index) {
+    on_item_done(json{{"output_index", index}, {"item", (*output)[index]}});
   }
 }
 
@@ -278,35 +259,19 @@ void ResponsesStreamAssembler::fail(const std::string& prefix, const json& error
   error_kind_ = stream_error_kind(code + ": " + message);
 }
 
-void ResponsesStreamAssembler::emit(const core::Event& event) {
-  if (on_delta_) on_delta_(event);
-}
-
 core::AssistantMessage ResponsesStreamAssembler::take_message() {
   core::AssistantMessage message;
-  complete_tool_calls(blocks_);
-  for (auto& block : blocks_) {
-    if (const auto* text = std::get_if<core::TextBlock>(&block); text && text->text.empty()) {
-      continue;
-    }
-    if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block);
-        thinking && thinking->text.empty() && thinking->signature.empty()) {
-      continue;
-    }
-    message.blocks.push_back(std::move(block));
-  }
   if (cut_at_limit_) {
     message.stop_reason = core::StopReason::kMaxTokens;
   } else {
     message.stop_reason =
-        call_blocks_.empty() ? core::StopReason::kEndTurn : core::StopReason::kToolUse;
+        reply_.call_count() == 0 ? core::StopReason::kEndTurn : core::StopReason::kToolUse;
   }
+  message.blocks = reply_.take_blocks();
   message.usage = usage_;
-  blocks_.clear();
   items_.clear();
   item_by_index_.clear();
   item_by_id_.clear();
-  call_blocks_.clear();
   return message;
 }
 

@@ -7,7 +7,11 @@
 // is the model's answer in prose), a `function_call` item -> one ToolCall (id = call_id), a
 // `reasoning` item -> one ThinkingBlock whose text is the reasoning summary (parts separated
 // by a blank line) and whose signature is encode_reasoning_signature() of the finished item.
-// Other item kinds (hosted tools nib does not request) are ignored.
+// Other item kinds (hosted tools nib does not request) are ignored. A finished item
+// (response.output_item.done) is authoritative: its text and arguments win over the deltas.
+// Two message items (commentary, then the answer) stay two text blocks, set apart in the
+// deltas and in core::assistant_text by core::kTextBlockSeparator. Items that only the final
+// response.completed lists (a server that streams nothing else) count as finished items.
 //
 // Not thread-safe: one assembler belongs to one stream, fed from one thread.
 
@@ -19,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
 #include "provider/sse_parser.hpp"
 
@@ -28,12 +33,14 @@ class ResponsesStreamAssembler : public StreamAssembler {
  public:
   // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
   // ToolCallDeltaEvent (index = position among the reply's tool calls) as the stream is
-  // consumed; the deltas of a block add up to its final text.
+  // consumed; unless a finished item contradicted them, the text deltas add up to
+  // core::assistant_text of the message and the other deltas to their blocks.
   explicit ResponsesStreamAssembler(core::DeltaSink on_delta);
 
   // Consumes one event. Returns false when nothing more should be read: after
   // response.completed or response.incomplete, or when the stream reported a failure
-  // (`error`, response.failed) or sent something that is not JSON (see error()).
+  // (`error`, response.failed), sent something that is not JSON or grew past kMaxReplyBytes
+  // (see error()). Events after the end are ignored.
   bool consume(const SseEvent& event) override;
 
   // True once response.completed or response.incomplete arrived.
@@ -56,34 +63,30 @@ class ResponsesStreamAssembler : public StreamAssembler {
   // One output item of the reply and the block its content goes to.
   struct Item {
     std::string type;            // "message", "function_call" or "reasoning"
-    std::size_t block = 0;       // position in blocks_
-    int call_position = -1;      // position among the tool calls (function_call only)
+    std::size_t block = 0;       // position in reply_ (for a function_call, its call position)
     std::string reasoning_part;  // the reasoning part the latest delta belonged to
   };
 
+  bool read_event(const SseEvent& event);
   void on_event(const std::string& type, const nlohmann::json& payload);
   Item* find_item(const nlohmann::json& payload);
   Item& item_for(const nlohmann::json& payload, const std::string& type);
   Item& add_item(const std::string& type, const nlohmann::json& payload);
   void on_item_added(const nlohmann::json& payload);
   void on_item_done(const nlohmann::json& payload);
-  void add_text(Item& item, const std::string& text);
   void add_reasoning(Item& item, const std::string& part, const std::string& text);
-  void add_arguments(Item& item, const std::string& fragment);
-  void settle_arguments(Item& item, const std::string& arguments);
   void on_response_end(const std::string& type, const nlohmann::json& payload);
+  void add_unstreamed_items(const nlohmann::json& response);
   void fail(const std::string& prefix, const nlohmann::json& error);
-  void emit(const core::Event& event);
 
-  core::DeltaSink on_delta_;
-  std::vector<core::AssistantBlock> blocks_;
+  ReplyBuilder reply_;
   std::vector<Item> items_;
   std::map<long long, std::size_t> item_by_index_;  // the service's output_index -> items_
   std::map<std::string, std::size_t> item_by_id_;   // the service's item id -> items_
-  std::vector<std::size_t> call_blocks_;            // block position of each tool call
   core::Usage usage_;
   bool cut_at_limit_ = false;
   bool complete_ = false;
+  bool ended_ = false;  // consume() returned false: nothing more is read
   std::string error_;
   core::ErrorKind error_kind_ = core::ErrorKind::kOther;
   bool saw_events_ = false;

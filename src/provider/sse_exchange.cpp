@@ -1,6 +1,7 @@
 #include "provider/sse_exchange.hpp"
 
 #include "provider/service_error.hpp"
+#include "util/byte_size.hpp"
 
 namespace nib::provider {
 namespace {
@@ -40,28 +41,42 @@ core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token 
                                     ConnectionPool& pool, StreamAssembler& assembler) {
   SseParser parser;
   std::string body_start;  // quoted when a successful reply turns out not to be a stream
+  // Once the assembler has asked for nothing more, nothing more reaches it: not the rest of
+  // the events of the same read, nor the leftover partial line at the end of the transfer
+  // (bytes after the protocol's end event, a "[DONE]", a second body).
+  bool assembler_ended = false;
+  std::string oversized_event;  // set when an event outgrew the parser's limit
+  const auto deliver = [&](const std::vector<SseEvent>& events) {
+    for (const SseEvent& event : events) {
+      if (!assembler.consume(event)) {
+        assembler_ended = true;
+        return;
+      }
+    }
+  };
   const HttpStreamResult result = http_post_stream(
       request, stop,
       [&](std::string_view bytes) {
         if (body_start.size() < kErrorBodyExcerptBytes) {
           body_start.append(bytes.substr(0, kErrorBodyExcerptBytes - body_start.size()));
         }
-        for (const SseEvent& event : parser.feed(bytes)) {
-          // A complete reply is left to end normally, keeping its connection for the next turn.
-          if (!assembler.consume(event)) {
-            return assembler.complete() ? BodyAction::kComplete : BodyAction::kStop;
-          }
+        deliver(parser.feed(bytes));
+        // A complete reply is left to end normally, keeping its connection for the next turn.
+        if (assembler_ended) {
+          return assembler.complete() ? BodyAction::kComplete : BodyAction::kStop;
+        }
+        if (parser.overflowed()) {
+          oversized_event = "the service sent a stream event larger than " +
+                            util::format_byte_size(parser.max_event_bytes()) +
+                            ", so nib stopped reading the stream";
+          return BodyAction::kStop;
         }
         return BodyAction::kContinue;
       },
       &pool);
   const bool ended_cleanly = !result.aborted && !result.stopped_by_callback &&
                              result.transport_error.empty() && result.status < 400;
-  if (ended_cleanly) {
-    for (const SseEvent& event : parser.finish()) {
-      if (!assembler.consume(event)) break;
-    }
-  }
+  if (ended_cleanly && !assembler_ended) deliver(parser.finish());
 
   core::AssistantMessage message = assembler.take_message();
   const std::string& url = request.url;
@@ -72,6 +87,8 @@ core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token 
     fail_message(message, http_error_message(result, url, detail),
                  http_error_kind(result.status, detail));
     message.retry_after = retry_after_of(result);
+  } else if (!oversized_event.empty()) {
+    fail_message(message, oversized_event, core::ErrorKind::kOther);
   } else if (!assembler.error().empty()) {
     fail_message(message, assembler.error(), assembler.error_kind());
   } else if (assembler.complete()) {

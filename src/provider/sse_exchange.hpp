@@ -25,7 +25,8 @@ class StreamAssembler {
   virtual ~StreamAssembler() = default;
   // Consumes one event. Returns false when nothing more should be read: the reply is complete
   // (complete() is true) or the stream reported an error or sent something unreadable
-  // (error() says what).
+  // (error() says what). Once it returned false, exchange_sse feeds it nothing more, and
+  // assemblers ignore (return false for) any event fed after that anyway.
   virtual bool consume(const SseEvent& event) = 0;
   // True once the reply is known to be whole.
   virtual bool complete() const = 0;
@@ -58,8 +59,10 @@ void complete_tool_calls(std::vector<core::AssistantBlock>& blocks);
 // - an error in the stream: kError with the assembler's message and kind;
 // - a transport failure before any event: kError kConnection "request to <url> failed: ...";
 // - a stream that ends early: kError "stream ended before the reply was complete";
+// - an event larger than kMaxSseEventBytes: kError naming the limit;
 // - a successful reply that is not an event stream: kError naming its content type.
-// A transport failure after the reply was complete loses nothing.
+// A transport failure after the reply was complete loses nothing, and neither do bytes that
+// follow the protocol's end event: they are never read.
 core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token stop,
                                     ConnectionPool& pool, StreamAssembler& assembler);
 

@@ -9,6 +9,7 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 std::vector<SseEvent> SseParser::feed(std::string_view bytes) {
   std::vector<SseEvent> out;
+  if (overflowed_) return out;
   std::size_t pos = 0;
   if (skip_next_lf_ && !bytes.empty()) {
     if (bytes.front() == '\n') pos = 1;
@@ -16,12 +17,12 @@ std::vector<SseEvent> SseParser::feed(std::string_view bytes) {
   }
   while (pos < bytes.size()) {
     const std::size_t end = bytes.find_first_of("\r\n", pos);
-    if (end == std::string_view::npos) {
-      line_.append(bytes.substr(pos));
-      break;
-    }
-    line_.append(bytes.substr(pos, end - pos));
+    const std::size_t length = (end == std::string_view::npos ? bytes.size() : end) - pos;
+    if (!room_for(length)) return out;
+    line_.append(bytes.substr(pos, length));
+    if (end == std::string_view::npos) break;
     process_line(line_, out);
+    if (overflowed_) return out;
     line_.clear();
     pos = end + 1;
     if (bytes[end] == '\r') {
@@ -37,6 +38,7 @@ std::vector<SseEvent> SseParser::feed(std::string_view bytes) {
 
 std::vector<SseEvent> SseParser::finish() {
   std::vector<SseEvent> out;
+  if (overflowed_) return out;
   if (!line_.empty()) {
     process_line(line_, out);
     line_.clear();
@@ -44,6 +46,20 @@ std::vector<SseEvent> SseParser::finish() {
   dispatch(out);
   skip_next_lf_ = false;
   return out;
+}
+
+bool SseParser::room_for(std::size_t line_bytes) {
+  if (line_.size() + line_bytes + data_.size() <= max_event_bytes_) return true;
+  overflow();
+  return false;
+}
+
+void SseParser::overflow() {
+  overflowed_ = true;
+  line_.clear();
+  line_.shrink_to_fit();
+  data_.clear();
+  data_.shrink_to_fit();
 }
 
 void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
@@ -64,6 +80,11 @@ void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) 
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   if (field == "data") {
+    // The line is dropped once processed: what stays is the data.
+    if (data_.size() + 1 + value.size() > max_event_bytes_) {
+      overflow();  // `line` may point into line_: not used after this
+      return;
+    }
     if (has_data_) data_ += '\n';
     data_.append(value);
     has_data_ = true;

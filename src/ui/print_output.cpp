@@ -115,6 +115,10 @@ void PrintOutput::on_event(const core::Event& event) {
   } else if (std::holds_alternative<core::RunEndEvent>(event)) {
     write(out_, json_line(event));
   }
+  if (const auto* end = std::get_if<core::MessageEndEvent>(&event);
+      end != nullptr && core::is_empty_reply(end->message)) {
+    write(err_, "nib: the model returned an empty reply\n");
+  }
 }
 
 void PrintOutput::on_text_event(const core::Event& event) {
@@ -123,7 +127,18 @@ void PrintOutput::on_text_event(const core::Event& event) {
       live_pending_ += delta->text;
       write_live_text(streamable_prefix(live_pending_));
       wrote_live_text_ = true;
+      if (!delta->text.empty()) live_text_ends_line_ = delta->text.back() == '\n';
     }
+  } else if (std::holds_alternative<core::ReplyRestartEvent>(event)) {
+    // Text already written cannot be taken back; without live text nothing was written, and
+    // the final text is the new attempt's.
+    if (wrote_live_text_) {
+      write_live_text(live_pending_.size());
+      if (!live_text_ends_line_) write(out_, "\n");
+      write(err_, "nib: the service started its reply over; the text above was abandoned\n");
+    }
+    wrote_live_text_ = false;
+    live_text_ends_line_ = true;
   } else if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     const bool has_calls = !core::tool_calls_of(end->message).empty();
     // A reply that failed or was aborted is not an answer; the run's end says what happened.
@@ -133,13 +148,14 @@ void PrintOutput::on_text_event(const core::Event& event) {
     if (!text.empty() && text.back() != '\n') text += '\n';
     if (live_text_) {
       write_live_text(live_pending_.size());
-      if (wrote_live_text_ && final_text_.back() != '\n') write(out_, "\n");
+      if (wrote_live_text_ && !live_text_ends_line_) write(out_, "\n");
     } else if (has_calls || !complete) {
       write(err_, text);  // commentary before tool calls is not the answer
     } else {
       write(out_, text);
     }
     wrote_live_text_ = false;
+    live_text_ends_line_ = true;
   } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
     summaries_[start->id] = presenter_.call(start->name, start->arguments);
   } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(&event)) {

@@ -5,7 +5,10 @@
 //   watching); otherwise a message's text is held until the message ends, so `out` receives the
 //   final answer only. Text written live goes to a terminal, so escape sequences and control
 //   characters other than newline and tab are removed from it (a reply must not clear the
-//   screen, set the title or plant a hyperlink); text for a pipe or file stays as it is.
+//   screen, set the title or plant a hyperlink); text for a pipe or file stays as it is. A
+//   reply that the service started over (core::ReplyRestartEvent) after live text was written
+//   gets a note on `err` that the text before it was abandoned. A reply that ended with nothing
+//   in it (core::is_empty_reply) gets a note on `err`, in the json format too.
 //   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost.
 // - json: one JSON object on `out` when the run ends (the "result" line plus "result" text).
 // - stream-json: every event as one JSON line on `out`, as it happens.
@@ -60,8 +63,9 @@ class PrintOutput {
   CostFunction cost_;
   ToolPresenter presenter_;
   std::string final_text_;
-  bool wrote_live_text_ = false;
-  std::string live_pending_;                      // streamed text not yet written to the terminal
+  bool wrote_live_text_ = false;     // this reply's text deltas were written to `out`
+  bool live_text_ends_line_ = true;  // the last text written there ended with a newline
+  std::string live_pending_;         // streamed text not yet written to the terminal
   std::map<std::string, std::string> summaries_;  // call id -> summary, from tool_start
 };
 

@@ -107,6 +107,8 @@ json to_json(const Event& event) {
                   {"attempt", e.attempt},
                   {"delay_ms", e.delay.count()},
                   {"reason", e.reason}};
+        } else if constexpr (std::is_same_v<T, ReplyRestartEvent>) {
+          return {{"type", "reply_restart"}};
         } else if constexpr (std::is_same_v<T, MessageEndEvent>) {
           return {{"type", "message_end"}, {"message", to_json(Message{e.message})}};
         } else if constexpr (std::is_same_v<T, ToolStartEvent>) {

@@ -1,5 +1,7 @@
 #include "ui/transcript.hpp"
 
+#include <algorithm>
+
 #include "ui/markdown.hpp"
 #include "ui/tool_summary.hpp"
 #include "util/secret_redaction.hpp"
@@ -70,6 +72,8 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
     if (auto* item = std::get_if<ToolItem>(&items_[streaming_calls_[index]])) {
       item->argument_bytes += delta->fragment.size();
     }
+  } else if (std::holds_alternative<core::ReplyRestartEvent>(event)) {
+    on_reply_restart();
   } else if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     on_message_end(end->message);
   } else if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
@@ -133,6 +137,36 @@ void Transcript::on_message_end(const core::AssistantMessage& message) {
   if (message.stop_reason == core::StopReason::kError && !message.error_message.empty()) {
     add_notice("Error: " + message.error_message, NoticeKind::kError);
   }
+  if (core::is_empty_reply(message)) {
+    add_notice("The model returned an empty reply.", NoticeKind::kWarning);
+  }
+}
+
+void Transcript::on_reply_restart() {
+  // What is not committed yet is taken back: the reply's text, thinking and tool rows (tool
+  // rows are never final while streaming, so nothing after one was committed). Notices (a
+  // retry's) stay.
+  const auto of_the_reply = [](const TranscriptItem& item) {
+    return std::holds_alternative<AssistantItem>(item) ||
+           std::holds_alternative<ThinkingItem>(item) || std::holds_alternative<ToolItem>(item);
+  };
+  const std::size_t first_open = committed_items_ + (committed_rows_ > 0 ? 1 : 0);
+  const std::size_t from = std::min(std::max(message_start_, first_open), items_.size());
+  bool kept_some = false;
+  for (std::size_t index = message_start_; index < from && index < items_.size(); ++index) {
+    kept_some = kept_some || of_the_reply(items_[index]);
+  }
+  const auto open = items_.begin() + static_cast<std::ptrdiff_t>(from);
+  items_.erase(std::remove_if(open, items_.end(), of_the_reply), items_.end());
+  finish_streaming();
+  streaming_calls_.clear();
+  reply_cache_ = {};
+  // Rows already in the scrollback cannot be taken back: say that they were abandoned.
+  if (kept_some) {
+    add_notice("The service started its reply over; the part above was abandoned.",
+               NoticeKind::kWarning);
+  }
+  message_start_ = items_.size();
 }
 
 void Transcript::on_run_end(const core::RunEndEvent& end) {

@@ -49,6 +49,8 @@ class Transcript {
   Item* streaming_last();
   void finish_streaming();
   void on_message_end(const core::AssistantMessage& message);
+  // The service started the reply over (core::ReplyRestartEvent).
+  void on_reply_restart();
   void on_run_end(const core::RunEndEvent& end);
   // Cuts the streaming reply (the last item) at its last finished block (kStreamingSplitBytes).
   void split_streaming_reply(UiClock::time_point now);

@@ -274,6 +274,30 @@ TEST_F(PrintModeTest, ToolsFlagLimitsWhatTheModelSees) {
   EXPECT_EQ(run({"-p", "go", "--tools", "nope"}).exit_code, 2);
 }
 
+TEST_F(PrintModeTest, AnswersInContentPartsArePrinted) {
+  // Mistral's reasoning models: delta.content as a list of thinking and text parts.
+  const auto parts = [](const json& list) { return MockReply::delta_chunk({{"content", list}}); };
+  server_.enqueue(MockReply::events({
+      parts(json::array({{{"type", "thinking"},
+                          {"thinking", json::array({{{"type", "text"}, {"text", "Hm."}}})}}})),
+      parts(json::array({{{"type", "text"}, {"text", "Four."}}})),
+      MockReply::delta_chunk(json::object(), "stop"),
+  }));
+  const auto result = run({"-p", "2+2?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "Four.\n");
+  EXPECT_EQ(result.err.find("empty reply"), std::string::npos) << result.err;
+}
+
+TEST_F(PrintModeTest, AnEmptyReplyIsPointedOut) {
+  server_.enqueue(MockReply::events({MockReply::delta_chunk({{"role", "assistant"}}, "stop")}));
+  const auto result = run({"-p", "hello"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("nib: the model returned an empty reply"), std::string::npos)
+      << result.err;
+}
+
 TEST(PrintModeConfigTest, NoProviderConfiguredSaysHowAndExits2) {
   TempDir dir;
   const auto result = run_nib({"-p", "hello"}, dir.path());

@@ -264,8 +264,7 @@ TEST(AnthropicStreamAssemblerTest, ErrorKindsFollowTheErrorType) {
 TEST(AnthropicStreamAssemblerTest, NonJsonEventIsAnErrorNamingIt) {
   AssemblerHarness harness;
   EXPECT_FALSE(harness.assembler().consume({"message", "<html>oops</html>"}));
-  EXPECT_NE(harness.assembler().error().find("not a JSON object: <html>oops</html>"),
-            std::string::npos)
+  EXPECT_NE(harness.assembler().error().find("not JSON: <html>oops</html>"), std::string::npos)
       << harness.assembler().error();
 }
 
@@ -300,6 +299,95 @@ TEST(AnthropicStreamAssemblerTest, TypeComesFromTheDataEvenWithoutAnEventLine) {
   EXPECT_FALSE(harness.assembler().consume({"message", R"({"type":"message_stop"})"}));
   EXPECT_TRUE(harness.assembler().complete());
   EXPECT_TRUE(harness.assembler().saw_events());
+}
+
+TEST(AnthropicStreamAssemblerTest, ASecondMessageStartStartsTheMessageAfresh) {
+  AssemblerHarness harness;
+  harness.message_start({{"input_tokens", 10}, {"output_tokens", 1}});
+  harness.text_block(0, "Abandoned");
+  harness.start(1, {{"type", "tool_use"}, {"id", "toolu_old"}, {"name", "write"}});
+  harness.delta(1, {{"type", "input_json_delta"}, {"partial_json", R"({"path":"a","co)"}});
+  harness.message_start({{"input_tokens", 12}, {"output_tokens", 1}});
+  EXPECT_TRUE(std::holds_alternative<core::ReplyRestartEvent>(harness.events.back()));
+  harness.delta(1, {{"type", "input_json_delta"}, {"partial_json", "ignored"}});  // no block 1
+  harness.text_block(0, "Fresh");
+  harness.message_delta("end_turn");
+  EXPECT_FALSE(harness.feed("message_stop"));
+  const core::AssistantMessage message = harness.assembler().take_message();
+  EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn);
+  ASSERT_EQ(message.blocks.size(), 1u);
+  EXPECT_EQ(assistant_text(message), "Fresh");
+  EXPECT_EQ(message.usage.input_tokens, 12);
+  // After the restart the deltas are the new message's only.
+  ASSERT_TRUE(std::holds_alternative<core::TextDeltaEvent>(harness.events.back()));
+  EXPECT_EQ(std::get<core::TextDeltaEvent>(harness.events.back()).text, "Fresh");
+}
+
+TEST(AnthropicStreamAssemblerTest, AMessageStartBeforeAnyDeltaNeedsNoRestartEvent) {
+  AssemblerHarness harness;
+  harness.message_start();
+  harness.message_start();
+  harness.text_block(0, "Only");
+  ASSERT_EQ(harness.events.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<core::TextDeltaEvent>(harness.events[0]));
+}
+
+TEST(AnthropicStreamAssemblerTest, BlocksInsideMessageStartCount) {
+  AssemblerHarness harness;
+  harness.feed(
+      "message_start",
+      {{"message",
+        {{"id", "msg_1"},
+         {"content",
+          json::array({{{"type", "thinking"}, {"thinking", "Pondered."}, {"signature", "sig"}},
+                       {{"type", "text"}, {"text", "Hello"}}})},
+         {"usage", {{"input_tokens", 3}}}}}});
+  harness.delta(1, {{"type", "text_delta"}, {"text", " world"}});
+  harness.tool_block(2, "toolu_1", "ls", {"{}"});
+  harness.message_delta("tool_use");
+  const core::AssistantMessage message = harness.assembler().take_message();
+  ASSERT_EQ(message.blocks.size(), 3u);
+  EXPECT_EQ(std::get<core::ThinkingBlock>(message.blocks[0]).signature, "sig");
+  EXPECT_EQ(assistant_text(message), "Hello world");
+  EXPECT_EQ(core::tool_calls_of(message).at(0).id, "toolu_1");
+  EXPECT_EQ(message.stop_reason, core::StopReason::kToolUse);
+}
+
+TEST(AnthropicStreamAssemblerTest, NothingIsReadAfterMessageStop) {
+  AssemblerHarness harness;
+  harness.message_start();
+  harness.text_block(0, "whole");
+  harness.message_delta("end_turn");
+  EXPECT_FALSE(harness.feed("message_stop"));
+  EXPECT_FALSE(harness.assembler().consume({"message", "[DONE]"}));
+  EXPECT_FALSE(harness.assembler().consume({"message_start", R"({"type":"message_sta)"}));
+  EXPECT_FALSE(harness.message_start());
+  EXPECT_EQ(harness.assembler().error(), "");
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), "whole");
+}
+
+TEST(AnthropicStreamAssemblerTest, UnreadableEventAfterTheStopReasonEndsTheReplyWithoutError) {
+  AssemblerHarness harness;
+  harness.message_start();
+  harness.text_block(0, "whole");
+  harness.message_delta("end_turn");
+  EXPECT_FALSE(harness.assembler().consume({"message_stop", R"({"type":"mess)"}));
+  EXPECT_TRUE(harness.assembler().complete());
+  EXPECT_EQ(harness.assembler().error(), "");
+}
+
+TEST(AnthropicStreamAssemblerTest, TextBlocksAroundAToolCallAreSetApart) {
+  AssemblerHarness harness;
+  harness.message_start();
+  harness.text_block(0, "Before.");
+  harness.tool_block(1, "toolu_1", "ls", {"{}"});
+  harness.text_block(2, "After.");
+  std::string streamed;
+  for (const auto& event : harness.events) {
+    if (const auto* text = std::get_if<core::TextDeltaEvent>(&event)) streamed += text->text;
+  }
+  EXPECT_EQ(streamed, "Before.\n\nAfter.");
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), streamed);
 }
 
 }  // namespace

@@ -196,5 +196,72 @@ TEST(ChatStreamAssemblerTest, ErrorEventNameIsAnError) {
   EXPECT_NE(harness.assembler().error().find("bad gateway"), std::string::npos);
 }
 
+TEST(ChatStreamAssemblerTest, ContentPartsSplitIntoThinkingAndText) {
+  AssemblerHarness harness;
+  harness.feed(delta(
+      {{"content",
+        json::array({{{"type", "thinking"},
+                      {"thinking", json::array({{{"type", "text"}, {"text", "Think"}},
+                                                {{"type", "reference"}, {"reference_ids", {1}}},
+                                                {{"type", "text"}, {"text", "ing."}}})}}})}}));
+  harness.feed(delta({{"content", json::array({{{"type", "unknown"}, {"text", "hidden"}},
+                                               {{"type", "text"}, {"text", "Ans"}}})}}));
+  harness.feed(delta({{"content", "wer"}}, "stop"));
+  const core::AssistantMessage message = harness.assembler().take_message();
+  ASSERT_EQ(message.blocks.size(), 2u);
+  EXPECT_EQ(std::get<core::ThinkingBlock>(message.blocks[0]).text, "Thinking.");
+  EXPECT_EQ(std::get<core::TextBlock>(message.blocks[1]).text, "Answer");
+  EXPECT_FALSE(core::is_empty_reply(message));
+}
+
+TEST(ChatStreamAssemblerTest, OnlyChoiceZeroIsAssembled) {
+  AssemblerHarness harness;
+  const auto choice = [](int index, const json& fields, const json& finish = nullptr) {
+    return json{{"choices",
+                 json::array({{{"index", index}, {"delta", fields}, {"finish_reason", finish}}})}};
+  };
+  harness.feed(choice(1, {{"content", "other "}}));
+  harness.feed(choice(0, {{"content", "mine"}}));
+  harness.feed(choice(1, {{"tool_calls", json::array({{{"index", 0}, {"id", "x"}}})}}));
+  harness.feed(choice(1, json::object(), "length"));
+  EXPECT_FALSE(harness.assembler().complete());  // choice 1's finish is not the reply's
+  // A chunk carrying both choices at once.
+  harness.feed({{"choices", json::array({{{"index", 1}, {"delta", {{"content", "no"}}}},
+                                         {{"index", 0}, {"delta", {{"content", "!"}}}}})}});
+  harness.feed(choice(0, json::object(), "stop"));
+  EXPECT_TRUE(harness.assembler().complete());
+  const core::AssistantMessage message = harness.assembler().take_message();
+  EXPECT_EQ(assistant_text(message), "mine!");
+  EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn);
+  EXPECT_TRUE(core::tool_calls_of(message).empty());
+}
+
+TEST(ChatStreamAssemblerTest, NothingIsReadAfterDone) {
+  AssemblerHarness harness;
+  harness.feed(delta({{"content", "whole"}}, "stop"));
+  EXPECT_FALSE(harness.feed_raw("[DONE]"));
+  EXPECT_FALSE(harness.feed_raw("{\"trunc"));
+  EXPECT_FALSE(harness.feed(delta({{"content", " and more"}})));
+  EXPECT_EQ(harness.assembler().error(), "");
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), "whole");
+}
+
+TEST(ChatStreamAssemblerTest, UnreadableEventAfterTheFinishEndsTheReplyWithoutError) {
+  AssemblerHarness harness;
+  harness.feed(delta({{"content", "whole"}}, "stop"));
+  EXPECT_FALSE(harness.feed_raw("data that is cut"));
+  EXPECT_TRUE(harness.assembler().complete());
+  EXPECT_EQ(harness.assembler().error(), "");
+}
+
+TEST(ChatStreamAssemblerTest, DeeplyNestedEventIsRefused) {
+  AssemblerHarness harness;
+  const std::string deep = R"({"choices":[{"index":0,"delta":{"content":"x"},"x":)" +
+                           std::string(300, '[') + std::string(300, ']') + "}]}";
+  EXPECT_FALSE(harness.feed_raw(deep));
+  EXPECT_NE(harness.assembler().error().find("nested deeper than 256 levels"), std::string::npos)
+      << harness.assembler().error();
+}
+
 }  // namespace
 }  // namespace nib::provider

@@ -361,5 +361,81 @@ TEST(ResponsesStreamAssemblerTest, DoneMarkerBeforeTheEndStopsReadingIncomplete)
   EXPECT_EQ(harness.assembler().error(), "");
 }
 
+TEST(ResponsesStreamAssemblerTest, TheFinishedItemsTextWinsOverItsDeltas) {
+  AssemblerHarness harness;
+  const auto done = [&](int index, const std::string& text) {
+    harness.feed("response.output_item.done",
+                 {{"output_index", index},
+                  {"item",
+                   {{"id", "msg_" + std::to_string(index)},
+                    {"type", "message"},
+                    {"content", json::array({{{"type", "output_text"}, {"text", text}}})}}}});
+  };
+  harness.feed("response.output_text.delta", {{"output_index", 0}, {"delta", "Hel"}});
+  done(0, "Hello");  // the deltas stopped short: the tail is passed on
+  harness.feed("response.output_text.delta", {{"output_index", 1}, {"delta", "Wrold"}});
+  done(1, "World");  // they differ: the item wins
+  harness.feed("response.output_text.delta", {{"output_index", 2}, {"delta", "kept"}});
+  harness.feed("response.output_item.done",
+               {{"output_index", 2},
+                {"item", {{"id", "msg_2"}, {"type", "message"}, {"content", json::array()}}}});
+  harness.feed("response.completed", {{"response", {{"status", "completed"}}}});
+  EXPECT_EQ(harness.text_deltas(), "Hello\n\nWrold\n\nkept");
+  // An item without text leaves its deltas alone.
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), "Hello\n\nWorld\n\nkept");
+}
+
+TEST(ResponsesStreamAssemblerTest, TwoMessageItemsStayTwoSeparatedBlocks) {
+  AssemblerHarness harness;
+  EXPECT_FALSE(harness.feed_reply(
+      MockResponsesStream().text("Let me check.").text("It is 4.", 2).completed()));
+  EXPECT_EQ(harness.text_deltas(), "Let me check.\n\nIt is 4.");
+  const core::AssistantMessage message = harness.assembler().take_message();
+  ASSERT_EQ(message.blocks.size(), 2u);
+  EXPECT_EQ(std::get<core::TextBlock>(message.blocks[1]).text, "It is 4.");
+  EXPECT_EQ(assistant_text(message), harness.text_deltas());
+}
+
+TEST(ResponsesStreamAssemblerTest, NothingIsReadAfterTheEnd) {
+  AssemblerHarness harness;
+  harness.feed("response.output_text.delta", {{"output_index", 0}, {"delta", "whole"}});
+  EXPECT_FALSE(harness.feed("response.completed", {{"response", {{"status", "completed"}}}}));
+  EXPECT_FALSE(harness.feed_raw("message", "[DO"));
+  EXPECT_FALSE(harness.feed("response.output_text.delta", {{"output_index", 0}, {"delta", "!"}}));
+  EXPECT_FALSE(harness.feed("error", {{"code", "late"}, {"message", "ignored"}}));
+  EXPECT_TRUE(harness.assembler().complete());
+  EXPECT_EQ(harness.assembler().error(), "");
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), "whole");
+}
+
+TEST(ResponsesStreamAssemblerTest, ItemsOnlyInTheCompletedResponseCount) {
+  AssemblerHarness harness;
+  harness.feed("response.created", {{"response", {{"status", "in_progress"}}}});
+  harness.feed(
+      "response.completed",
+      {{"response",
+        {{"status", "completed"},
+         {"output",
+          json::array({{{"id", "msg_a"},
+                        {"type", "message"},
+                        {"content", json::array({{{"type", "output_text"}, {"text", "Hi"}}})}},
+                       {{"id", "fc_b"},
+                        {"type", "function_call"},
+                        {"call_id", "call_b"},
+                        {"name", "ls"},
+                        {"arguments", "{}"}}})}}}});
+  const core::AssistantMessage message = harness.assembler().take_message();
+  EXPECT_EQ(assistant_text(message), "Hi");
+  ASSERT_EQ(core::tool_calls_of(message).size(), 1u);
+  EXPECT_EQ(core::tool_calls_of(message)[0].id, "call_b");
+  EXPECT_EQ(message.stop_reason, core::StopReason::kToolUse);
+}
+
+TEST(ResponsesStreamAssemblerTest, TheCompletedListDoesNotRepeatStreamedItems) {
+  AssemblerHarness harness;
+  EXPECT_FALSE(harness.feed_reply(MockResponsesStream().text("once").completed()));
+  EXPECT_EQ(assistant_text(harness.assembler().take_message()), "once");
+}
+
 }  // namespace
 }  // namespace nib::provider

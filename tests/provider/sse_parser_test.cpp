@@ -113,5 +113,42 @@ TEST(SseParserTest, FeedReturnsEventsAsSoonAsTheyComplete) {
   EXPECT_EQ(rest[0].data, "b");
 }
 
+TEST(SseParserTest, EventsUpToTheLimitPass) {
+  // A line counts whole while it is read (22 bytes, the first here), an event by its data
+  // (16 bytes, "\n" between lines included) plus the line being read.
+  SseParser parser(22);
+  const auto events = parser.feed("data: 0123456789abcdef\n\ndata: 0123456\ndata: 89abcdef\n\n");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].data, "0123456\n89abcdef");
+  EXPECT_FALSE(parser.overflowed());
+}
+
+TEST(SseParserTest, AnEndlessLineStopsTheParser) {
+  SseParser parser(64);
+  const auto before = parser.feed("data: fine\n\ndata: ");
+  ASSERT_EQ(before.size(), 1u);  // the event completed before the endless line
+  int pieces = 0;
+  while (!parser.overflowed() && pieces < 100) {
+    EXPECT_TRUE(parser.feed(std::string(10, 'x')).empty());
+    ++pieces;
+  }
+  EXPECT_TRUE(parser.overflowed());
+  EXPECT_EQ(pieces, 6);  // the line held 56 bytes; 10 more would pass 64
+  // Nothing after it is read any more.
+  EXPECT_TRUE(parser.feed("\n\ndata: later\n\n").empty());
+  EXPECT_TRUE(parser.finish().empty());
+}
+
+TEST(SseParserTest, AnEndlessRunOfDataLinesStopsTheParser) {
+  SseParser parser(64);
+  const auto events = parser.feed(
+      "data: one\n\n"
+      "data: 0123456789\ndata: 0123456789\ndata: 0123456789\n"
+      "data: 0123456789\ndata: 0123456789\ndata: 0123456789\n");
+  ASSERT_EQ(events.size(), 1u);  // the event completed before it
+  EXPECT_EQ(events[0].data, "one");
+  EXPECT_TRUE(parser.overflowed());
+}
+
 }  // namespace
 }  // namespace nib::provider

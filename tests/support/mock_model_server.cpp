@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <random>
 #include <stdexcept>
 
 #include "util/utf8.hpp"
@@ -28,6 +29,17 @@ std::vector<std::string> utf8_pieces(const std::string& text, std::size_t size) 
     pos += length;
   }
   return pieces;
+}
+
+// Every "\n" not preceded by "\r" as "\r\n".
+std::string with_crlf(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (std::size_t pos = 0; pos < text.size(); ++pos) {
+    if (text[pos] == '\n' && (pos == 0 || text[pos - 1] != '\r')) out += '\r';
+    out += text[pos];
+  }
+  return out;
 }
 
 std::string lower(std::string text) {
@@ -93,6 +105,13 @@ MockReply MockReply::http_error(int status, std::string body,
   reply.status = status;
   reply.body = std::move(body);
   reply.headers = std::move(headers);
+  return reply;
+}
+
+MockReply MockReply::raw_stream(std::string bytes) {
+  MockReply reply;
+  reply.chunks.push_back(std::move(bytes));
+  reply.send_done = false;
   return reply;
 }
 
@@ -268,17 +287,38 @@ void MockModelServer::handle(const httplib::Request& request, httplib::Response&
       });
 }
 
+bool MockModelServer::stopping() const {
+  const std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
 bool MockModelServer::write_stream(const MockReply& reply, httplib::DataSink& sink) {
+  std::mt19937 random(reply.split_seed.value_or(0));
+  const auto piece_length = [&](std::size_t left) {
+    if (reply.split_seed) {
+      return std::min(left,
+                      std::uniform_int_distribution<std::size_t>(1, kMaxRandomPieceBytes)(random));
+    }
+    return reply.max_write_bytes > 0 ? std::min(left, reply.max_write_bytes) : left;
+  };
   const auto write = [&](const std::string& chunk) {
-    const std::size_t step = reply.max_write_bytes > 0 ? reply.max_write_bytes : chunk.size();
-    for (std::size_t pos = 0; pos < chunk.size(); pos += step) {
-      if (!sink.write(chunk.data() + pos, std::min(step, chunk.size() - pos))) return false;
+    const std::string bytes = reply.crlf ? with_crlf(chunk) : chunk;
+    for (std::size_t pos = 0; pos < bytes.size();) {
+      const std::size_t length = piece_length(bytes.size() - pos);
+      if (!sink.write(bytes.data() + pos, length)) return false;
+      pos += length;
     }
     return true;
   };
   for (std::size_t index = 0; index <= reply.chunks.size(); ++index) {
     if (reply.hold_after == index && !wait_for_release()) return false;
     if (index < reply.chunks.size() && !write(reply.chunks[index])) return false;
+  }
+  if (!reply.repeat_forever.empty()) {
+    while (!stopping()) {
+      if (!write(reply.repeat_forever)) return false;
+    }
+    return false;
   }
   return !reply.send_done || write("data: [DONE]\n\n");
 }

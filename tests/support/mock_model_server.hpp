@@ -41,6 +41,9 @@ struct MockUsage {
 // One scripted answer. A status other than 200 makes it an HTTP error reply (body and headers
 // as given); otherwise `chunks` are written as an SSE stream, each chunk written and flushed
 // separately.
+// The longest write of a MockReply with a split_seed.
+inline constexpr std::size_t kMaxRandomPieceBytes = 48;
+
 struct MockReply {
   int status = 200;
   std::string body;                                          // error replies only
@@ -56,6 +59,17 @@ struct MockReply {
   // When > 0, every chunk is written in pieces of at most this many bytes (which splits lines
   // and UTF-8 sequences at the transport level).
   std::size_t max_write_bytes = 0;
+  // When set, every chunk is written in pieces of 1 to kMaxRandomPieceBytes bytes whose
+  // lengths a std::mt19937 seeded with it draws: the write boundaries fall anywhere (inside
+  // "\r\n", UTF-8 sequences, JSON), differently for each seed and alike for one seed, so a
+  // failing seed replays. Takes the place of max_write_bytes.
+  std::optional<std::uint32_t> split_seed;
+  // Every line ends in "\r\n" on the wire (a "\n" of the chunks not preceded by "\r" is
+  // written as "\r\n"), as servers on some stacks write them.
+  bool crlf = false;
+  // When not empty, written again and again after the chunks until the client goes away or the
+  // server stops: a stream that never ends.
+  std::string repeat_forever;
 
   // A text answer in `split_into` content deltas of about equal size (fewer when the text has
   // fewer characters; cut on UTF-8 boundaries), then the finish chunk and a usage chunk.
@@ -73,6 +87,8 @@ struct MockReply {
                               std::vector<std::pair<std::string, std::string>> headers = {});
   // A stream of the given chunk payloads, each sent as one "data: <json>" event.
   static MockReply events(const std::vector<nlohmann::json>& payloads, bool send_done = true);
+  // `bytes` as the whole stream, written as one chunk (no "[DONE]" added).
+  static MockReply raw_stream(std::string bytes);
 
   // Chunk builders. sse(): one "data: <payload>\n\n" event. delta_chunk(): a
   // chat.completion.chunk whose single choice carries `delta` (and `finish_reason` when not
@@ -137,6 +153,7 @@ class MockModelServer {
  private:
   void handle(const httplib::Request& request, httplib::Response& response);
   bool write_stream(const MockReply& reply, httplib::DataSink& sink);
+  bool stopping() const;
   // Waits until release() or shutdown; true when released.
   bool wait_for_release();
 

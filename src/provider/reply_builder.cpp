@@ -1,0 +1,166 @@
+#include "provider/reply_builder.hpp"
+
+#include "provider/sse_exchange.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::provider {
+
+ReplyBuilder::ReplyBuilder(core::DeltaSink on_delta, std::size_t max_bytes)
+    : on_delta_(std::move(on_delta)), max_bytes_(max_bytes) {}
+
+bool ReplyBuilder::hold(std::size_t added, std::size_t released) {
+  if (!over_limit_ && held_bytes_ - released + added <= max_bytes_) {
+    held_bytes_ = held_bytes_ - released + added;
+    return true;
+  }
+  over_limit_ = true;
+  return false;
+}
+
+std::string ReplyBuilder::limit_error() const {
+  return "the reply grew past nib's limit of " + util::format_byte_size(max_bytes_) +
+         " of text, thinking and tool-call arguments, so nib stopped reading it (a stream that "
+         "never ends?)";
+}
+
+void ReplyBuilder::emit(const core::Event& event) {
+  passed_on_ = true;
+  if (on_delta_) on_delta_(event);
+}
+
+std::size_t ReplyBuilder::start_text() {
+  blocks_.emplace_back(core::TextBlock{});
+  return blocks_.size() - 1;
+}
+
+std::size_t ReplyBuilder::start_thinking(std::string_view signature, bool redacted) {
+  blocks_.emplace_back(core::ThinkingBlock{"", "", redacted});
+  set_signature(blocks_.size() - 1, signature);
+  return blocks_.size() - 1;
+}
+
+std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
+                                     std::string_view arguments) {
+  const std::size_t position = call_blocks_.size();
+  call_blocks_.push_back(blocks_.size());
+  blocks_.emplace_back(core::ToolCall{});
+  core::ToolCall& call = call_at(position);
+  if (hold(id.size() + name.size())) {
+    call.id.assign(id);
+    call.name.assign(name);
+  }
+  replace_arguments(position, arguments);
+  emit(core::ToolCallDeltaEvent{static_cast<int>(position), call.id, call.name, call.arguments});
+  return position;
+}
+
+void ReplyBuilder::append_text(std::size_t block, std::string_view text) {
+  auto& held = std::get<core::TextBlock>(blocks_[block]).text;
+  if (text.empty() || !hold(text.size())) return;
+  std::string delta;
+  if (held.empty() && text_shown_) delta = core::kTextBlockSeparator;
+  delta += text;
+  held += text;
+  text_shown_ = true;
+  emit(core::TextDeltaEvent{std::move(delta)});
+}
+
+void ReplyBuilder::append_thinking(std::size_t block, std::string_view text) {
+  if (text.empty() || !hold(text.size())) return;
+  std::get<core::ThinkingBlock>(blocks_[block]).text += text;
+  emit(core::ThinkingDeltaEvent{std::string(text)});
+}
+
+void ReplyBuilder::append_arguments(std::size_t call, std::string_view fragment) {
+  if (fragment.empty() || !hold(fragment.size())) return;
+  call_at(call).arguments += fragment;
+  emit(core::ToolCallDeltaEvent{static_cast<int>(call), "", "", std::string(fragment)});
+}
+
+void ReplyBuilder::append_signature(std::size_t block, std::string_view signature) {
+  if (signature.empty() || !hold(signature.size())) return;
+  std::get<core::ThinkingBlock>(blocks_[block]).signature += signature;
+}
+
+void ReplyBuilder::set_signature(std::size_t block, std::string_view signature) {
+  auto& held = std::get<core::ThinkingBlock>(blocks_[block]).signature;
+  if (hold(signature.size(), held.size())) held.assign(signature);
+}
+
+void ReplyBuilder::name_call(std::size_t call, std::string_view id, std::string_view name) {
+  core::ToolCall& held = call_at(call);
+  bool named = false;
+  if (held.id.empty() && !id.empty() && hold(id.size())) {
+    held.id.assign(id);
+    named = true;
+  }
+  if (held.name.empty() && !name.empty() && hold(name.size())) {
+    held.name.assign(name);
+    named = true;
+  }
+  if (named) emit(core::ToolCallDeltaEvent{static_cast<int>(call), held.id, held.name, ""});
+}
+
+void ReplyBuilder::replace_arguments(std::size_t call, std::string_view arguments) {
+  auto& held = call_at(call).arguments;
+  if (hold(arguments.size(), held.size())) held.assign(arguments);
+}
+
+void ReplyBuilder::settle_text(std::size_t block, std::string_view final_text) {
+  auto& held = std::get<core::TextBlock>(blocks_[block]).text;
+  if (final_text.empty() || final_text == held) return;
+  if (final_text.starts_with(held)) {
+    append_text(block, final_text.substr(held.size()));
+  } else if (hold(final_text.size(), held.size())) {
+    held.assign(final_text);
+    text_shown_ = true;
+  }
+}
+
+void ReplyBuilder::settle_arguments(std::size_t call, std::string_view final_arguments) {
+  const std::string& held = call_at(call).arguments;
+  if (final_arguments.empty() || final_arguments == held) return;
+  if (final_arguments.starts_with(held)) {
+    append_arguments(call, final_arguments.substr(held.size()));
+  } else {
+    replace_arguments(call, final_arguments);
+  }
+}
+
+const core::ToolCall& ReplyBuilder::call(std::size_t position) const {
+  return std::get<core::ToolCall>(blocks_[call_blocks_[position]]);
+}
+
+core::ToolCall& ReplyBuilder::call_at(std::size_t position) {
+  return std::get<core::ToolCall>(blocks_[call_blocks_[position]]);
+}
+
+void ReplyBuilder::restart() {
+  const bool shown = passed_on_;
+  blocks_.clear();
+  call_blocks_.clear();
+  held_bytes_ = 0;
+  over_limit_ = false;
+  text_shown_ = false;
+  passed_on_ = false;
+  if (shown && on_delta_) on_delta_(core::ReplyRestartEvent{});
+}
+
+std::vector<core::AssistantBlock> ReplyBuilder::take_blocks() {
+  std::vector<core::AssistantBlock> out = std::move(blocks_);
+  std::erase_if(out, [](const core::AssistantBlock& block) {
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) return text->text.empty();
+    if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
+      return thinking->text.empty() && thinking->signature.empty();
+    }
+    return false;
+  });
+  complete_tool_calls(out);
+  blocks_.clear();
+  call_blocks_.clear();
+  held_bytes_ = 0;
+  text_shown_ = false;
+  return out;
+}
+
+}  // namespace nib::provider

@@ -1,0 +1,24 @@
+#pragma once
+// How deeply a JSON text nests, found by one linear scan with no recursion and no allocation,
+// so that JSON from outside (stream events, tool arguments, session files) can be refused
+// before it is parsed: nlohmann::json copies, compares and dumps values recursively, one stack
+// frame per level, so a few hundred thousand nested brackets crash the process. Pure;
+// thread-safe.
+
+#include <cstddef>
+#include <string_view>
+
+namespace nib::util {
+
+// The deepest nesting of arrays and objects in `text`: 0 for a scalar ("7", "\"[\""), 1 for
+// "[1]" or "{}", 2 for "[[]]" or {"a":{}}. Brackets inside strings do not count; escapes in
+// strings (\" and \\ included) are honoured. Only brackets are counted, so the text need not be
+// valid JSON: a closing bracket with nothing open is ignored, and an unterminated string hides
+// the rest of the text. A guard to run before a parser, not a validator.
+std::size_t json_nesting_depth(std::string_view text);
+
+// True when json_nesting_depth(text) > max_depth. Stops reading at the first bracket that
+// opens level max_depth + 1, so refusing a huge hostile text costs only its nested prefix.
+bool json_nests_deeper_than(std::string_view text, std::size_t max_depth);
+
+}  // namespace nib::util

@@ -1,0 +1,21 @@
+#include "ui/stream_json.hpp"
+
+#include <gtest/gtest.h>
+
+namespace nib::ui {
+namespace {
+
+TEST(StreamJsonTest, ReplyRestartHasItsOwnType) {
+  // stream-json readers learn from it that the deltas before it are void.
+  EXPECT_EQ(to_json(core::Event{core::ReplyRestartEvent{}}),
+            nlohmann::json({{"type", "reply_restart"}}));
+}
+
+TEST(StreamJsonTest, ACompactionSaysWhatItKept) {
+  EXPECT_EQ(
+      to_json(core::Event{core::HistoryCompactedEvent{"the summary", 3}}),
+      nlohmann::json({{"type", "compaction"}, {"summary", "the summary"}, {"kept_messages", 3}}));
+}
+
+}  // namespace
+}  // namespace nib::ui
