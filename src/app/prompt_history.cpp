@@ -6,6 +6,8 @@
 
 #include "session/session_store.hpp"
 
+#include "util/json_depth.hpp"
+
 namespace nib::app {
 namespace fs = std::filesystem;
 
@@ -22,7 +24,7 @@ std::vector<std::string> read_all(const fs::path& file) {
   std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
-    const auto entry = nlohmann::json::parse(line, nullptr, false);
+    const auto entry = util::parse_untrusted_json(line);
     if (entry.is_string()) prompts.push_back(entry.get<std::string>());
   }
   return prompts;

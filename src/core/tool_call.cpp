@@ -1,5 +1,7 @@
 #include "core/tool_call.hpp"
 
+#include "util/json_depth.hpp"
+
 namespace nib::core {
 namespace {
 
@@ -26,7 +28,13 @@ std::variant<PreparedCall, ToolResult> prepare_tool_call(const ToolCall& call,
                                   "\". Available tools: " + join(registry.names(), ", ") + ".");
   }
 
-  nlohmann::json args = nlohmann::json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+  if (util::json_nests_deeper_than(call.arguments, util::kMaxJsonDepth)) {
+    return error_result(call, "Error: the arguments for " + call.name + " nest deeper than " +
+                                  std::to_string(util::kMaxJsonDepth) +
+                                  " levels, which nib refuses. Send a flat JSON object matching "
+                                  "the tool's parameters.");
+  }
+  nlohmann::json args = util::parse_untrusted_json(call.arguments);
   if (args.is_discarded()) {
     return error_result(call, "Error: the arguments for " + call.name +
                                   " are not valid JSON. Send the arguments as one JSON object "

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "provider/openai_chat_request.hpp"  // kImageOmittedText
+#include "util/json_depth.hpp"
 
 namespace nib::provider {
 namespace {
@@ -105,7 +106,7 @@ json content_blocks(const core::Content& content, bool images_allowed) {
 // The arguments as the JSON object `input` requires. Raw text that is not an object (a call
 // cut short, say) becomes {}: its result already told the model the arguments were bad.
 json tool_input(const std::string& arguments) {
-  json input = json::parse(arguments, nullptr, /*allow_exceptions=*/false);
+  json input = util::parse_untrusted_json(arguments);
   return input.is_object() ? input : json::object();
 }
 

@@ -30,9 +30,9 @@ const json& object_field(const json& object, const char* name) {
 }
 
 json parse_event_data(std::string_view data, std::string& error) {
-  if (util::json_nests_deeper_than(data, kMaxStreamEventDepth)) {
+  if (util::json_nests_deeper_than(data, util::kMaxJsonDepth)) {
     error = "the service sent a stream event nested deeper than " +
-            std::to_string(kMaxStreamEventDepth) +
+            std::to_string(util::kMaxJsonDepth) +
             " levels, which nib refuses: " + event_excerpt(data);
     return json(json::value_t::discarded);
   }

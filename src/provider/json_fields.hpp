@@ -13,15 +13,10 @@ namespace nib::provider {
 
 // How much of an unreadable event is quoted in an error message.
 inline constexpr std::size_t kBadEventExcerptBytes = 200;
-// How deeply the JSON of one stream event may nest. Real events nest a handful of levels (a
-// tool call's arguments inside an Anthropic start block: 4 plus the arguments' own); a deeper
-// event is refused before it is parsed, since nlohmann::json copies, dumps and compares values
-// recursively and a hostile event could exhaust the stack.
-inline constexpr std::size_t kMaxStreamEventDepth = 256;
-
 // The JSON value of a stream event's data. When the data is not JSON, or nests deeper than
-// kMaxStreamEventDepth, returns a discarded value (is_discarded()) and sets `error` to
-// "the service sent a stream event that is not JSON: <excerpt>" or one naming the depth.
+// util::kMaxJsonDepth (real events nest a handful of levels), returns a discarded value
+// (is_discarded()) and sets `error` to "the service sent a stream event that is not JSON:
+// <excerpt>" or one naming the depth.
 nlohmann::json parse_event_data(std::string_view data, std::string& error);
 
 // The member `name` of `object`, or nullptr when absent or `object` is not an object.

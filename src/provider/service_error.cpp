@@ -9,6 +9,8 @@
 
 #include "util/utf8.hpp"
 
+#include "util/json_depth.hpp"
+
 namespace nib::provider {
 namespace {
 
@@ -54,7 +56,7 @@ std::string clip_detail(std::string_view text) {
 
 std::string error_detail(const std::string& body) {
   if (body.empty()) return "(empty body)";
-  const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const json parsed = util::parse_untrusted_json(body);
   if (parsed.is_object()) {
     const auto error = parsed.find("error");
     if (error != parsed.end() && error->is_object()) {

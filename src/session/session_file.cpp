@@ -10,6 +10,8 @@
 
 #include "session/history_repair.hpp"
 
+#include "util/json_depth.hpp"
+
 namespace nib::session {
 namespace {
 
@@ -36,6 +38,10 @@ std::string typed_line(const char* type, const json& body) {
 }
 
 Outcome<json> parse_object(std::string_view line) {
+  if (util::json_nests_deeper_than(line, util::kMaxJsonDepth)) {
+    return Outcome<json>::failure("nested deeper than " + std::to_string(util::kMaxJsonDepth) +
+                                  " levels");
+  }
   try {
     json value = json::parse(line);
     if (!value.is_object()) return Outcome<json>::failure("not a JSON object");

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_depth.hpp"
 #include "util/terminal_sanitize.hpp"
 #include "util/utf8.hpp"
 
@@ -35,7 +36,7 @@ std::string format_duration(std::chrono::milliseconds duration) {
 }
 
 std::string ToolPresenter::call(const std::string& name, const std::string& arguments) const {
-  const auto args = nlohmann::json::parse(arguments, nullptr, false);
+  const auto args = util::parse_untrusted_json(arguments);
   if (!args.is_object()) return fit(name + " " + arguments, kSummaryWidth);
   const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
   std::string detail = registered != nullptr ? registered->tool->describe_call(args) : "";
@@ -50,7 +51,7 @@ std::optional<std::string> ToolPresenter::result(const std::string& name,
                                                  const core::ToolResult& result) const {
   const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
   if (registered == nullptr) return std::nullopt;
-  const auto args = nlohmann::json::parse(arguments, nullptr, false);
+  const auto args = util::parse_untrusted_json(arguments);
   return registered->tool->describe_result(args.is_object() ? args : nlohmann::json::object(),
                                            result);
 }

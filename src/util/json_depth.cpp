@@ -51,4 +51,11 @@ bool json_nests_deeper_than(std::string_view text, std::size_t max_depth) {
   return deepest_nesting(text, max_depth) > max_depth;
 }
 
+nlohmann::json parse_untrusted_json(std::string_view text) {
+  if (json_nests_deeper_than(text, kMaxJsonDepth)) {
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
 }  // namespace nib::util

@@ -82,6 +82,19 @@ TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
             std::string::npos);
 }
 
+TEST(PrepareTest, DeeplyNestedArgumentsAreRefusedBeforeTheyAreParsed) {
+  const auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  // 100,000 levels: copying or printing such a value recursively overflows the stack.
+  const std::string deep =
+      R"({"path":"a","x":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+  const std::string text = rejection(ToolCall{"c1", "read", deep}, *registry);
+  EXPECT_NE(text.find("nest deeper than 256 levels"), std::string::npos) << text;
+  // A sane depth is still parsed (and then judged by the schema).
+  const std::string fine =
+      R"({"path":"a","x":)" + std::string(200, '[') + std::string(200, ']') + "}";
+  EXPECT_EQ(rejection(ToolCall{"c2", "read", fine}, *registry), "(accepted)");
+}
+
 TEST(PrepareTest, UnknownToolIsCheckedBeforeArguments) {
   auto registry = registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "nope", "not json"}, *registry).find("unknown tool"),

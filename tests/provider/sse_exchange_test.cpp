@@ -11,6 +11,7 @@
 #include "provider/openai_chat.hpp"
 #include "provider/openai_responses.hpp"
 #include "provider/reply_builder.hpp"
+#include "util/json_depth.hpp"
 #include "support/mock_anthropic_replies.hpp"
 #include "support/mock_responses_replies.hpp"
 #include "support/provider_fixture.hpp"
@@ -148,7 +149,7 @@ TEST_F(SseExchangeTest, ADeeplyNestedEventIsAStreamErrorNotACrash) {
   const core::AssistantMessage message = anthropic();
   EXPECT_EQ(message.stop_reason, core::StopReason::kError);
   EXPECT_TRUE(contains(message.error_message,
-                       "nested deeper than " + std::to_string(kMaxStreamEventDepth) + " levels"))
+                       "nested deeper than " + std::to_string(util::kMaxJsonDepth) + " levels"))
       << message.error_message.substr(0, 300);
   EXPECT_LT(message.error_message.size(), 600u);  // the event is quoted, not copied whole
   EXPECT_EQ(core::assistant_text(message), "before");

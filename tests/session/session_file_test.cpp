@@ -182,6 +182,17 @@ TEST_F(SessionFileTest, ABadMessageIsSkippedNamingTheLineAndTheField) {
   EXPECT_EQ(loaded.messages.size(), 1u);
 }
 
+TEST_F(SessionFileTest, ADeeplyNestedLineIsSkippedNotACrash) {
+  write_session({user_message("one")});
+  append_raw(file_, R"({"type":"message","message":)" + std::string(100'000, '[') +
+                        std::string(100'000, ']') + "}\n");
+  const LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.unreadable_lines.size(), 1u);
+  EXPECT_NE(loaded.unreadable_lines[0].find(":3: nested deeper than 256 levels"), std::string::npos)
+      << loaded.unreadable_lines[0];
+  EXPECT_EQ(loaded.messages.size(), 1u);
+}
+
 TEST_F(SessionFileTest, AResultOnASkippedLineBecomesAnInterruptedResult) {
   write_session({user_message("go"), assistant_calling({{"c1", "bash"}})});
   append_raw(file_, "garbage\n");  // where the result was

@@ -52,6 +52,13 @@ TEST(ToolSummary, LinesCarryNoControlSequences) {
             "✗ bash x: Error: red (5 ms)");
 }
 
+TEST(ToolSummary, DeeplyNestedArgumentsAreShownAsTextNotParsed) {
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  const std::string line = ToolPresenter().call("x", deep);
+  EXPECT_EQ(line.rfind("x [[[", 0), 0u) << "shown as the raw text, cut to one line";
+  EXPECT_LE(line.size(), kSummaryWidth);
+}
+
 TEST(ToolSummary, DurationsReadNaturally) {
   EXPECT_EQ(format_duration(std::chrono::milliseconds(850)), "850 ms");
   EXPECT_EQ(format_duration(std::chrono::milliseconds(12'340)), "12.3 s");
