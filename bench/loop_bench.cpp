@@ -3,7 +3,11 @@
 //   1. process start to first model request (spawn of `nib -p` to the mock receiving it);
 //   2. loop overhead per turn over a 40-turn session of cheap `read` calls, excluding model and
 //      tool time, with a breakdown of where each turn's gap goes;
-//   3. peak RSS of nib over that session (wait4's ru_maxrss).
+//   3. peak RSS of nib over that session (wait4's ru_maxrss);
+//   4. the loop overhead per turn of the same session against the mock with Nagle's algorithm
+//      on (as Python's http.server and any server that does not set TCP_NODELAY leave it),
+//      whose every write after a reply's first waits for nib's ACK of the bytes before: nib
+//      should not make it wait, so the target is the same as in 2.
 // Prints a report, then one "summary<TAB>metric<TAB>value<TAB>target<TAB>verdict" line per
 // figure for bench/run. Runs one nib at a time; not a test (timings depend on the machine and
 // its load: on a busy machine, `chrt -f 50 loop_bench` keeps other processes from interfering).
@@ -37,6 +41,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 using testing::MockModelServer;
 using testing::MockReply;
+using testing::Nagle;
 using testing::NibProcess;
 using testing::TempDir;
 
@@ -172,10 +177,10 @@ struct SessionFigures {
   long peak_rss_kb = 0;
 };
 
-void run_session(int turns, bool verbose, SessionFigures& figures) {
+void run_session(int turns, bool verbose, Nagle nagle, SessionFigures& figures) {
   TempDir dir;
   dir.write("tiny.txt", "one small line\n");
-  MockModelServer server;
+  MockModelServer server(nagle);
   for (int k = 1; k < turns; ++k) {
     server.enqueue(
         MockReply::tool_calls({{"call_" + std::to_string(k), "read", R"({"path":"tiny.txt"})"}}));
@@ -219,10 +224,23 @@ void run_session(int turns, bool verbose, SessionFigures& figures) {
   }
 }
 
-void bench_session(int turns, int sessions, bool verbose) {
+SessionFigures run_sessions(int turns, int sessions, bool verbose, Nagle nagle) {
   SessionFigures figures;
-  for (int session = 0; session < sessions; ++session) run_session(turns, verbose, figures);
+  for (int session = 0; session < sessions; ++session) {
+    run_session(turns, verbose, nagle, figures);
+  }
+  return figures;
+}
 
+void print_overhead_summaries(const std::string& label, const Stats& overhead) {
+  print_summary(label + ", mean", overhead.mean, "ms", kTurnOverheadTargetMs);
+  print_summary(label + ", median", overhead.median, "ms", kTurnOverheadTargetMs);
+  print_summary(label + ", p90", overhead.p90, "ms", kTurnOverheadTargetMs);
+  print_summary(label + ", max", overhead.max, "ms", kTurnOverheadTargetMs);
+}
+
+void bench_session(int turns, int sessions, bool verbose) {
+  const SessionFigures figures = run_sessions(turns, sessions, verbose, Nagle::kOff);
   std::printf(
       "\n2. loop overhead per turn (%d sessions of %d turns: %d `read` calls of a tiny "
       "file, then a text reply; %zu turn gaps)\n",
@@ -248,12 +266,26 @@ void bench_session(int turns, int sessions, bool verbose) {
       "\n3. peak RSS of nib over a %d-turn session: %.1f MiB (%ld KB, wait4 ru_maxrss, "
       "max of %d sessions)\n",
       turns, rss_mib, figures.peak_rss_kb, sessions);
-  print_summary("loop overhead per turn, mean", overhead.mean, "ms", kTurnOverheadTargetMs);
-  print_summary("loop overhead per turn, median", overhead.median, "ms", kTurnOverheadTargetMs);
-  print_summary("loop overhead per turn, p90", overhead.p90, "ms", kTurnOverheadTargetMs);
-  print_summary("loop overhead per turn, max", overhead.max, "ms", kTurnOverheadTargetMs);
+  print_overhead_summaries("loop overhead per turn", overhead);
   print_summary("peak RSS, " + std::to_string(turns) + "-turn session", rss_mib, "MiB",
                 kPeakRssTargetMiB);
+}
+
+// The same session against a server with Nagle's algorithm on: each of its small writes after
+// the first of a reply waits in its kernel until nib has ACKed the bytes before, and the gap is
+// counted from the server's last write.
+void bench_session_nagle(int turns, int sessions, bool verbose) {
+  const SessionFigures figures = run_sessions(turns, sessions, verbose, Nagle::kOn);
+  std::printf(
+      "\n4. loop overhead per turn against a server with Nagle's algorithm on (%d sessions of %d "
+      "turns; %zu turn gaps)\n",
+      sessions, turns, figures.gap.size());
+  const Stats overhead = stats_of(figures.overhead);
+  print_stats_row("gap: reply k written -> request k+1", stats_of(figures.gap));
+  print_stats_row("overhead = gap - observed tool time", overhead);
+  print_stats_row("  reply written -> message_end", stats_of(figures.reply_to_message));
+  print_stats_row("  turn_end -> next request at the mock", stats_of(figures.end_to_request));
+  print_overhead_summaries("Nagle server: overhead per turn", overhead);
 }
 
 int parse_count(const char* text, const char* flag) {
@@ -290,6 +322,7 @@ int run(int argc, char** argv) {
   std::printf("loop_bench: %s\n", nib_binary.c_str());
   bench_first_request(runs);
   bench_session(turns, sessions, verbose);
+  bench_session_nagle(turns, sessions, verbose);
   return 0;
 }
 

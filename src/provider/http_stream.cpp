@@ -1,11 +1,17 @@
 #include "provider/http_stream.hpp"
 
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -39,14 +45,123 @@ using EasyPtr = std::unique_ptr<CURL, EasyDeleter>;
 using MultiPtr = std::unique_ptr<CURLM, MultiDeleter>;
 using SlistPtr = std::unique_ptr<curl_slist, SlistDeleter>;
 
-// State shared with curl's callbacks for one transfer.
+using Clock = std::chrono::steady_clock;
+
+// The sockets of one multi handle's connections. curl reports a transfer's socket only once the
+// transfer has ended (CURLINFO_ACTIVESOCKET), so nib opens and closes them itself to know them.
+// Touched only by the thread that drives the handle.
+struct Sockets {
+  std::vector<curl_socket_t> open;
+};
+
+curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
+  // Close-on-exec: tools' child processes must not inherit the connections.
+  const curl_socket_t socket =
+      ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+  if (socket != CURL_SOCKET_BAD) static_cast<Sockets*>(user)->open.push_back(socket);
+  return socket;
+}
+
+int close_socket(void* user, curl_socket_t socket) {
+  std::erase(static_cast<Sockets*>(user)->open, socket);
+  return ::close(socket);
+}
+
+// Sends the ACK for what has arrived now instead of up to 40 ms later. Linux delays ACKs on a
+// connection that looks interactive (nib sends each request within milliseconds of the last
+// reply), and a server with Nagle's algorithm on holds every further small write until the
+// previous one is ACKed: without this, a reply on a reused connection stalls ~40 ms after its
+// first segment. TCP_QUICKACK sends a pending ACK and leaves delayed-ACK mode until nib sends
+// again; it is best effort (a failure changes nothing else).
+void acknowledge_promptly(const Sockets& sockets) {
+  const int on = 1;
+  for (const curl_socket_t socket : sockets.open) {
+    ::setsockopt(socket, IPPROTO_TCP, TCP_QUICKACK, &on, sizeof(on));
+  }
+}
+
+// One transfer's easy handle and everything curl points into while it runs, kept together on
+// the heap so that a transfer whose reply was complete can outlive its call (see Multi).
+// curl's POSTFIELDS points into the caller's request body, so a transfer outlives its call
+// only once the whole body has been sent.
 struct Transfer {
-  CURL* easy = nullptr;
   const BodyCallback* on_body = nullptr;
-  HttpStreamResult* result = nullptr;
+  const Sockets* sockets = nullptr;  // of the multi handle that drives it
+  HttpStreamResult result;
   std::exception_ptr callback_exception;  // rethrown once curl has let go of the transfer
-  // Set when the callback returned kComplete: the end of the response is awaited until then.
-  std::optional<std::chrono::steady_clock::time_point> complete_deadline;
+  // The callback returned kComplete: the caller goes on, and later bytes are ignored.
+  bool complete = false;
+  char error_buffer[CURL_ERROR_SIZE] = {};
+  SlistPtr headers;
+  EasyPtr easy;  // last: cleaned up before the buffers it points into
+};
+
+// A multi handle, the sockets of its connections, and the transfers still ending on them
+// (complete replies whose responses had not ended when their callers went on). Whoever drives
+// the handle next finishes those or, past their deadline, cuts them (closing their
+// connections). One connection per host at a time (CURLMOPT_MAX_HOST_CONNECTIONS): a request
+// behind an ending transfer waits for its connection instead of opening another; HTTP/2 runs
+// both on it at once. Used by one thread at a time.
+class Multi {
+ public:
+  Multi() : handle_(curl_multi_init()) {
+    if (handle_) curl_multi_setopt(handle_.get(), CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
+  }
+  ~Multi() {
+    // curl wants its easy handles removed before they or the multi handle are cleaned up;
+    // removing an unfinished one closes its connection. The multi handle's cleanup then closes
+    // the idle connections through close_socket, so `sockets_` goes last.
+    for (const Ending& ending : ending_) remove(*ending.transfer);
+    ending_.clear();
+    handle_.reset();
+  }
+  Multi(const Multi&) = delete;
+  Multi& operator=(const Multi&) = delete;
+
+  CURLM* handle() const { return handle_.get(); }
+  Sockets& sockets() { return sockets_; }
+  bool has_ending() const { return !ending_.empty(); }
+
+  void add(Transfer& transfer) { curl_multi_add_handle(handle_.get(), transfer.easy.get()); }
+  void remove(Transfer& transfer) { curl_multi_remove_handle(handle_.get(), transfer.easy.get()); }
+  // Leaves `transfer` (still added, its reply complete) to end by `deadline`.
+  void keep_ending(std::unique_ptr<Transfer> transfer, Clock::time_point deadline) {
+    ending_.push_back({std::move(transfer), deadline});
+  }
+  // curl reported that `easy`, not the driven transfer, ended: well (its connection stays for
+  // the next transfer) or not (curl closed the connection).
+  void ended(CURL* easy) {
+    std::erase_if(ending_, [&](const Ending& ending) {
+      if (ending.transfer->easy.get() != easy) return false;
+      remove(*ending.transfer);
+      return true;
+    });
+  }
+  // Cuts the ending transfers whose deadline has passed.
+  void cut_overdue(Clock::time_point now) {
+    std::erase_if(ending_, [&](const Ending& ending) {
+      if (ending.deadline > now) return false;
+      remove(*ending.transfer);
+      return true;
+    });
+  }
+  // How long a poll may wait: at most `limit_ms`, and not past the next deadline.
+  int poll_timeout_ms(int limit_ms, Clock::time_point now) const {
+    for (const Ending& ending : ending_) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(ending.deadline - now);
+      limit_ms = std::clamp(static_cast<int>(left.count()), 0, limit_ms);
+    }
+    return limit_ms;
+  }
+
+ private:
+  struct Ending {
+    std::unique_ptr<Transfer> transfer;
+    Clock::time_point deadline;
+  };
+  Sockets sockets_;
+  MultiPtr handle_;
+  std::vector<Ending> ending_;
 };
 
 std::string_view trim(std::string_view text) {
@@ -62,9 +177,11 @@ std::string_view trim(std::string_view text) {
 std::size_t on_header(char* buffer, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const std::size_t length = size * count;
+  if (transfer->complete) return length;  // trailers of a response the caller has left
   const std::string_view line(buffer, length);
   if (line.starts_with("HTTP/")) {
-    transfer->result->headers.clear();  // a new response begins (after a "100 Continue")
+    acknowledge_promptly(*transfer->sockets);  // the server may hold the rest until then
+    transfer->result.headers.clear();          // a new response begins (after a "100 Continue")
     return length;
   }
   const std::size_t colon = line.find(':');
@@ -72,29 +189,30 @@ std::size_t on_header(char* buffer, std::size_t size, std::size_t count, void* u
   std::string name(trim(line.substr(0, colon)));
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  transfer->result->headers[name] = std::string(trim(line.substr(colon + 1)));
+  transfer->result.headers[name] = std::string(trim(line.substr(colon + 1)));
   return length;
 }
 
 std::size_t on_body_bytes(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const std::size_t length = size * count;
+  if (transfer->complete) return length;  // the caller has gone on
+  acknowledge_promptly(*transfer->sockets);
   long status = 0;
-  curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(transfer->easy.get(), CURLINFO_RESPONSE_CODE, &status);
   if (status >= 400) {
-    std::string& excerpt = transfer->result->error_body;
+    std::string& excerpt = transfer->result.error_body;
     const std::size_t room =
         kErrorBodyExcerptBytes - std::min(excerpt.size(), kErrorBodyExcerptBytes);
     excerpt.append(data, std::min(room, length));
     return length;
   }
-  if (transfer->complete_deadline) return length;  // the caller needs nothing more
   try {
     switch ((*transfer->on_body)(std::string_view(data, length))) {
       case BodyAction::kContinue:
         return length;
       case BodyAction::kComplete:
-        transfer->complete_deadline = std::chrono::steady_clock::now() + kCompletionGrace;
+        transfer->complete = true;
         return length;
       case BodyAction::kStop:
         break;
@@ -102,7 +220,7 @@ std::size_t on_body_bytes(char* data, std::size_t size, std::size_t count, void*
   } catch (...) {
     transfer->callback_exception = std::current_exception();
   }
-  transfer->result->stopped_by_callback = true;
+  transfer->result.stopped_by_callback = true;
   return 0;  // any count other than `length` makes curl end the transfer
 }
 
@@ -126,57 +244,67 @@ SlistPtr build_headers(const HttpRequest& request) {
   return SlistPtr(list);
 }
 
-void configure(CURL* easy, const HttpRequest& request, curl_slist* headers, Transfer& transfer,
-               char* error_buffer, const std::string& no_proxy) {
+void configure(Transfer& transfer, const HttpRequest& request, Sockets& sockets) {
+  CURL* easy = transfer.easy.get();
   curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(easy, CURLOPT_POST, 1L);
   curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
   curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.headers.get());
   curl_easy_setopt(easy, CURLOPT_USERAGENT, kUserAgent);
-  curl_easy_setopt(easy, CURLOPT_NOPROXY, no_proxy.c_str());
+  curl_easy_setopt(easy, CURLOPT_NOPROXY, no_proxy_list().c_str());  // curl copies strings
   curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);  // signals cannot be used from worker threads
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(std::chrono::milliseconds(kConnectTimeout).count()));
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kIdleTimeout.count()));
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer);
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body_bytes);
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &sockets);
+  curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
+  curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &sockets);
+  transfer.sockets = &sockets;
 }
 
-// Drives the transfer until it ends or `stop` fires; returns curl's result for the transfer.
-CURLcode run_transfer(CURLM* multi, std::stop_token stop, const Transfer& transfer,
-                      HttpStreamResult& result) {
+// Drives `multi` until `transfer` ends, its reply is complete, or `stop` fires, finishing the
+// handle's ending transfers on the way (or cutting them at their deadline). Returns curl's
+// result for `transfer`.
+CURLcode run_transfer(Multi& multi, std::stop_token stop, Transfer& transfer) {
+  CURLM* handle = multi.handle();
+  HttpStreamResult& result = transfer.result;
   // Wakes curl_multi_poll from whichever thread requests the stop.
-  const std::stop_callback wake(stop, [multi] { curl_multi_wakeup(multi); });
+  const std::stop_callback wake(stop, [handle] { curl_multi_wakeup(handle); });
   while (true) {
     if (stop.stop_requested()) {
       result.aborted = true;
       return CURLE_OK;
     }
+    multi.cut_overdue(Clock::now());
     int running = 0;
-    if (const CURLMcode code = curl_multi_perform(multi, &running); code != CURLM_OK) {
+    if (const CURLMcode code = curl_multi_perform(handle, &running); code != CURLM_OK) {
       result.transport_error = curl_multi_strerror(code);
       return CURLE_OK;
     }
+    std::optional<CURLcode> done;
     int queued = 0;
-    while (const CURLMsg* message = curl_multi_info_read(multi, &queued)) {
-      if (message->msg == CURLMSG_DONE) return message->data.result;
+    while (const CURLMsg* message = curl_multi_info_read(handle, &queued)) {
+      if (message->msg != CURLMSG_DONE) continue;
+      if (message->easy_handle == transfer.easy.get()) {
+        done = message->data.result;
+      } else {
+        multi.ended(message->easy_handle);
+      }
     }
-    if (running == 0) return CURLE_OK;
-    int timeout_ms = kPollTimeoutMs;
-    if (transfer.complete_deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          *transfer.complete_deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return CURLE_OK;  // complete, but the server never ended it
-      timeout_ms = std::min(timeout_ms, static_cast<int>(left.count()) + 1);
-    }
-    if (const CURLMcode code = curl_multi_poll(multi, nullptr, 0, timeout_ms, nullptr);
+    if (done) return *done;
+    if (transfer.complete || running == 0) return CURLE_OK;
+    const int timeout_ms = multi.poll_timeout_ms(kPollTimeoutMs, Clock::now());
+    if (const CURLMcode code = curl_multi_poll(handle, nullptr, 0, timeout_ms, nullptr);
         code != CURLM_OK) {
       result.transport_error = curl_multi_strerror(code);
       return CURLE_OK;
@@ -184,29 +312,50 @@ CURLcode run_transfer(CURLM* multi, std::stop_token stop, const Transfer& transf
   }
 }
 
+// True once curl has sent the whole request body, so that it never reads POSTFIELDS again.
+bool request_sent(const Transfer& transfer, const HttpRequest& request) {
+  curl_off_t sent = 0;
+  return curl_easy_getinfo(transfer.easy.get(), CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK &&
+         sent >= static_cast<curl_off_t>(request.body.size());
+}
+
 }  // namespace
 
-// Idle multi handles, each holding the connections (and TLS sessions) of its earlier transfers.
-// libcurl does not support sharing one connection cache between concurrent threads, so a
-// request borrows a whole handle and returns it when done.
+// Idle multi handles, each holding the connections (and TLS sessions) of its earlier transfers
+// and perhaps transfers still ending on them. libcurl does not support sharing one connection
+// cache between concurrent threads, so a request borrows a whole handle and returns it when
+// done.
 struct ConnectionPool::Impl {
-  std::mutex mutex;
-  std::vector<MultiPtr> idle;
+  explicit Impl(std::chrono::milliseconds grace) : completion_grace(grace) {}
 
-  MultiPtr take() {
-    std::lock_guard lock(mutex);
-    if (idle.empty()) return MultiPtr(curl_multi_init());
-    MultiPtr multi = std::move(idle.back());
-    idle.pop_back();
-    return multi;
+  const std::chrono::milliseconds completion_grace;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Multi>> idle;  // guarded by `mutex`; the last returned at the back
+
+  std::unique_ptr<Multi> take() {
+    {
+      std::lock_guard lock(mutex);
+      if (!idle.empty()) {
+        // A handle with nothing ending is ready at once, and the last returned is the warmest;
+        // otherwise the one returned first has had the longest for its last bytes to arrive.
+        auto ready = std::find_if(idle.rbegin(), idle.rend(),
+                                  [](const auto& multi) { return !multi->has_ending(); });
+        const auto chosen = ready != idle.rend() ? std::prev(ready.base()) : idle.begin();
+        std::unique_ptr<Multi> multi = std::move(*chosen);
+        idle.erase(chosen);
+        return multi;
+      }
+    }
+    return std::make_unique<Multi>();
   }
-  void give_back(MultiPtr multi) {
+  void give_back(std::unique_ptr<Multi> multi) {
     std::lock_guard lock(mutex);
     idle.push_back(std::move(multi));
   }
 };
 
-ConnectionPool::ConnectionPool() : impl_(std::make_unique<Impl>()) {}
+ConnectionPool::ConnectionPool(std::chrono::milliseconds completion_grace)
+    : impl_(std::make_unique<Impl>(completion_grace)) {}
 ConnectionPool::~ConnectionPool() = default;
 
 std::string HttpStreamResult::header(const std::string& lower_name) const {
@@ -217,30 +366,38 @@ std::string HttpStreamResult::header(const std::string& lower_name) const {
 HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
                                   const BodyCallback& on_body, ConnectionPool* pool) {
   global_init_once();
-  HttpStreamResult result;
-  const EasyPtr easy(curl_easy_init());
-  MultiPtr multi = pool ? pool->impl_->take() : MultiPtr(curl_multi_init());
-  if (!easy || !multi) {
-    result.transport_error = "could not initialise libcurl";
-    return result;
+  std::unique_ptr<Multi> multi = pool ? pool->impl_->take() : std::make_unique<Multi>();
+  auto transfer = std::make_unique<Transfer>();
+  transfer->easy.reset(curl_easy_init());
+  if (!transfer->easy || !multi->handle()) {
+    if (pool) pool->impl_->give_back(std::move(multi));
+    HttpStreamResult failed;
+    failed.transport_error = "could not initialise libcurl";
+    return failed;
   }
-  const SlistPtr headers = build_headers(request);
-  const std::string no_proxy = no_proxy_list();
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  Transfer transfer{easy.get(), &on_body, &result, nullptr};
-  configure(easy.get(), request, headers.get(), transfer, error_buffer, no_proxy);
+  transfer->on_body = &on_body;
+  transfer->headers = build_headers(request);
+  configure(*transfer, request, multi->sockets());
 
-  curl_multi_add_handle(multi.get(), easy.get());
-  const CURLcode code = run_transfer(multi.get(), stop, transfer, result);
-  curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &result.status);
-  curl_multi_remove_handle(multi.get(), easy.get());
-  // An aborted or failed transfer's connection is closed by curl; the handle is still reusable.
+  multi->add(*transfer);
+  const CURLcode code = run_transfer(*multi, stop, *transfer);
+  HttpStreamResult result = std::move(transfer->result);  // the callbacks no longer touch it
+  curl_easy_getinfo(transfer->easy.get(), CURLINFO_RESPONSE_CODE, &result.status);
+  if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {
+    result.transport_error =
+        transfer->error_buffer[0] != '\0' ? transfer->error_buffer : curl_easy_strerror(code);
+  }
+  const std::exception_ptr callback_exception = transfer->callback_exception;
+  if (pool && transfer->complete && request_sent(*transfer, request)) {
+    multi->keep_ending(std::move(transfer), Clock::now() + pool->impl_->completion_grace);
+  } else {
+    // An aborted, failed or cut transfer's connection is closed by curl; the handle is still
+    // reusable.
+    multi->remove(*transfer);
+  }
   if (pool) pool->impl_->give_back(std::move(multi));
 
-  if (transfer.callback_exception) std::rethrow_exception(transfer.callback_exception);
-  if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {
-    result.transport_error = error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(code);
-  }
+  if (callback_exception) std::rethrow_exception(callback_exception);
   return result;
 }
 

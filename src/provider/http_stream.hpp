@@ -4,7 +4,8 @@
 // server sends nothing.
 //
 // Thread-safety: http_post_stream may be called from several threads at once; each call owns
-// its own curl handles. The body callback runs on the calling thread.
+// its own curl handles (see ConnectionPool for those it borrows). The body callback runs on
+// the calling thread.
 
 #include <chrono>
 #include <cstddef>
@@ -53,22 +54,38 @@ struct HttpStreamResult {
 enum class BodyAction {
   kContinue,  // keep reading
   kStop,      // end the transfer now (the connection is closed)
-  // Everything needed has arrived: let the response end normally so its connection can be
-  // reused, ignoring any further bytes, but cut it after kCompletionGrace.
+  // Everything needed has arrived: http_post_stream returns at once and no further byte reaches
+  // the callback. With a pool, the response is left to end on its own so that its connection
+  // can be reused (see ConnectionPool); without one, the connection is closed.
   kComplete,
 };
-// A server that sent everything but does not end its response is cut after this long.
+// How long a response may take to end after its reply was complete before its connection is
+// closed: a server with Nagle's algorithm on sends its last bytes only once nib has ACKed the
+// ones before (one round trip), while a server that never ends its response would hold the
+// connection forever. Also the longest a request through the pool waits for such a connection.
 inline constexpr std::chrono::milliseconds kCompletionGrace{200};
 
 // Receives one piece of the response body.
 using BodyCallback = std::function<BodyAction(std::string_view bytes)>;
 
 // Keeps connections and TLS sessions between requests to a service, so every turn after the
-// first skips the TCP and TLS handshakes (100 ms or more to a remote service). Thread-safe:
-// requests on several threads may share one pool.
+// first skips the TCP and TLS handshakes (100 ms or more to a remote service).
+//
+// A reply that is complete before its response ends (kComplete) leaves its connection in the
+// pool still "ending". No thread watches it: the kernel receives the last bytes meanwhile, and
+// the next request that takes the connection reads them first. A request takes an idle
+// connection when there is one; otherwise it waits for an ending one, until that one's
+// completion grace runs out (then the connection is closed and a new one opened): its last
+// bytes are at most a round trip away, while a new connection costs a round trip for TCP and
+// more for TLS.
+//
+// Thread-safe: requests on several threads may share one pool; each borrows connections of its
+// own. The pool must outlive the requests that use it. The destructor closes connections still
+// ending without waiting for them.
 class ConnectionPool {
  public:
-  ConnectionPool();
+  // `completion_grace`: see kCompletionGrace (tests lengthen it to make waits deterministic).
+  explicit ConnectionPool(std::chrono::milliseconds completion_grace = kCompletionGrace);
   ~ConnectionPool();
   ConnectionPool(const ConnectionPool&) = delete;
   ConnectionPool& operator=(const ConnectionPool&) = delete;
@@ -82,9 +99,11 @@ class ConnectionPool {
 };
 
 // Posts `request` and streams the response body of a successful (< 400) reply to `on_body`.
-// Blocks until the transfer ends, fails, is stopped by the callback, or `stop` fires. Never
-// throws for network or HTTP failures; they are reported in the result. With a `pool`, the
-// connection is taken from and returned to it.
+// Blocks until the transfer ends, fails, is stopped or completed by the callback, or `stop`
+// fires. Never throws for network or HTTP failures; they are reported in the result. With a
+// `pool`, the connection is taken from and returned to it. Acknowledges received data at once
+// (TCP_QUICKACK), so that a server with Nagle's algorithm on does not hold the rest of the reply
+// until the kernel's delayed ACK, about 40 ms later.
 HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
                                   const BodyCallback& on_body, ConnectionPool* pool = nullptr);
 

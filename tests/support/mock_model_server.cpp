@@ -170,15 +170,14 @@ std::string RecordedRequest::header(const std::string& lower_name) const {
   return found == headers.end() ? std::string() : found->second;
 }
 
-MockModelServer::MockModelServer() {
+MockModelServer::MockModelServer(Nagle nagle) {
   // Every path: each protocol posts to its own endpoint, which the tests read from requests().
   server_.Post(".*", [this](const httplib::Request& request, httplib::Response& response) {
     handle(request, response);
   });
-  // Real model servers (llama.cpp, uvicorn, Go's net/http) turn Nagle's algorithm off; with it
-  // on (cpp-httplib's default) the small last chunks of a reply on a kept-alive connection wait
-  // for the client's delayed ACK, adding ~40 ms per reply that no real server would.
-  server_.set_tcp_nodelay(true);
+  // cpp-httplib leaves Nagle's algorithm on by default (CPPHTTPLIB_TCP_NODELAY is false); it
+  // writes a reply's headers, each chunk and the chunked body's end in separate writes.
+  server_.set_tcp_nodelay(nagle == Nagle::kOff);
   port_ = server_.bind_to_any_port(kHost);
   if (port_ <= 0) throw std::runtime_error("mock server: cannot bind a port on 127.0.0.1");
   // The socket already listens, so clients may connect before the accept loop runs.

@@ -120,10 +120,17 @@ struct RecordedRequest {
   std::string header(const std::string& lower_name) const;
 };
 
+// Whether the server sends each write at once (TCP_NODELAY, as llama.cpp, uvicorn and Go's
+// net/http do) or leaves Nagle's algorithm on, as Python's http.server and any server that does
+// not set TCP_NODELAY do. With it on, a small write waits in the kernel until everything
+// written before it is ACKed, which a client in delayed-ACK mode (Linux's, on a kept-alive
+// connection) does only after about 40 ms: all of a reply after its headers may wait that long.
+enum class Nagle { kOff, kOn };
+
 class MockModelServer {
  public:
   // Starts listening and serving; throws std::runtime_error if no port can be bound.
-  MockModelServer();
+  explicit MockModelServer(Nagle nagle = Nagle::kOff);
   // Releases any held stream, stops the server and joins its threads.
   ~MockModelServer();
   MockModelServer(const MockModelServer&) = delete;
