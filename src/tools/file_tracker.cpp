@@ -2,10 +2,9 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
-#include <bit>
 #include <cerrno>
-#include <cstring>
 #include <vector>
 
 namespace nib::tools {
@@ -16,27 +15,6 @@ constexpr int kMaxSymlinkHops = 40;
 // Bytes hashed per pread call while taking a file's state.
 constexpr std::size_t kHashChunkBytes = 1024 * 1024;
 
-constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
-constexpr std::uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
-constexpr std::uint64_t kPrime3 = 0x165667B19E3779F9ULL;
-
-std::uint64_t load64(const char* bytes) {
-  std::uint64_t word;
-  std::memcpy(&word, bytes, sizeof word);
-  return word;
-}
-
-std::uint64_t round(std::uint64_t lane, std::uint64_t word) {
-  return std::rotl(lane + word * kPrime2, 31) * kPrime1;
-}
-
-// The final avalanche of splitmix64: every input bit affects every output bit.
-std::uint64_t mix(std::uint64_t value) {
-  value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
-  return value ^ (value >> 31);
-}
-
 std::int64_t mtime_ns(const struct stat& info) {
   return static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
 }
@@ -44,24 +22,7 @@ std::int64_t mtime_ns(const struct stat& info) {
 }  // namespace
 
 std::uint64_t content_hash(std::string_view bytes) {
-  // Four independent lanes over 32-byte blocks keep the multiplier pipelines busy: several
-  // bytes per cycle, where byte-at-a-time FNV-1a manages well under one.
-  const char* data = bytes.data();
-  const std::size_t size = bytes.size();
-  std::uint64_t lanes[4] = {kPrime1 + kPrime2, kPrime2, 0, 0 - kPrime1};
-  std::size_t pos = 0;
-  for (; pos + 32 <= size; pos += 32) {
-    for (int lane = 0; lane < 4; ++lane)
-      lanes[lane] = round(lanes[lane], load64(data + pos + 8 * lane));
-  }
-  std::uint64_t hash = std::rotl(lanes[0], 1) + std::rotl(lanes[1], 7) + std::rotl(lanes[2], 12) +
-                       std::rotl(lanes[3], 18) + size;
-  for (; pos + 8 <= size; pos += 8)
-    hash = std::rotl(hash ^ round(0, load64(data + pos)), 27) * kPrime1 + kPrime3;
-  for (; pos < size; ++pos) {
-    hash = std::rotl(hash ^ (static_cast<unsigned char>(data[pos]) * kPrime3), 11) * kPrime1;
-  }
-  return mix(hash);
+  return XXH3_64bits(bytes.data(), bytes.size());
 }
 
 FileState file_state(const struct stat& info, std::string_view bytes) {

@@ -37,8 +37,9 @@ struct FileState {
   bool operator==(const FileState&) const = default;
 };
 
-// A fast, non-cryptographic 64-bit hash of `bytes`: it detects changes, it does not resist
-// someone crafting collisions.
+// A fast, non-cryptographic 64-bit hash of `bytes` (XXH3-64 from libxxhash, at memory speed): it
+// detects changes, it does not resist someone crafting collisions. Only compared within one
+// process, never stored, so its values may change with the library.
 std::uint64_t content_hash(std::string_view bytes);
 
 // The state described by `info`, with `bytes` (the file's whole content) hashed when the file

@@ -6,6 +6,15 @@
 // (memory stays bounded for any file size), skip binary files, and keep the matching lines with
 // their context, cut for display.
 //
+// Why prefilters of our own (grep_literal, grep_window) in front of RE2: on bench/run search
+// (71,000 files, 1.2 GB; median wall time of nib's prefilters / RE2 alone / Hyperscan scanning
+// with RE2 confirming) a literal took 0.41 / 0.43 / 0.36 s, a regex holding a literal 0.45 /
+// 0.52 / 0.40 s and a regex of classes 0.32 / 0.99 / 0.44 s. RE2 alone is three times slower on
+// classes. Hyperscan, a tenth faster on the first two and a third slower on classes, costs what
+// RE2 was chosen to avoid: hs_compile takes seconds on patterns a model writes
+// (x.{0,500}y.{0,500}z: 4 s, RE2 5 ms) and cannot be interrupted; its UTF-8 mode is undefined on
+// invalid UTF-8; and Debian builds it for amd64 only.
+//
 // Thread-safety: a LineMatcher is immutable after compile() and may be shared by any number of
 // threads. A ScanBuffer belongs to one scan at a time. The scan functions share nothing else.
 

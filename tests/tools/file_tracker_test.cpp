@@ -38,19 +38,26 @@ TEST(ContentHashTest, EqualBytesHashEqual) {
   EXPECT_EQ(content_hash(""), content_hash(std::string_view()));
 }
 
+TEST(ContentHashTest, IsXxh3) {
+  // The published XXH3-64 value of the empty input (seed 0), as `xxhsum -H3` prints it.
+  EXPECT_EQ(content_hash(""), 0x2D06800538D394C2ULL);
+}
+
 TEST(ContentHashTest, EveryBitAndLengthMatters) {
-  // Long enough to cover the 32-byte blocks, the 8-byte words and the tail.
-  std::string text;
-  for (int i = 0; i < 77; ++i) text += static_cast<char>('a' + i % 26);
-  std::set<std::uint64_t> hashes{content_hash(text)};
-  for (std::size_t pos = 0; pos < text.size(); ++pos) {
-    for (int bit = 0; bit < 8; ++bit) {
-      std::string changed = text;
-      changed[pos] = static_cast<char>(changed[pos] ^ (1 << bit));
-      hashes.insert(content_hash(changed));
+  // One length on each of XXH3's paths: up to 16 bytes, 17 to 128, 129 to 240, and longer.
+  for (const std::size_t size : {13, 77, 200, 300}) {
+    std::string text;
+    for (std::size_t i = 0; i < size; ++i) text += static_cast<char>('a' + i % 26);
+    std::set<std::uint64_t> hashes{content_hash(text)};
+    for (std::size_t pos = 0; pos < text.size(); ++pos) {
+      for (int bit = 0; bit < 8; ++bit) {
+        std::string changed = text;
+        changed[pos] = static_cast<char>(changed[pos] ^ (1 << bit));
+        hashes.insert(content_hash(changed));
+      }
     }
+    EXPECT_EQ(hashes.size(), 1 + text.size() * 8) << size;
   }
-  EXPECT_EQ(hashes.size(), 1 + text.size() * 8);
   // Zero bytes appended are not lost.
   EXPECT_NE(content_hash(std::string(8, '\0')), content_hash(std::string(9, '\0')));
   EXPECT_NE(content_hash(std::string(32, '\0')), content_hash(std::string(40, '\0')));
