@@ -20,6 +20,7 @@
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
+#include "core/slot_pool.hpp"
 #include "tools/process_reaper.hpp"
 #include "util/secret_redaction.hpp"
 
@@ -93,6 +94,11 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   if (!loaded.configuration) {
     std::cerr << loaded.error << '\n';
     return 2;
+  }
+  const Settings& settings = loaded.configuration->settings;
+  if (settings.concurrent_tools) core::process_slot_pool().resize(*settings.concurrent_tools);
+  if (settings.concurrent_requests) {
+    core::process_request_pool().resize(*settings.concurrent_requests);
   }
   // Whatever nib prints or saves from here on is cleaned of the keys it holds.
   for (const std::string& name : loaded.configuration->api_key_variables()) {

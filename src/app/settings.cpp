@@ -23,6 +23,14 @@ const json& settings_schema() {
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},
       "maxTurns": {"type": "integer", "minimum": 1},
+      "concurrency": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "tools": {"type": "integer", "minimum": 1, "maximum": 64},
+          "requests": {"type": "integer", "minimum": 1, "maximum": 64}
+        }
+      },
       "retry": {
         "type": "object",
         "additionalProperties": false,
@@ -132,6 +140,14 @@ void apply_settings(const json& document, Settings& settings) {
     settings.thinking = core::parse_thinking_level(document["thinking"].get<std::string>());
   }
   if (document.contains("maxTurns")) settings.max_turns = document["maxTurns"].get<int>();
+  if (const auto concurrency = document.find("concurrency"); concurrency != document.end()) {
+    if (concurrency->contains("tools")) {
+      settings.concurrent_tools = (*concurrency)["tools"].get<int>();
+    }
+    if (concurrency->contains("requests")) {
+      settings.concurrent_requests = (*concurrency)["requests"].get<int>();
+    }
+  }
   if (const auto compaction = document.find("compaction"); compaction != document.end()) {
     if (compaction->contains("enabled")) {
       settings.compaction_enabled = (*compaction)["enabled"].get<bool>();

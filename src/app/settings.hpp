@@ -31,6 +31,9 @@ struct Settings {
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
   std::optional<int> max_turns;    // "maxTurns": model requests per run (no limit when absent)
+  // "concurrency": {"tools": N, "requests": M}: the process's budget (core/slot_pool.hpp).
+  std::optional<int> concurrent_tools;
+  std::optional<int> concurrent_requests;
   std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
   std::optional<int> retry_base_delay_ms;
   // "compaction": {"enabled": B, "reserveTokens": N, "keepRecentTokens": M}

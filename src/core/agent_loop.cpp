@@ -17,13 +17,24 @@ constexpr const char* kReplyFailed =
 AgentLoop::AgentLoop(LoopOptions options)
     : options_(std::move(options)),
       scheduler_(SchedulerOptions{options_.tools, options_.gate, options_.on_event, options_.clock,
-                                  options_.slots, options_.abort_grace, options_.cwd}) {}
+                                  options_.slots, options_.claims, options_.abort_grace,
+                                  options_.cwd}) {}
 
 void AgentLoop::emit(Event event) const {
   if (options_.on_event) options_.on_event(event);
 }
 
 AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_token stop) const {
+  // One of the process's request slots for as long as the request streams.
+  if (!options_.requests->acquire(stop)) {
+    AssistantMessage aborted;
+    aborted.stop_reason = StopReason::kAborted;
+    return aborted;
+  }
+  struct Release {
+    SlotPool* pool;
+    ~Release() { pool->release(); }
+  } release{options_.requests};
   try {
     return options_.provider->stream(request, stop, [this](const Event& event) { emit(event); });
   } catch (const std::exception& e) {

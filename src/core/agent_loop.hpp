@@ -32,7 +32,9 @@ struct LoopOptions {
   // not ask for only stops work that was going well, so there is none by default.
   int max_turns = 0;
   Clock* clock = &steady_clock();
-  SlotPool* slots = &process_slot_pool();
+  SlotPool* slots = &process_slot_pool();        // tool executions
+  SlotPool* requests = &process_request_pool();  // model requests in flight
+  ClaimTable* claims = &process_claim_table();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;
   // Optional. Called before each model request with the history about to be sent; a

@@ -1,7 +1,5 @@
 #include "core/slot_pool.hpp"
 
-#include <vector>
-
 namespace nib::core {
 
 SlotPool::SlotPool(std::size_t capacity) : capacity_(capacity) {}
@@ -13,28 +11,43 @@ bool SlotPool::try_acquire() {
   return true;
 }
 
+bool SlotPool::acquire(std::stop_token stop) {
+  std::unique_lock lock(mutex_);
+  if (!freed_.wait(lock, stop, [this] { return in_use_ < capacity_; })) return false;
+  ++in_use_;
+  return true;
+}
+
 void SlotPool::release() {
-  std::vector<std::function<void()>> to_notify;
   {
     std::lock_guard lock(mutex_);
     --in_use_;
-    to_notify.assign(listeners_.begin(), listeners_.end());
   }
-  for (const auto& notify : to_notify) notify();
+  freed_.notify_all();
+  released_.notify_all();
 }
 
-SlotPool::Listener::Listener(SlotPool& pool, std::function<void()> on_release) : pool_(pool) {
-  std::lock_guard lock(pool_.mutex_);
-  position_ = pool_.listeners_.insert(pool_.listeners_.end(), std::move(on_release));
+std::size_t SlotPool::capacity() const {
+  std::lock_guard lock(mutex_);
+  return capacity_;
 }
 
-SlotPool::Listener::~Listener() {
-  std::lock_guard lock(pool_.mutex_);
-  pool_.listeners_.erase(position_);
+void SlotPool::resize(std::size_t capacity) {
+  {
+    std::lock_guard lock(mutex_);
+    capacity_ = capacity;
+  }
+  freed_.notify_all();
+  released_.notify_all();
 }
 
 SlotPool& process_slot_pool() {
   static SlotPool pool(kMaxConcurrentTools);
+  return pool;
+}
+
+SlotPool& process_request_pool() {
+  static SlotPool pool(kMaxConcurrentRequests);
   return pool;
 }
 

@@ -27,6 +27,9 @@ struct ToolSpec {
   // Calls may run alongside other concurrency_safe calls. Off by default so that a new tool
   // never runs in parallel without saying it may.
   bool concurrency_safe = false;
+  // The call's own work is other calls (a subagent's), which take their own tool slots: it
+  // takes none, so that waiting for them cannot starve them of slots.
+  bool delegates = false;
 };
 
 // What the caller hands a tool besides its arguments; never filled in by the model.

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <system_error>
+#include <utility>
 
 namespace nib::core {
 namespace {
@@ -46,15 +47,6 @@ struct Worker {
   std::thread thread;
   std::shared_ptr<std::atomic<bool>> finished;
 };
-
-bool claims_conflict(const std::vector<ResourceClaim>& a, const std::vector<ResourceClaim>& b) {
-  for (const auto& x : a) {
-    for (const auto& y : b) {
-      if (x.key == y.key && (x.exclusive || y.exclusive)) return true;
-    }
-  }
-  return false;
-}
 
 ToolOutcome outcome_with_error(const ToolCall& call, std::string text) {
   return ToolOutcome{error_result(call, std::move(text)), std::nullopt, milliseconds{0}};
@@ -102,7 +94,9 @@ class ToolScheduler::Batch {
     std::vector<ResourceClaim> claims;
     std::optional<ToolOutcome> outcome;
     std::optional<Worker> worker;
-    Clock::TimePoint started{};  // when its worker started
+    Clock::TimePoint started{};                // when its worker started
+    std::optional<ClaimTable::Ticket> ticket;  // in the claim table while it waits or runs
+    bool holds_slot = false;                   // it took a tool slot to run
   };
 
   bool is_concurrency_safe(std::size_t i) const {
@@ -129,7 +123,11 @@ class ToolScheduler::Batch {
   }
 
   // Records a call's final outcome, then hands out every result now deliverable in call order.
+  // Every call ends here, so here it leaves the claim table.
   void settle(std::size_t i, ToolOutcome outcome) {
+    if (const auto ticket = std::exchange(states_[i].ticket, std::nullopt)) {
+      options_.claims->leave(*ticket);
+    }
     states_[i].outcome = std::move(outcome);
     emit(ToolSettledEvent{*states_[i].outcome});
     while (next_to_end_ < states_.size() && states_[next_to_end_].outcome) {
@@ -161,25 +159,32 @@ class ToolScheduler::Batch {
       states_[i].prepared = std::move(call);
       approved.push_back(i);
     }
+    // In call order, behind every call of the process already waiting or running.
+    for (std::size_t i : approved) {
+      if (!states_[i].claims.empty()) states_[i].ticket = options_.claims->enter(states_[i].claims);
+    }
     run_window(approved);
   }
 
-  // Starts waiting calls in call order while slots are free, skipping (for now) any call whose
-  // claims conflict with a running call or with an earlier call still waiting.
+  // Starts waiting calls in call order: a call whose claims conflict with an earlier call of
+  // the process (claim_table.hpp) waits; one that delegates its work takes no slot; any other
+  // needs a free slot, and once none is free no later call takes one (they keep call order).
   void launch_ready(std::deque<std::size_t>& waiting) {
-    std::vector<std::size_t> skipped;
+    bool out_of_slots = false;
     for (auto it = waiting.begin(); it != waiting.end();) {
       const std::size_t i = *it;
-      const auto blocks_i = [&](std::size_t other) {
-        return claims_conflict(states_[i].claims, states_[other].claims);
-      };
-      if (std::any_of(running_.begin(), running_.end(), blocks_i) ||
-          std::any_of(skipped.begin(), skipped.end(), blocks_i)) {
-        skipped.push_back(i);
+      const auto& ticket = states_[i].ticket;
+      const bool delegates = states_[i].prepared->tool->spec().delegates;
+      if ((ticket && !options_.claims->may_start(*ticket)) || (!delegates && out_of_slots)) {
         ++it;
         continue;
       }
-      if (!options_.slots->try_acquire()) return;
+      if (!delegates && !options_.slots->try_acquire()) {
+        out_of_slots = true;
+        ++it;
+        continue;
+      }
+      states_[i].holds_slot = !delegates;
       launch(i);
       it = waiting.erase(it);
     }
@@ -215,7 +220,7 @@ class ToolScheduler::Batch {
   // its return left to do) or, when abandoned, handed to the process's lingering workers.
   void finish_running(std::size_t i, ToolOutcome outcome, bool abandoned = false) {
     running_.erase(std::find(running_.begin(), running_.end(), i));
-    options_.slots->release();
+    if (std::exchange(states_[i].holds_slot, false)) options_.slots->release();
     if (auto& worker = states_[i].worker) {
       if (abandoned) {
         lingering_workers().adopt(std::move(worker->thread), std::move(worker->finished));
@@ -233,6 +238,8 @@ class ToolScheduler::Batch {
     queue_ = std::make_shared<CompletionQueue>();
     std::stop_callback wake_on_stop(stop_, [queue = queue_] { queue->wake(); });
     SlotPool::Listener wake_on_free_slot(*options_.slots, [queue = queue_] { queue->wake(); });
+    ClaimTable::Listener wake_on_claim_change(*options_.claims,
+                                              [queue = queue_] { queue->wake(); });
 
     std::deque<std::size_t> waiting(approved.begin(), approved.end());
     std::optional<Clock::TimePoint> grace_deadline;

@@ -6,8 +6,9 @@
 //   barrier: nothing after it starts before it ends.
 // - A run of consecutive concurrency_safe calls is one chunk: the whole chunk is prepared and
 //   gated in call order first; rejected calls get error results and take no slot; approved calls
-//   run in a sliding window bounded by a process-wide SlotPool, and calls whose resource claims
-//   conflict never overlap.
+//   run in a sliding window bounded by the process-wide SlotPool (a call that delegates its
+//   work, a task, takes no slot), and calls whose resource claims conflict with any call of the
+//   process, this batch's or another run's, never overlap (the process-wide ClaimTable).
 // - Events: tool_start when a call is registered, tool_running when it starts, tool_settled when
 //   it finishes (completion order), tool_end in call order as soon as every earlier call ended.
 // - Abort: running tools get the stop request; one grace deadline is shared by the batch; a call
@@ -25,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/claim_table.hpp"
 #include "core/clock.hpp"
 #include "core/events.hpp"
 #include "core/slot_pool.hpp"
@@ -44,6 +46,7 @@ struct SchedulerOptions {
   EventSink on_event;  // optional
   Clock* clock = &steady_clock();
   SlotPool* slots = &process_slot_pool();
+  ClaimTable* claims = &process_claim_table();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;  // handed to tools in ToolContext
   // Starts a worker thread running its argument; throws std::system_error when the system has

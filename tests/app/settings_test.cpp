@@ -45,6 +45,19 @@ TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
   EXPECT_EQ(settings.retry_base_delay_ms, 250);
 }
 
+TEST_F(SettingsTest, TurnLimitAndConcurrencyBudget) {
+  dir_.write("project/settings.json",
+             R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.configuration) << outcome.error;
+  const Settings& settings = outcome.configuration->settings;
+  EXPECT_EQ(settings.max_turns, 40);
+  EXPECT_EQ(settings.concurrent_tools, 8);
+  EXPECT_EQ(settings.concurrent_requests, 2);
+  dir_.write("project/settings.json", R"({"concurrency": {"tools": 0}})");
+  EXPECT_NE(load().error.find("concurrency/tools"), std::string::npos) << load().error;
+}
+
 TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
   dir_.write("global/models.json", R"({"providers": {
     "ollama": {"api": "openai-chat", "baseUrl": "http://localhost:11434/v1",

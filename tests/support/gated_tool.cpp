@@ -4,17 +4,19 @@
 
 namespace nib::testing {
 
-GatedTool::GatedTool(std::string name, bool concurrency_safe, bool honour_stop)
+GatedTool::GatedTool(std::string name, bool concurrency_safe, bool honour_stop, bool delegates)
     : core::Tool(core::ToolSpec{std::move(name),
                                 "A test tool that waits for the test to let it finish.",
                                 {{"type", "object"},
                                  {"properties",
                                   {{"id", {{"type", "string"}}},
                                    {"resource", {{"type", "string"}}},
+                                   {"shared", {{"type", "boolean"}}},
                                    {"fail", {{"type", "boolean"}}},
                                    {"throw", {{"type", "boolean"}}}}},
                                  {"required", {"id"}}},
-                                concurrency_safe}),
+                                concurrency_safe,
+                                delegates}),
       honour_stop_(honour_stop) {}
 
 core::ToolOutput GatedTool::execute(const nlohmann::json& args, std::stop_token stop,
@@ -44,7 +46,7 @@ core::ToolOutput GatedTool::execute(const nlohmann::json& args, std::stop_token 
 std::vector<core::ResourceClaim> GatedTool::claims(const nlohmann::json& args,
                                                    const core::ToolContext&) const {
   if (!args.contains("resource")) return {};
-  return {core::ResourceClaim{args["resource"], /*exclusive=*/true}};
+  return {core::ResourceClaim{args["resource"], /*exclusive=*/!args.value("shared", false)}};
 }
 
 void GatedTool::open(const std::string& id) {

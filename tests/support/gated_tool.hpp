@@ -18,7 +18,10 @@ class GatedTool final : public core::Tool {
  public:
   // Calls block until open(id) for their "id" argument (or open_all()). With honour_stop false
   // the tool ignores aborts, like a misbehaving extension.
-  GatedTool(std::string name, bool concurrency_safe, bool honour_stop = true);
+  // A call claims {"resource": key} exclusively, or shared with "shared": true. With delegates
+  // the tool takes no tool slot (like a task, whose subagent's calls take theirs).
+  GatedTool(std::string name, bool concurrency_safe, bool honour_stop = true,
+            bool delegates = false);
 
   core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
                            const core::ToolContext& context) override;

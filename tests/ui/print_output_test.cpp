@@ -107,72 +107,71 @@ TEST(PrintOutputTest, TextForAPipeKeepsTheReplyAsItIs) {
   output.on_event(TextDeltaEvent{"\x1b[31mred\x1b[0m"});
   output.on_event(MessageEndEvent{reply("\x1b[31mred\x1b[0m", false)});
   EXPECT_EQ(s.out.str(), "\x1b[31mred\x1b[0m\n");
+}
 
-  TEST(PrintOutputTest, AnEmptyReplyIsNotedOnStderr) {
-    for (const PrintFormat format : {PrintFormat::kText, PrintFormat::kJson}) {
-      Streams s;
-      PrintOutput output(format, s.out, s.err, false);
-      output.on_event(MessageEndEvent{reply("", true)});  // calls: not empty
-      output.on_event(MessageEndEvent{reply(" \n", false)});
-      EXPECT_EQ(s.err.str().find("empty reply"), s.err.str().rfind("empty reply"));  // once
-      EXPECT_NE(s.err.str().find("nib: the model returned an empty reply\n"), std::string::npos)
-          << s.err.str();
-    }
-  }
-
-  TEST(PrintOutputTest, TwoTextBlocksReadTheSameStreamedOrNot) {
-    AssistantMessage message;
-    message.blocks = {TextBlock{"First."}, TextBlock{"Second."}};
-    Streams held;
-    PrintOutput quiet(PrintFormat::kText, held.out, held.err, false);
-    quiet.on_event(MessageEndEvent{message});
-    Streams live;
-    PrintOutput streaming(PrintFormat::kText, live.out, live.err, true);
-    // The deltas as the assemblers pass them on: the separator opens the second block's.
-    streaming.on_event(TextDeltaEvent{"First."});
-    streaming.on_event(TextDeltaEvent{std::string(kTextBlockSeparator) + "Second."});
-    streaming.on_event(MessageEndEvent{message});
-    EXPECT_EQ(held.out.str(), "First.\n\nSecond.\n");
-    EXPECT_EQ(live.out.str(), held.out.str());
-  }
-
-  TEST(PrintOutputTest, ARestartAfterLiveTextIsNoted) {
+TEST(PrintOutputTest, AnEmptyReplyIsNotedOnStderr) {
+  for (const PrintFormat format : {PrintFormat::kText, PrintFormat::kJson}) {
     Streams s;
-    PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/true);
-    output.on_event(TextDeltaEvent{"Abandoned"});
-    output.on_event(ReplyRestartEvent{});
-    output.on_event(TextDeltaEvent{"Fresh."});
-    output.on_event(MessageEndEvent{reply("Fresh.", false)});
-    EXPECT_EQ(s.out.str(), "Abandoned\nFresh.\n");
-    EXPECT_EQ(s.err.str(),
-              "nib: the service started its reply over; the text above was abandoned\n");
-
-    Streams quiet;  // without live text nothing was written: the final text is all there is
-    PrintOutput held(PrintFormat::kText, quiet.out, quiet.err, false);
-    held.on_event(TextDeltaEvent{"Abandoned"});
-    held.on_event(ReplyRestartEvent{});
-    held.on_event(MessageEndEvent{reply("Fresh.", false)});
-    EXPECT_EQ(quiet.out.str(), "Fresh.\n");
-    EXPECT_EQ(quiet.err.str(), "");
+    PrintOutput output(format, s.out, s.err, false);
+    output.on_event(MessageEndEvent{reply("", true)});  // calls: not empty
+    output.on_event(MessageEndEvent{reply(" \n", false)});
+    EXPECT_EQ(s.err.str().find("empty reply"), s.err.str().rfind("empty reply"));  // once
+    EXPECT_NE(s.err.str().find("nib: the model returned an empty reply\n"), std::string::npos)
+        << s.err.str();
   }
+}
 
-  TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
-    Streams s;
-    PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
-    output.on_event(ToolStartEvent{"c1", "read", "{}"});
-    output.on_event(MessageEndEvent{reply("answer", false)});
-    output.on_event(RunEndEvent{RunStopReason::kDone, "", Usage{3, 4, 0, 0}, 1});
-    std::istringstream lines(s.out.str());
-    std::vector<nlohmann::json> parsed;
-    for (std::string line; std::getline(lines, line);)
-      parsed.push_back(nlohmann::json::parse(line));
-    ASSERT_EQ(parsed.size(), 3u);
-    EXPECT_EQ(parsed[0]["type"], "tool_start");
-    EXPECT_EQ(parsed[2]["type"], "result");
-    EXPECT_EQ(parsed[2]["result"], "answer");
-    EXPECT_EQ(parsed[2]["usage"]["output_tokens"], 4);
-    EXPECT_TRUE(s.err.str().empty());
-  }
+TEST(PrintOutputTest, TwoTextBlocksReadTheSameStreamedOrNot) {
+  AssistantMessage message;
+  message.blocks = {TextBlock{"First."}, TextBlock{"Second."}};
+  Streams held;
+  PrintOutput quiet(PrintFormat::kText, held.out, held.err, false);
+  quiet.on_event(MessageEndEvent{message});
+  Streams live;
+  PrintOutput streaming(PrintFormat::kText, live.out, live.err, true);
+  // The deltas as the assemblers pass them on: the separator opens the second block's.
+  streaming.on_event(TextDeltaEvent{"First."});
+  streaming.on_event(TextDeltaEvent{std::string(kTextBlockSeparator) + "Second."});
+  streaming.on_event(MessageEndEvent{message});
+  EXPECT_EQ(held.out.str(), "First.\n\nSecond.\n");
+  EXPECT_EQ(live.out.str(), held.out.str());
+}
+
+TEST(PrintOutputTest, ARestartAfterLiveTextIsNoted) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/true);
+  output.on_event(TextDeltaEvent{"Abandoned"});
+  output.on_event(ReplyRestartEvent{});
+  output.on_event(TextDeltaEvent{"Fresh."});
+  output.on_event(MessageEndEvent{reply("Fresh.", false)});
+  EXPECT_EQ(s.out.str(), "Abandoned\nFresh.\n");
+  EXPECT_EQ(s.err.str(), "nib: the service started its reply over; the text above was abandoned\n");
+
+  Streams quiet;  // without live text nothing was written: the final text is all there is
+  PrintOutput held(PrintFormat::kText, quiet.out, quiet.err, false);
+  held.on_event(TextDeltaEvent{"Abandoned"});
+  held.on_event(ReplyRestartEvent{});
+  held.on_event(MessageEndEvent{reply("Fresh.", false)});
+  EXPECT_EQ(quiet.out.str(), "Fresh.\n");
+  EXPECT_EQ(quiet.err.str(), "");
+}
+
+TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
+  Streams s;
+  PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
+  output.on_event(ToolStartEvent{"c1", "read", "{}"});
+  output.on_event(MessageEndEvent{reply("answer", false)});
+  output.on_event(RunEndEvent{RunStopReason::kDone, "", Usage{3, 4, 0, 0}, 1});
+  std::istringstream lines(s.out.str());
+  std::vector<nlohmann::json> parsed;
+  for (std::string line; std::getline(lines, line);) parsed.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(parsed.size(), 3u);
+  EXPECT_EQ(parsed[0]["type"], "tool_start");
+  EXPECT_EQ(parsed[2]["type"], "result");
+  EXPECT_EQ(parsed[2]["result"], "answer");
+  EXPECT_EQ(parsed[2]["usage"]["output_tokens"], 4);
+  EXPECT_TRUE(s.err.str().empty());
+}
 
 }  // namespace
 }  // namespace nib::ui

@@ -197,89 +197,90 @@ TEST_F(TranscriptTest, AToolThatSaysNothingIsShownByNameAndCompactArguments) {
   const std::string rows = commit();
   EXPECT_TRUE(contains(rows, "✓ mcp__docs__search {\"query\":\"flock\"}")) << rows;
   EXPECT_TRUE(contains(rows, "three hits")) << rows;
+}
 
-  TEST_F(TranscriptTest, ARestartedReplyShowsOnlyTheNewAttempt) {
-    feed(core::TurnStartEvent{1});
-    feed(core::RetryEvent{1, std::chrono::milliseconds(1000), "overloaded"});
-    feed(core::ThinkingDeltaEvent{"abandoned thought"});
-    feed(core::TextDeltaEvent{"Abandoned text"});
-    feed(core::ToolCallDeltaEvent{0, "toolu_old", "write", R"({"path":"a","co)"});
-    feed(core::ReplyRestartEvent{});
-    feed(core::TextDeltaEvent{"Fresh answer."});
-    feed(core::ToolCallDeltaEvent{0, "toolu_new", "read", R"({"path":"b"})"});
-    feed(core::MessageEndEvent{reply("Fresh answer.", {{"toolu_new", "read", R"({"path":"b"})"}})});
-    const std::string shown = commit() + live();
-    EXPECT_FALSE(contains(shown, "bandoned")) << shown;  // nothing was committed: all taken back
-    EXPECT_FALSE(contains(shown, "write")) << shown;
-    EXPECT_TRUE(contains(shown, "Retrying in 1.0 s")) << shown;  // notices stay
-    EXPECT_TRUE(contains(shown, "● Fresh answer.")) << shown;
-    EXPECT_TRUE(contains(shown, "read b")) << shown;
-  }
+TEST_F(TranscriptTest, ARestartedReplyShowsOnlyTheNewAttempt) {
+  feed(core::TurnStartEvent{1});
+  feed(core::RetryEvent{1, std::chrono::milliseconds(1000), "overloaded"});
+  feed(core::ThinkingDeltaEvent{"abandoned thought"});
+  feed(core::TextDeltaEvent{"Abandoned text"});
+  feed(core::ToolCallDeltaEvent{0, "toolu_old", "write", R"({"path":"a","co)"});
+  feed(core::ReplyRestartEvent{});
+  feed(core::TextDeltaEvent{"Fresh answer."});
+  feed(core::ToolCallDeltaEvent{0, "toolu_new", "read", R"({"path":"b"})"});
+  feed(core::MessageEndEvent{reply("Fresh answer.", {{"toolu_new", "read", R"({"path":"b"})"}})});
+  const std::string shown = commit() + live();
+  EXPECT_FALSE(contains(shown, "bandoned")) << shown;  // nothing was committed: all taken back
+  EXPECT_FALSE(contains(shown, "write")) << shown;
+  EXPECT_TRUE(contains(shown, "Retrying in 1.0 s")) << shown;  // notices stay
+  EXPECT_TRUE(contains(shown, "● Fresh answer.")) << shown;
+  EXPECT_TRUE(contains(shown, "read b")) << shown;
+}
 
-  TEST_F(TranscriptTest, ARestartAfterPartOfTheReplyWasCommittedSaysSo) {
-    feed(core::TurnStartEvent{1});
-    std::string text;
-    for (int i = 0; i < 30; ++i) text += "abandoned " + std::to_string(i) + "\n\n";
-    feed(core::TextDeltaEvent{text});
-    const std::string committed = text_of(transcript_.take_committable(60, 10, now_));
-    ASSERT_TRUE(contains(committed, "abandoned 0")) << committed;
-    feed(core::ReplyRestartEvent{});
-    feed(core::TextDeltaEvent{"Fresh."});
-    feed(core::MessageEndEvent{reply("Fresh.")});
-    // The reply whose top is in the scrollback already is finished as it stood, then marked.
-    const std::string rest = commit();
-    const std::size_t abandoned_end = rest.find("abandoned 29");
-    const std::size_t notice = rest.find("The service started its reply over");
-    const std::size_t fresh = rest.find("● Fresh.");
-    ASSERT_NE(notice, std::string::npos) << rest;
-    EXPECT_LT(abandoned_end, notice) << rest;
-    EXPECT_LT(notice, fresh) << rest;
-    EXPECT_EQ(fresh, rest.rfind("●")) << rest;
-  }
+TEST_F(TranscriptTest, ARestartAfterPartOfTheReplyWasCommittedSaysSo) {
+  feed(core::TurnStartEvent{1});
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "abandoned " + std::to_string(i) + "\n\n";
+  feed(core::TextDeltaEvent{text});
+  const std::string committed = text_of(transcript_.take_committable(60, 10, now_));
+  ASSERT_TRUE(contains(committed, "abandoned 0")) << committed;
+  feed(core::ReplyRestartEvent{});
+  feed(core::TextDeltaEvent{"Fresh."});
+  feed(core::MessageEndEvent{reply("Fresh.")});
+  // The reply whose top is in the scrollback already is finished as it stood, then marked.
+  const std::string rest = commit();
+  const std::size_t abandoned_end = rest.find("abandoned 29");
+  const std::size_t notice = rest.find("The service started its reply over");
+  const std::size_t fresh = rest.find("● Fresh.");
+  ASSERT_NE(notice, std::string::npos) << rest;
+  EXPECT_LT(abandoned_end, notice) << rest;
+  EXPECT_LT(notice, fresh) << rest;
+  EXPECT_EQ(fresh, rest.rfind("●")) << rest;
+}
 
-  TEST_F(TranscriptTest, TextOnBothSidesOfAToolCallReadsAsTwoReplies) {
-    // The deltas as the assemblers pass them on: the second text block's opens with the
-    // separator that core::assistant_text puts between the blocks.
-    feed(core::TurnStartEvent{1});
-    feed(core::TextDeltaEvent{"Before."});
-    feed(core::ToolCallDeltaEvent{0, "c1", "ls", "{}"});
-    feed(core::TextDeltaEvent{std::string(core::kTextBlockSeparator) + "After."});
-    core::AssistantMessage message = reply("Before.", {{"c1", "ls", "{}"}});
-    message.blocks.emplace_back(core::TextBlock{"After."});
-    feed(core::MessageEndEvent{message});
-    const std::string shown = commit() + live();
-    EXPECT_TRUE(contains(shown, "● Before.\n\n")) << shown;
-    EXPECT_TRUE(contains(shown, "\n\n● After.\n")) << shown;
-    EXPECT_FALSE(contains(shown, "\n\n\n")) << shown;
-  }
+TEST_F(TranscriptTest, TextOnBothSidesOfAToolCallReadsAsTwoReplies) {
+  // The deltas as the assemblers pass them on: the second text block's opens with the
+  // separator that core::assistant_text puts between the blocks.
+  feed(core::TurnStartEvent{1});
+  feed(core::TextDeltaEvent{"Before."});
+  feed(core::ToolCallDeltaEvent{0, "c1", "ls", "{}"});
+  feed(core::TextDeltaEvent{std::string(core::kTextBlockSeparator) + "After."});
+  core::AssistantMessage message = reply("Before.", {{"c1", "ls", "{}"}});
+  message.blocks.emplace_back(core::TextBlock{"After."});
+  feed(core::MessageEndEvent{message});
+  const std::string shown = commit() + live();
+  EXPECT_TRUE(contains(shown, "● Before.\n\n")) << shown;
+  EXPECT_TRUE(contains(shown, "\n\n● After.\n")) << shown;
+  EXPECT_FALSE(contains(shown, "\n\n\n")) << shown;
+}
 
-  TEST_F(TranscriptTest, AnEmptyReplyIsPointedOut) {
-    feed(core::TurnStartEvent{1});
-    feed(core::MessageEndEvent{reply("")});
-    EXPECT_TRUE(contains(commit(), "The model returned an empty reply.")) << live();
-    feed(core::TurnStartEvent{2});
-    feed(core::MessageEndEvent{reply("", {{"c1", "ls", "{}"}})});
-    EXPECT_FALSE(contains(commit() + live(), "empty reply"));
-  }
+TEST_F(TranscriptTest, AnEmptyReplyIsPointedOut) {
+  feed(core::TurnStartEvent{1});
+  feed(core::MessageEndEvent{reply("")});
+  EXPECT_TRUE(contains(commit(), "The model returned an empty reply.")) << live();
+  feed(core::TurnStartEvent{2});
+  feed(core::MessageEndEvent{reply("", {{"c1", "ls", "{}"}})});
+  EXPECT_FALSE(contains(commit() + live(), "empty reply"));
+}
 
-  TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {
-    feed(core::RetryEvent{2, std::chrono::milliseconds(4000), "overloaded"});
-    feed(core::UserMessageEvent{core::UserMessage{core::text_content("use tabs")}});
-    EXPECT_EQ(commit(), "Retrying in 4.0 s (attempt 2): overloaded\n\n> use tabs\n");
-  }
+TEST_F(TranscriptTest, SteeringMessagesAndRetriesAppearInOrder) {
+  feed(core::RetryEvent{2, std::chrono::milliseconds(4000), "overloaded"});
+  feed(core::UserMessageEvent{core::UserMessage{core::text_content("use tabs")}});
+  EXPECT_EQ(commit(), "Retrying in 4.0 s (attempt 2): overloaded\n\n> use tabs\n");
+}
 
-  TEST_F(TranscriptTest, HistoryIsShownFinishedAndRecommittedAfterAResize) {
-    transcript_.add_history(
-        {core::UserMessage{core::text_content("fix it")},
-         reply("Looking.", {{"c1", "read", R"({"path":"a.c"})"}}),
-         core::ToolResultMessage{{{"c1", "read", core::text_content("x\n"), false, {}}}},
-         reply("Fixed.")});
-    const std::string first = commit();
-    EXPECT_EQ(first, "> fix it\n\n● Looking.\n\n✓ read a.c\n  ⎿ Read 1 line\n\n● Fixed.\n");
-    EXPECT_EQ(commit(), "");
-    transcript_.recommit_all();
-    EXPECT_EQ(commit(), first);
-  }
+TEST_F(TranscriptTest, HistoryIsShownFinishedAndRecommittedAfterAResize) {
+  transcript_.add_history(
+      {core::UserMessage{core::text_content("fix it")},
+       reply("Looking.", {{"c1", "read", R"({"path":"a.c"})"}}),
+       core::ToolResultMessage{{{"c1", "read", core::text_content("x\n"), false, {}}}},
+       reply("Fixed.")});
+  const std::string first = commit();
+  EXPECT_EQ(first, "> fix it\n\n● Looking.\n\n✓ read a.c\n  ⎿ Read 1 line\n\n● Fixed.\n");
+  EXPECT_EQ(commit(), "");
+  transcript_.recommit_all();
+  EXPECT_EQ(commit(), first);
+}
 
 }  // namespace
 }  // namespace nib::ui
