@@ -17,13 +17,23 @@ std::string describe() {
   return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
          "and exit status. A non-zero exit code is reported in the result, not as a failure "
          "of this tool.\n"
-         "- Output: stdout and stderr are shown separately (labelled when both have output); "
-         "together at most the last " +
+         "- Output: stdout and stderr are shown separately (labelled when both have output), "
+         "whole when together they are within " +
          std::to_string(kMaxOutputLines) + " lines and " + std::to_string(kMaxOutputBytes / 1024) +
-         " KB are shown. When more was printed, a note gives the path of a log holding the "
-         "stream (its first " +
+         " KB. A longer stream is shown as a digest (about " +
+         std::to_string(kDigestMaxBytes / 1000) + " KB at most for both): its first " +
+         std::to_string(kDigestHeadLines) + " lines, its last " + std::to_string(kDigestTailLines) +
+         " lines (where a summary usually is) and, between them, as many excerpts as fit "
+         "around lines that look like failures (errors, failed tests and assertions, panics, "
+         "tracebacks, compiler diagnostics), numbered as in the full output (\"N: \" such a "
+         "line, \"N- \" the lines around it); lines longer than " +
+         std::to_string(kDigestLineBytes) +
+         " bytes are cut, and markers such as \"… 1,234 lines left out (lines 31–1,264) …\" "
+         "say what is not shown. A note after it gives the path of a log holding the stream "
+         "(its first " +
          std::to_string(kMaxLogBytes / (1024 * 1024)) +
-         " MiB); use read on it. Prefer narrowing output yourself (grep, head, tail, -q).\n"
+         " MiB): to see more, read the log with offset (a line number) and limit, or grep it. "
+         "Prefer narrowing output yourself (grep, head, tail, -q).\n"
          "- Non-interactive: stdin is /dev/null, there is no terminal, and editors and pagers "
          "are disabled (CI=1, EDITOR=true, GIT_EDITOR=true, PAGER=cat, "
          "GIT_TERMINAL_PROMPT=0, DEBIAN_FRONTEND=noninteractive). Pass flags such as -y or "

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "tools/limits.hpp"
-#include "tools/tail_truncate.hpp"
+#include "tools/output_digest.hpp"
+#include "util/byte_size.hpp"
 #include "util/terminal_sanitize.hpp"
 
 namespace nib::tools {
@@ -39,30 +40,38 @@ StreamView view_of(const OutputCapture& capture) {
   return view;
 }
 
-// "1 line", "3 lines".
+// "1 line", "3,000 lines".
 std::string count_of(std::uint64_t count, std::string_view noun) {
-  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+  return util::format_count(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
 
+// "lines 1–30", "line 7".
+std::string lines_span(std::uint64_t first, std::uint64_t last) {
+  if (first == last) return "line " + util::format_count(first);
+  return "lines " + util::format_count(first) + "–" + util::format_count(last);
+}
+
+constexpr std::string_view kHowToSeeMore = " (read it with offset and limit, or grep it).";
+
+// Where the full stream is; `tail_first` is the first of the last lines shown (0: none).
 std::string log_sentence(std::string_view name, const OutputCapture& capture,
-                         std::uint64_t first_line_shown) {
+                         std::uint64_t tail_first) {
   const auto& path = capture.log_path();
   if (!path)
     return "The full " + std::string(name) + " could not be saved: " + capture.log_error() + ".";
   if (!capture.log_partial()) {
-    return "Full " + std::string(name) + ": " + path->string() +
-           "; use read on it to see the rest.";
+    return "Full " + std::string(name) + ": " + path->string() + std::string(kHowToSeeMore);
   }
-  std::string sentence = "The first " + std::to_string(capture.log_bytes()) + " bytes";
-  if (capture.log_lines() > 0) sentence += " (lines 1-" + std::to_string(capture.log_lines()) + ")";
-  sentence += " are saved in " + path->string() + "; use read on it to see them.";
+  std::string sentence = "The first " + util::format_count(capture.log_bytes()) + " bytes";
+  if (capture.log_lines() > 0) sentence += " (" + lines_span(1, capture.log_lines()) + ")";
+  sentence += " are saved in " + path->string() + std::string(kHowToSeeMore);
   if (!capture.log_error().empty()) {
     sentence += " Saving stopped early: " + capture.log_error() + ".";
   } else {
-    sentence += " A log keeps at most the first " + std::to_string(kMaxLogBytes) + " bytes.";
+    sentence += " A log keeps at most the first " + util::format_count(kMaxLogBytes) + " bytes.";
   }
-  if (capture.log_lines() + 1 < first_line_shown) {
-    sentence += " The output between the log's end and the lines shown was not kept.";
+  if (capture.log_lines() + 1 < tail_first) {
+    sentence += " Past the log's end, only the lines shown here were kept.";
   }
   return sentence;
 }
@@ -72,51 +81,89 @@ struct ShownStream {
   std::string note;  // empty when the whole stream is shown
 };
 
-// Applies this stream's share of the budget; makes sure a cut stream has its log.
-ShownStream show_stream(std::string_view name, OutputCapture& capture, const StreamView& view,
-                        std::size_t max_lines, std::size_t max_bytes) {
-  const TailCut cut = cut_tail(view.text, max_lines, max_bytes);
-  ShownStream shown{view.text.substr(cut.start), {}};
-  if (!cut.cut && !view.missing_start) {
-    capture.finish();
-    return shown;
+// What a digest holds, for its note: "lines 1–30, 2 excerpts around ... and lines 91–120".
+std::string digest_parts(const Digest& digest, const OutputCapture& capture) {
+  std::vector<std::string> parts;
+  if (digest.head_lines > 0) parts.push_back(lines_span(1, digest.head_lines));
+  if (digest.excerpts_shown > 0) {
+    parts.push_back(count_of(digest.excerpts_shown, "excerpt") +
+                    " around lines that look like failures, numbered as in the full output (\"N: "
+                    "\" marks such a line, \"N- \" its context)");
   }
+  const std::uint64_t total = capture.total_lines();
+  if (digest.tail_first > 0) parts.push_back(lines_span(digest.tail_first, total));
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) text += i + 1 == parts.size() ? " and " : ", ";
+    text += parts[i];
+  }
+  return text;
+}
+
+ShownStream show_digest(std::string_view name, OutputCapture& capture, const StreamView& view,
+                        std::size_t max_bytes) {
   capture.ensure_log();
   capture.finish();
-  const std::uint64_t total = capture.total_lines();
-  const std::uint64_t first = total - std::min<std::uint64_t>(cut.lines_kept, total) + 1;
-  const bool partial = cut.partial_line || (view.partial_first && cut.start == 0);
-  std::string& note = shown.note;
-  const std::string in_all = " (" + std::to_string(capture.total_bytes()) + " bytes in all). " +
-                             log_sentence(name, capture, first) + "]";
-  note = "[" + std::string(name) + " truncated: ";
-  if (shown.text.empty()) {
-    note += "the end of its " + count_of(total, "line") + " holds nothing printable" + in_all;
-  } else if (partial && cut.lines_kept == 1) {
-    note += "showing the last " + std::to_string(shown.text.size()) + " bytes of line " +
-            std::to_string(total) + " of " + std::to_string(total) + in_all;
-  } else {
-    note += "showing lines " + std::to_string(first) + "-" + std::to_string(total) +
-            (partial ? " (line " + std::to_string(first) + " only in part)" : "") + " of " +
-            std::to_string(total) + in_all;
+  const ExcerptCollector& collected = capture.collector();
+  const Digest digest =
+      render_digest({.head = collected.head(),
+                     .excerpts = collected.excerpts(),
+                     .tail = view.text,
+                     .tail_starts_mid_line = view.partial_first,
+                     .total_lines = capture.total_lines(),
+                     .failures_not_kept = collected.failures_not_kept(),
+                     .first_failure_not_kept = collected.first_failure_not_kept()},
+                    {.max_bytes = max_bytes});
+  std::string note = "[" + std::string(name) +
+                     " truncated: " + count_of(capture.total_lines(), "line") + " (" +
+                     count_of(capture.total_bytes(), "byte") +
+                     ") in all; shown: " + digest_parts(digest, capture) + ".";
+  if (collected.failure_lines() == 0) note += " No line looks like a failure.";
+  if (digest.failures_left_out > 0) {
+    const bool one = digest.failures_left_out == 1;
+    note += " " + count_of(digest.failures_left_out, "more line") +
+            (one ? " that looks like a failure is not shown (line "
+                 : " that look like failures are not shown (the first is line ") +
+            util::format_count(*digest.first_failure_left_out) + "): grep the log for " +
+            (one ? "it." : "them.");
   }
-  return shown;
+  note += " " + log_sentence(name, capture, digest.tail_first) + "]";
+  return {digest.text, std::move(note)};
 }
 
 void end_with_newline(std::string& text) {
   if (!text.empty() && text.back() != '\n') text += '\n';
 }
 
-// Both streams within one result's budget, labelled when both have output, plus notes.
+// Both streams, labelled when both have output, plus notes. A stream within its share of
+// kMaxOutputLines and kMaxOutputBytes is shown whole; a longer one as a digest, the digests
+// sharing kDigestMaxBytes.
 std::string render_output(CommandResult& result) {
-  const StreamView out_view = view_of(result.stdout_capture);
-  const StreamView err_view = view_of(result.stderr_capture);
+  OutputCapture& out_capture = result.stdout_capture;
+  OutputCapture& err_capture = result.stderr_capture;
+  const StreamView out_view = view_of(out_capture);
+  const StreamView err_view = view_of(err_capture);
   const auto [out_lines, err_lines] =
-      share_budget(kMaxOutputLines, count_lines(out_view.text), count_lines(err_view.text));
+      share_budget(kMaxOutputLines, out_capture.total_lines(), err_capture.total_lines());
   const auto [out_bytes, err_bytes] =
       share_budget(kMaxOutputBytes, out_view.text.size(), err_view.text.size());
-  ShownStream out = show_stream("stdout", result.stdout_capture, out_view, out_lines, out_bytes);
-  ShownStream err = show_stream("stderr", result.stderr_capture, err_view, err_lines, err_bytes);
+  const auto whole = [](const OutputCapture& capture, const StreamView& view, std::size_t lines,
+                        std::size_t bytes) {
+    return !view.missing_start && capture.total_lines() <= lines && view.text.size() <= bytes;
+  };
+  const bool out_whole = whole(out_capture, out_view, out_lines, out_bytes);
+  const bool err_whole = whole(err_capture, err_view, err_lines, err_bytes);
+  const auto [out_digest_bytes, err_digest_bytes] =
+      share_budget(kDigestMaxBytes, out_whole ? 0 : out_capture.total_bytes(),
+                   err_whole ? 0 : err_capture.total_bytes());
+  const auto show = [](std::string_view name, OutputCapture& capture, const StreamView& view,
+                       bool whole_stream, std::size_t digest_bytes) {
+    if (!whole_stream) return show_digest(name, capture, view, digest_bytes);
+    capture.finish();
+    return ShownStream{view.text, {}};
+  };
+  ShownStream out = show("stdout", out_capture, out_view, out_whole, out_digest_bytes);
+  ShownStream err = show("stderr", err_capture, err_view, err_whole, err_digest_bytes);
 
   std::string text;
   if (err.text.empty()) {
@@ -129,8 +176,7 @@ std::string render_output(CommandResult& result) {
     text += "[stderr]\n" + err.text;
   }
   if (text.empty() && out.note.empty() && err.note.empty()) {
-    const bool printed =
-        result.stdout_capture.total_bytes() + result.stderr_capture.total_bytes() > 0;
+    const bool printed = out_capture.total_bytes() + err_capture.total_bytes() > 0;
     text = printed ? "(no printable output)" : "(no output)";
   }
   end_with_newline(text);

@@ -1,9 +1,11 @@
 #pragma once
-// The model-facing result of a finished command: the exit status and the end of each output
-// stream, cleaned of terminal control sequences, within one result's budget (kMaxOutputLines
-// and kMaxOutputBytes for stdout and stderr together), with notes that say what was cut and
-// where the full stream was saved. Pure apart from creating or deleting the logs through the
-// captures. Thread-safe for distinct results.
+// The model-facing result of a finished command: the exit status and each output stream,
+// cleaned of terminal control sequences. Streams within one result's budget (kMaxOutputLines and
+// kMaxOutputBytes for stdout and stderr together) are shown whole; a longer one as its digest
+// (output_digest.hpp: first lines, last lines and the excerpts around lines that look like
+// failures, within kDigestMaxBytes for both), with a note that says what was left out and where
+// the full stream was saved. Pure apart from creating the logs through the captures.
+// Thread-safe for distinct results.
 
 #include <optional>
 #include <string>

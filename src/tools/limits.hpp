@@ -15,6 +15,36 @@ inline constexpr std::size_t kMaxOutputBytes = 50 * 1024;
 
 // bash: each stream's full log keeps at most this much; a runaway command cannot fill the disk.
 inline constexpr std::size_t kMaxLogBytes = 10 * 1024 * 1024;
+
+// bash: a stream longer than the output limits above is shown as a digest instead: its first
+// lines (what ran), its last lines (where the summary usually is) and, between them, excerpts
+// around the lines that look like failures (tools/failure_lines.hpp), numbered as in the full
+// log. The digests of one result (both streams) take at most this many bytes, so with the
+// notes the result stays under 8,000 characters: a 60,000-line test log costs the context
+// what a short one does, and what matters in it is still there.
+inline constexpr std::size_t kDigestMaxBytes = 7000;
+// ...of which the first lines take at most a quarter and this many lines ("a few dozen": the
+// command's banner and set-up), and the last lines at most three eighths and this many (a test
+// runner's summary with its list of failures).
+inline constexpr std::size_t kDigestHeadLines = 30;
+inline constexpr std::size_t kDigestTailLines = 30;
+// A shown line is cut to this many bytes: a diagnostic fits, a minified file does not flood.
+inline constexpr std::size_t kDigestLineBytes = 240;
+// Excerpts kept while the output streams (each at most kExcerptMaxLines lines of at most
+// 4 * kDigestLineBytes bytes, so memory stays bounded however much fails); the digest shows as
+// many as its bytes allow, and says how many lines that look like failures it left out.
+inline constexpr std::size_t kMaxExcerpts = 16;
+// An excerpt is the failure line, the line before it (the test's name, the failing source
+// line) and the two after it (expected and actual values, the first frame); it goes on while
+// the next lines continue the block (indented details, stack frames, a source excerpt), up to
+// kExcerptMaxLines lines, keeping the block's last kExcerptEndLines lines (a traceback's last
+// frame, the bottom of a Java stack) once it is longer, and ends kExcerptMaxSpanLines lines
+// after its last failure line whatever follows.
+inline constexpr std::size_t kExcerptLinesBefore = 1;
+inline constexpr std::size_t kExcerptLinesAfter = 2;
+inline constexpr std::size_t kExcerptMaxLines = 8;
+inline constexpr std::size_t kExcerptEndLines = 2;
+inline constexpr std::size_t kExcerptMaxSpanLines = 100;
 // bash: after the shell exits, a background child may still hold a pipe. Stop collecting
 // after this long without output...
 inline constexpr std::chrono::milliseconds kQuietAfterExit{100};

@@ -35,25 +35,20 @@ std::uint64_t count_newlines(std::string_view bytes) {
 }  // namespace
 
 OutputCapture::OutputCapture(LogOpener open_log, CaptureLimits limits)
-    : open_log_(std::move(open_log)), limits_(limits) {}
+    : open_log_(std::move(open_log)), limits_(limits), collector_(limits.excerpts) {}
 
 OutputCapture::~OutputCapture() = default;
 
 void OutputCapture::append(std::string_view bytes) {
   if (bytes.empty()) return;
-  const std::uint64_t newlines = count_newlines(bytes);
-  const bool ends_open_line = bytes.back() != '\n';
-  if (!log_started_) {
-    const std::uint64_t lines_after = newlines_ + newlines + (ends_open_line ? 1 : 0);
-    // Decide before pushing: the ring still holds every byte so far and becomes the log's start.
-    if (total_bytes_ + bytes.size() > limits_.tail_bytes || lines_after > limits_.spill_lines) {
-      start_log();
-    }
+  collector_.append(bytes);
+  // Decide before pushing: the ring still holds every byte so far and becomes the log's start.
+  if (!log_started_ && (total_bytes_ + bytes.size() > limits_.tail_bytes ||
+                        collector_.lines() > limits_.spill_lines)) {
+    start_log();
   }
   write_log(bytes);
   total_bytes_ += bytes.size();
-  newlines_ += newlines;
-  ends_open_line_ = ends_open_line;
   push_tail(bytes);
 }
 
@@ -118,6 +113,7 @@ void OutputCapture::ensure_log() {
 }
 
 void OutputCapture::finish() {
+  collector_.finish();
   if (log_fd_.valid() && log_bytes_ < total_bytes_) {
     const std::string note = "\n[nib: this log holds only the first " + std::to_string(log_bytes_) +
                              " bytes of " + std::to_string(total_bytes_) +

@@ -1,9 +1,11 @@
 #pragma once
 // OutputCapture: one output stream of a command, kept in bounded memory however much it
-// prints. It keeps the end of the stream in a fixed-size ring, counts bytes and lines, and
-// writes the stream's first bytes (at most a cap) to a private log file, which is created only
-// once the stream is longer than what the model can see, so short commands do no disk I/O.
-// Not thread-safe: one owner feeds it and reads it.
+// prints. It keeps the end of the stream in a fixed-size ring, and its first lines and the
+// excerpts around lines that look like failures as they stream past (excerpt_collector.hpp),
+// so that a digest of a long stream (output_digest.hpp) needs nothing that is no longer in
+// memory. It counts bytes and lines, and writes the stream's first bytes (at most a cap) to a
+// private log file, which is created only once the stream is longer than what the model can
+// see, so short commands do no disk I/O. Not thread-safe: one owner feeds it and reads it.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "tools/excerpt_collector.hpp"
 #include "tools/limits.hpp"
 #include "tools/temp_log.hpp"
 #include "tools/unique_fd.hpp"
@@ -30,6 +33,7 @@ struct CaptureLimits {
   std::size_t tail_bytes = kTailBufferBytes;  // the ring's size
   std::size_t spill_lines = kMaxOutputLines;  // more lines than this cannot all be shown
   std::size_t max_log_bytes = kMaxLogBytes;   // the log keeps at most this many first bytes
+  ExcerptLimits excerpts = {};
 };
 
 class OutputCapture {
@@ -44,7 +48,7 @@ class OutputCapture {
   void append(std::string_view bytes);
 
   std::uint64_t total_bytes() const { return total_bytes_; }
-  std::uint64_t total_lines() const { return newlines_ + (ends_open_line_ ? 1 : 0); }
+  std::uint64_t total_lines() const { return collector_.lines(); }
   // True when tail() is the whole stream.
   bool complete() const { return total_bytes_ <= limits_.tail_bytes; }
   // The last min(total_bytes, tail_bytes) bytes, in order.
@@ -53,8 +57,11 @@ class OutputCapture {
   // Makes sure the log exists (creating it from memory if it was not needed so far), so the
   // model can be pointed at the full stream. No effect when the log could not be created.
   void ensure_log();
-  // Ends logging; when the log holds only the start of the stream, appends a note saying so.
+  // Ends the stream and logging; when the log holds only the start of the stream, appends a
+  // note saying so.
   void finish();
+  // The first lines and the excerpts; complete once finish() has run.
+  const ExcerptCollector& collector() const { return collector_; }
 
   // The log's path, when there is one.
   const std::optional<std::filesystem::path>& log_path() const { return log_path_; }
@@ -76,8 +83,7 @@ class OutputCapture {
   std::string ring_;           // grows up to tail_bytes, then wraps at ring_next_
   std::size_t ring_next_ = 0;  // where the next byte goes once the ring is full
   std::uint64_t total_bytes_ = 0;
-  std::uint64_t newlines_ = 0;
-  bool ends_open_line_ = false;
+  ExcerptCollector collector_;
   bool log_started_ = false;  // start_log() ran (whether or not it succeeded)
   UniqueFd log_fd_;
   std::optional<std::filesystem::path> log_path_;

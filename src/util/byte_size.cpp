@@ -21,4 +21,15 @@ std::string format_byte_size(std::uint64_t bytes) {
   return number + " " + kUnits[unit];
 }
 
+std::string format_count(std::uint64_t count) {
+  const std::string digits = std::to_string(count);
+  std::string grouped;
+  grouped.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
 }  // namespace nib::util

@@ -13,9 +13,11 @@
 #include <thread>
 
 #include "support/temp_dir.hpp"
+#include "tools/fixture_logs.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "util/byte_size.hpp"
 
 namespace nib::tools {
 namespace {
@@ -72,6 +74,12 @@ TEST_F(BashToolTest, SpecDescribesTheRealLimits) {
   EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxOutputBytes / 1024) + " KB"));
   EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxLogBytes / (1024 * 1024)) + " MiB"));
   EXPECT_THAT(spec.description, HasSubstr(std::to_string(kQuietAfterExit.count()) + " ms"));
+  EXPECT_THAT(spec.description, HasSubstr("first " + std::to_string(kDigestHeadLines) + " lines"));
+  EXPECT_THAT(spec.description, HasSubstr("last " + std::to_string(kDigestTailLines) + " lines"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kDigestLineBytes) + " bytes are cut"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kDigestMaxBytes / 1000) + " KB at most"));
+  EXPECT_THAT(spec.description, HasSubstr("read the log with offset (a line number) and limit, or "
+                                          "grep it"));
   EXPECT_EQ(spec.parameters["required"], nlohmann::json::array({"command"}));
   EXPECT_EQ(spec.parameters["properties"]["timeout"]["exclusiveMinimum"], 0);
 }
@@ -241,10 +249,11 @@ TEST_F(BashToolTest, StderrFloodIsBoundedAndLogged) {
   EXPECT_LT(max_rss_kib() - rss_before, 32 * 1024);
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 0);
-  EXPECT_LE(output.output.size(), kMaxOutputBytes + 2048);
-  EXPECT_THAT(output.output, HasSubstr("[stderr truncated: showing lines"));
-  EXPECT_THAT(output.output, HasSubstr("(" + std::to_string(total) + " bytes in all)"));
-  EXPECT_THAT(output.output, HasSubstr("A log keeps at most the first 10485760 bytes."));
+  EXPECT_LT(output.output.size(), 8000u);
+  EXPECT_THAT(output.output, StartsWith("[stderr]\n0123456789abcdefghijklmnopqrstuvwxyz\n"));
+  EXPECT_THAT(output.output, HasSubstr("[stderr truncated: "));
+  EXPECT_THAT(output.output, HasSubstr("(" + util::format_count(total) + " bytes) in all"));
+  EXPECT_THAT(output.output, HasSubstr("A log keeps at most the first 10,485,760 bytes."));
   const std::filesystem::path log = log_path_in(output.output);
   ASSERT_TRUE(std::filesystem::exists(log)) << output.output;
   EXPECT_EQ(log.parent_path().parent_path(), logs_.path());
@@ -259,16 +268,37 @@ TEST_F(BashToolTest, StderrFloodIsBoundedAndLogged) {
                 "; the rest was not kept]\n");
 }
 
-TEST_F(BashToolTest, TwoMillionLinesShowTheTailAndPointAtTheLog) {
+TEST_F(BashToolTest, TwoMillionLinesShowTheHeadAndTailAndPointAtTheLog) {
   const core::ToolOutput output = run("seq 1 2000000");
   EXPECT_FALSE(output.is_error);
-  EXPECT_THAT(output.output, StartsWith("1998001\n1998002\n"));
-  EXPECT_THAT(output.output, HasSubstr("\n2000000\n"));
-  EXPECT_THAT(output.output, Not(HasSubstr("1998000")));
-  EXPECT_THAT(output.output, HasSubstr("showing lines 1998001-2000000 of 2000000"));
+  EXPECT_THAT(output.output, StartsWith("1\n2\n3\n"));
+  EXPECT_THAT(output.output,
+              HasSubstr("\n30\n… 1,999,940 lines left out (lines 31–1,999,970) …\n1999971\n"));
+  EXPECT_THAT(output.output, HasSubstr("\n2000000\n[stdout truncated: 2,000,000 lines"));
+  EXPECT_THAT(output.output, Not(HasSubstr("1999970")));
+  EXPECT_THAT(output.output, HasSubstr("shown: lines 1–30 and lines 1,999,971–2,000,000."));
   const std::filesystem::path log = log_path_in(output.output);
-  EXPECT_THAT(output.output, HasSubstr(log.string() + "; use read on it to see them."));
+  EXPECT_THAT(output.output, HasSubstr(log.string() + " (read it with offset and limit, or grep "
+                                                      "it)."));
+  EXPECT_THAT(output.output, HasSubstr("Past the log's end, only the lines shown here were kept."));
   EXPECT_THAT(read_file(log), StartsWith("1\n2\n3\n"));
+  EXPECT_LT(output.output.size(), 8000u);
+}
+
+// The case of issue 12, through the real tool.
+TEST_F(BashToolTest, SixtyThousandLineTestLogKeepsItsFailures) {
+  const std::string log = testing::generated_pytest_log(60000, {20000, 30000, 40000});
+  std::ofstream(dir_.path() / "pytest.log", std::ios::binary) << log;
+  const core::ToolOutput output = run("cat pytest.log; exit 1");
+  EXPECT_EQ(output.exit_code, 1);
+  EXPECT_LT(output.output.size(), 8000u);
+  EXPECT_THAT(output.output, StartsWith("============================= test session starts"));
+  EXPECT_THAT(output.output, HasSubstr("\n20000: tests/test_mod_0200.py::test_case_20000 FAILED"));
+  EXPECT_THAT(output.output, HasSubstr("\n30000: tests/test_mod_0300.py::test_case_30000 FAILED"));
+  EXPECT_THAT(output.output, HasSubstr("\n40000: tests/test_mod_0400.py::test_case_40000 FAILED"));
+  EXPECT_THAT(output.output, HasSubstr("3 failed, 59992 passed in 312.45s"));
+  const std::filesystem::path saved = log_path_in(output.output);
+  EXPECT_EQ(read_file(saved), log);
 }
 
 TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
@@ -278,11 +308,12 @@ TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
   EXPECT_LT(max_rss_kib() - rss_before, 32 * 1024);
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.output,
-            "[stdout truncated: the end of its 1 line holds nothing printable (1000000000 bytes "
-            "in all). The first 10485760 bytes are saved in " +
+            "[a long line with nothing printable]\n"
+            "[stdout truncated: 1 line (1,000,000,000 bytes) in all; shown: line 1. No line looks "
+            "like a failure. The first 10,485,760 bytes are saved in " +
                 log_path_in(output.output).string() +
-                "; use read on it to see them. A log keeps at most the first 10485760 bytes. The "
-                "output between the log's end and the lines shown was not kept.]\n");
+                " (read it with offset and limit, or grep it). A log keeps at most the first "
+                "10,485,760 bytes.]\n");
 }
 
 TEST_F(BashToolTest, ShortOutputCreatesNoLog) {

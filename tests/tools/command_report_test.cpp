@@ -6,9 +6,12 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "support/temp_dir.hpp"
+#include "tools/fixture_logs.hpp"
+#include "util/byte_size.hpp"
 
 namespace nib::tools {
 namespace {
@@ -120,33 +123,101 @@ TEST_F(CommandReportTest, SanitisesWhatItShows) {
   EXPECT_EQ(report_command(done, {}).output, "ok \xEF\xBF\xBD\n");
 }
 
-TEST_F(CommandReportTest, LongStdoutShowsItsTailAndPointsAtTheLog) {
+TEST_F(CommandReportTest, LongStdoutShowsItsHeadAndTailAndPointsAtTheLog) {
   CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), "");
   const core::ToolOutput output = report_command(done, {});
-  EXPECT_THAT(output.output, HasSubstr("line 3000\n"));
-  EXPECT_THAT(output.output, ::testing::StartsWith("line 1001\n"));
-  EXPECT_THAT(output.output, Not(HasSubstr("line 1000\n")));
   const auto log = dir_.path() / "out.log";
-  EXPECT_THAT(output.output, HasSubstr("[stdout truncated: showing lines 1001-3000 of 3000"));
-  EXPECT_THAT(output.output, HasSubstr("Full stdout: " + log.string() + "; use read on it"));
-  EXPECT_EQ(std::filesystem::file_size(log), numbered_lines(1, 3000).size());
+  const std::size_t bytes = numbered_lines(1, 3000).size();
+  EXPECT_EQ(output.output, numbered_lines(1, 30) + "… 2,940 lines left out (lines 31–2,970) …\n" +
+                               numbered_lines(2971, 3000) + "[stdout truncated: 3,000 lines (" +
+                               util::format_count(bytes) +
+                               " bytes) in all; shown: lines 1–30 and lines 2,971–3,000. No "
+                               "line looks like a failure. Full stdout: " +
+                               log.string() + " (read it with offset and limit, or grep it).]\n");
+  EXPECT_EQ(std::filesystem::file_size(log), bytes);
 }
 
 TEST_F(CommandReportTest, BothStreamsShareOneBudget) {
   CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), "e1\ne2\n");
   const std::string text = report_command(done, {}).output;
-  // stderr keeps its two lines; stdout gets the rest of the 2000-line budget.
+  // stderr keeps its two lines; stdout, over the rest of the 2000-line budget, is digested.
   EXPECT_THAT(text, HasSubstr("[stderr]\ne1\ne2\n"));
-  EXPECT_THAT(text, HasSubstr("showing lines 1003-3000 of 3000"));
+  EXPECT_THAT(text, ::testing::StartsWith("[stdout]\nline 1\n"));
+  EXPECT_THAT(text, HasSubstr("shown: lines 1–30 and lines 2,971–3,000."));
   EXPECT_FALSE(std::filesystem::exists(dir_.path() / "err.log"));
 }
 
-TEST_F(CommandReportTest, OverlongSingleLineShowsItsEnd) {
-  CommandResult done = result(CommandEnd::kExited, std::string(200 * 1024, 'x') + "END", "");
+TEST_F(CommandReportTest, TwoLongStreamsShareTheDigestBudget) {
+  std::string err;
+  for (int i = 1; i <= 5000; ++i) err += "warning " + std::to_string(i) + "\n";
+  CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), err);
   const std::string text = report_command(done, {}).output;
+  EXPECT_THAT(text, HasSubstr("[stdout truncated: 3,000 lines"));
+  EXPECT_THAT(text, HasSubstr("[stderr truncated: 5,000 lines"));
+  EXPECT_THAT(text, HasSubstr("\nline 3000\n"));
+  EXPECT_THAT(text, HasSubstr("\nwarning 5000\n"));
+  EXPECT_LT(text.size(), 8000u);
+}
+
+TEST_F(CommandReportTest, OverlongSingleLineShowsItsStartAndEnd) {
+  CommandResult done =
+      result(CommandEnd::kExited, "START" + std::string(200 * 1024, 'x') + "END", "");
+  const std::string text = report_command(done, {}).output;
+  EXPECT_THAT(text, ::testing::StartsWith("STARTxxx"));
+  EXPECT_THAT(text, HasSubstr("xxx…[line cut]…xxx"));
   EXPECT_THAT(text, HasSubstr("xxxEND\n"));
-  EXPECT_THAT(text, HasSubstr("bytes of line 1 of 1"));
-  EXPECT_LE(text.size(), kMaxOutputBytes + 1024);
+  EXPECT_THAT(text, HasSubstr("[stdout truncated: 1 line (204,808 bytes) in all; shown: line 1."));
+  EXPECT_LT(text.size(), 8000u);
+}
+
+// The case of issue 12: a 60,000-line test log with three failures in the middle and the
+// summary on its last line.
+TEST_F(CommandReportTest, SixtyThousandLineLogKeepsItsFailuresInUnder8000Characters) {
+  const std::string log = testing::generated_pytest_log(60000, {20000, 30000, 40000});
+  CommandResult done = result(CommandEnd::kExited, log, "");
+  done.exit_code = 1;
+  const std::string text = report_command(done, {}).output;
+  EXPECT_LT(text.size(), 8000u) << text;
+  EXPECT_THAT(text,
+              ::testing::StartsWith("============================= test session starts ====="));
+  EXPECT_THAT(text, HasSubstr("\ncollected 59995 items\n"));
+  for (const char* failure : {"20000: tests/test_mod_0200.py::test_case_20000 FAILED [ 33%]\n",
+                              "30000: tests/test_mod_0300.py::test_case_30000 FAILED [ 50%]\n",
+                              "40000: tests/test_mod_0400.py::test_case_40000 FAILED [ 66%]\n"}) {
+    EXPECT_THAT(text, HasSubstr(failure));
+  }
+  EXPECT_THAT(text, HasSubstr("19999- tests/test_mod_0199.py::test_case_19999 PASSED [ 33%]\n"));
+  EXPECT_THAT(text, HasSubstr("20002- tests/test_mod_0200.py::test_case_20002 PASSED [ 33%]\n"
+                              "… 9,996 lines left out (lines 20,003–29,998) …\n"));
+  EXPECT_THAT(text, HasSubstr("\n================= 3 failed, 59992 passed in 312.45s "
+                              "=================\n[stdout truncated: 60,000 lines"));
+  EXPECT_THAT(text, HasSubstr("3 excerpts around lines that look like failures"));
+  EXPECT_THAT(text, HasSubstr("Full stdout: " + (dir_.path() / "out.log").string()));
+  EXPECT_THAT(text, ::testing::EndsWith("[exit code 1]\n"));
+}
+
+TEST_F(CommandReportTest, FailuresTheDigestHasNoRoomForAreCounted) {
+  std::set<int> failing;
+  for (int line = 1000; line < 9000; line += 100) failing.insert(line);
+  CommandResult done =
+      result(CommandEnd::kExited, testing::generated_pytest_log(10000, failing), "");
+  const std::string text = report_command(done, {}).output;
+  EXPECT_LT(text.size(), 8000u);
+  EXPECT_THAT(text, HasSubstr("1000: tests/test_mod_0010.py::test_case_01000 FAILED"));
+  EXPECT_THAT(text, ::testing::ContainsRegex(
+                        "[0-9]+ more lines that look like failures are not shown \\(the first "
+                        "is line [0-9,]+\\): grep the log for them\\."));
+}
+
+TEST_F(CommandReportTest, ACutStderrIsDigestedToo) {
+  CommandResult done =
+      result(CommandEnd::kExited, "",
+             testing::fixture_log("gcc_make.log") + numbered_lines(1, 2500) + "done\n");
+  const std::string text = report_command(done, {}).output;
+  EXPECT_THAT(text, ::testing::StartsWith("[stderr]\nmake -C build all\n"));
+  EXPECT_THAT(text, HasSubstr("[stderr truncated: 2,525 lines"));
+  EXPECT_THAT(text, HasSubstr("\ndone\n"));
+  EXPECT_LT(text.size(), 8000u);
 }
 
 TEST(ShareBudget, SplitsFairly) {

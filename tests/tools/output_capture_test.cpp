@@ -131,6 +131,30 @@ TEST(OutputCapture, FailingLogIsReportedAndCountingGoesOn) {
   EXPECT_EQ(capture.tail(), "789\n");
 }
 
+TEST(OutputCapture, KeepsTheHeadAndFailuresThatLeftTheRing) {
+  testing::TempDir dir;
+  CountingOpener logs(dir.path());
+  OutputCapture capture(logs.opener(),
+                        {.tail_bytes = 64, .spill_lines = 100, .max_log_bytes = 100000});
+  capture.append("first\nsecond\n");
+  for (int i = 3; i <= 102; ++i) capture.append("step " + std::to_string(i) + "\n");
+  capture.append("error: disk full\n");
+  for (int i = 104; i <= 203; ++i) capture.append("step " + std::to_string(i) + "\n");
+  capture.finish();
+  EXPECT_EQ(capture.total_lines(), 203u);
+  EXPECT_EQ(capture.tail().find("error"), std::string::npos);
+  const ExcerptCollector& collected = capture.collector();
+  ASSERT_GE(collected.head().size(), 2u);
+  EXPECT_EQ(collected.head()[0].text, "first");
+  EXPECT_EQ(collected.head()[1].number, 2u);
+  ASSERT_EQ(collected.excerpts().size(), 1u);
+  const Excerpt& excerpt = collected.excerpts()[0];
+  ASSERT_EQ(excerpt.size(), 4u);  // the line before, the failure, the two after
+  EXPECT_EQ(excerpt[1].number, 103u);
+  EXPECT_EQ(excerpt[1].text, "error: disk full");
+  EXPECT_TRUE(excerpt[1].failure);
+}
+
 TEST(PrivateTempDir, IsPrivateAndLogsAre0600) {
   testing::TempDir dir;
   LogFile log = [&] {

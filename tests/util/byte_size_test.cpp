@@ -16,5 +16,14 @@ TEST(FormatByteSizeTest, UsesTheLargestUnitWithOneDecimal) {
   EXPECT_EQ(format_byte_size(3ULL << 30), "3 GB");
 }
 
+TEST(FormatCountTest, GroupsDigitsInThrees) {
+  EXPECT_EQ(format_count(0), "0");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(1000), "1,000");
+  EXPECT_EQ(format_count(12345), "12,345");
+  EXPECT_EQ(format_count(1000000000), "1,000,000,000");
+  EXPECT_EQ(format_count(18446744073709551615ULL), "18,446,744,073,709,551,615");
+}
+
 }  // namespace
 }  // namespace nib::util
