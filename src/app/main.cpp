@@ -9,6 +9,7 @@
 #include <stop_token>
 
 #include "app/cli.hpp"
+#include "app/command_environment.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
@@ -20,16 +21,24 @@
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
+#include "tools/command_registry.hpp"
 #include "tools/process_reaper.hpp"
 
 namespace nib::app {
 namespace {
 
+// Kills every process nib's tools started and takes their entries out of the command registry,
+// which would otherwise make the next nib look for them.
+void end_all_commands() {
+  tools::kill_all_descendants();
+  tools::forget_all_commands();
+}
+
 // Ends nib at once, taking every process its tools started with it, after the run's session
 // has recorded that its running tool calls were interrupted.
 [[noreturn]] void exit_now(int status) {
   run_process_hook(ProcessHook::kForcedQuit);
-  tools::kill_all_descendants();
+  end_all_commands();
   std::fflush(stdout);
   std::fflush(stderr);
   _exit(status);
@@ -67,7 +76,14 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                          std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
-    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), stop.get_token(),
+    const auto loaded = load_configuration(
+        config_directories(process_environment(), std::filesystem::current_path()));
+    if (!loaded.configuration) {
+      std::cerr << loaded.error << '\n';
+      return 2;
+    }
+    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
+                            withheld_environment(*loaded.configuration), stop.get_token(),
                             std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
@@ -104,9 +120,12 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << model.error << '\n';
     return 2;
   }
-  RunContext context{
-      env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
-      compaction_settings(loaded.configuration->settings), std::move(existing.value())};
+  RunContext context{env,
+                     cwd,
+                     instructions_section(find_instruction_files(directories.global, cwd)),
+                     compaction_settings(loaded.configuration->settings),
+                     std::move(existing.value()),
+                     withheld_environment(*loaded.configuration)};
   if (options.print) return run_print_mode(options, *model.config, context, stop.get_token());
   return run_interactive_mode(options, *model.config, context, *loaded.configuration,
                               stop.get_token());
@@ -116,6 +135,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
 
 int main(int argc, char** argv) {
   tools::become_subreaper();
+  // Before anything else (a resumed session asks what was ended): commands of nibs that died
+  // without cleaning up are ended now.
+  tools::end_commands_of_dead_nibs();
   std::stop_source stop;
   std::atomic<int> interrupts = 0;
   SignalWatcher watcher({
@@ -133,7 +155,7 @@ int main(int argc, char** argv) {
       .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
   const int status = dispatch(argc, argv, stop);
-  tools::kill_all_descendants();
+  end_all_commands();
   return status;
 }
 

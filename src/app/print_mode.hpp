@@ -5,6 +5,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/environment.hpp"
@@ -20,7 +21,8 @@ struct RunContext {
   std::filesystem::path cwd;
   std::string instructions;  // the system prompt's section of project instruction files
   session::CompactionSettings compaction;
-  std::optional<ExistingSession> existing;  // the session to continue (load_named_session)
+  std::optional<ExistingSession> existing;        // the session to continue (load_named_session)
+  std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

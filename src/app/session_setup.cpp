@@ -1,10 +1,12 @@
 #include "app/session_setup.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "session/compaction.hpp"
 #include "session/history_repair.hpp"
 #include "session/session_store.hpp"
+#include "tools/command_registry.hpp"
 
 namespace nib::app {
 namespace {
@@ -24,6 +26,23 @@ std::vector<core::Message> context_of(const session::LoadedSession& loaded) {
   context.insert(context.end(), loaded.messages.begin() + static_cast<std::ptrdiff_t>(first),
                  loaded.messages.end());
   return context;
+}
+
+// What the model is told when a later nib ended commands of this session's previous run, which
+// had died (killed, crashed) without ending them; empty when there were none.
+std::string ended_commands_notice(const std::vector<tools::EndedCommand>& ended) {
+  if (ended.empty()) return {};
+  std::string text =
+      "[nib] The previous run of this session ended without stopping its commands (nib was "
+      "killed or crashed). nib has since ended these commands of that run and every process "
+      "they started, so anything they were serving or watching is no longer running; start "
+      "again what is still needed:";
+  for (const tools::EndedCommand& command : ended) {
+    std::string line = command.command;
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    text += "\n- " + (command.call_id.empty() ? "" : command.call_id + ": ") + line;
+  }
+  return text;
 }
 
 }  // namespace
@@ -69,12 +88,18 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
                                               const std::string& model) {
   using Result = session::Outcome<RunSession>;
   RunSession run;
-  if (options.no_session) return run;
+  if (options.no_session) {
+    tools::set_command_owner_label("");
+    return run;
+  }
 
   if (existing) {
     auto writer = session::SessionWriter::open_existing(existing->file);
     if (!writer.ok()) return Result::failure(writer.error());
     run.writer_.emplace(std::move(writer.value()));
+    const std::string& id = existing->loaded.header.id;
+    tools::set_command_owner_label(id);
+    run.pending_notice_ = ended_commands_notice(tools::take_ended_commands(id));
     run.stored_messages_ = existing->loaded.messages.size();
     run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
@@ -95,6 +120,7 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   }
   if (!writer.ok()) return Result::failure(writer.error());
   run.writer_.emplace(std::move(writer.value()));
+  tools::set_command_owner_label(header.id);
   return run;
 }
 
@@ -131,6 +157,11 @@ void RunSession::record_forced_quit() {
 }
 
 void RunSession::add_message(core::Message message) {
+  auto* prompt = std::get_if<core::UserMessage>(&message);
+  if (prompt != nullptr && !pending_notice_.empty()) {
+    prompt->content.insert(prompt->content.begin(),
+                           core::TextBlock{std::exchange(pending_notice_, {})});
+  }
   append(session::MessageEntry{message});
   ++stored_messages_;
   history_.push_back(std::move(message));

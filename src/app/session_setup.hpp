@@ -41,7 +41,8 @@ struct SessionModel {
 SessionModel session_model(const session::LoadedSession& loaded);
 
 // A run's session: the history to continue and the file it is written to (no file with
-// --no-session). Every message that enters the history is appended as it happens.
+// --no-session). Every message that enters the history is appended as it happens. Opening one
+// labels the commands run from then on with its id (tools::set_command_owner_label).
 class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
@@ -55,7 +56,9 @@ class RunSession {
   // the messages it kept).
   std::vector<core::Message>& history() { return history_; }
 
-  // Appends `message` to the history and to the file.
+  // Appends `message` to the history and to the file. The first prompt of a continued session
+  // starts with a note when commands of its previous run were ended after that run died
+  // (command_registry.hpp), so the model does not count on them still running.
   void add_message(core::Message message);
   // Records the messages that the loop appended, from its events: each reply at message_end,
   // each tool result at its tool_end (the rest of a batch at tool_results), each steering
@@ -90,6 +93,7 @@ class RunSession {
   // compaction entries index it.
   std::size_t stored_messages_ = 0;
   std::string write_error_;
+  std::string pending_notice_;  // for the next prompt (add_message)
 };
 
 }  // namespace nib::app
