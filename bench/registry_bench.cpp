@@ -24,17 +24,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A private scratch registry for the whole run.
-const RegistryDirectories& scratch() {
-  static const RegistryDirectories directories = [] {
+// A private scratch registry for the whole run, removed at its end.
+struct ScratchRegistry {
+  fs::path root;
+  RegistryDirectories directories;
+  ScratchRegistry() {
     std::string pattern = "/tmp/nib-registry-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
+    root = pattern;
     ::setenv("XDG_RUNTIME_DIR", pattern.c_str(), 1);
-    const fs::path dir = fs::path(pattern) / "nib" / "commands";
+    const fs::path dir = root / "nib" / "commands";
     registry::open_registry_dir(dir, /*create=*/true);
-    return RegistryDirectories{dir, {dir}};
-  }();
-  return directories;
+    directories = {dir, {dir}};
+  }
+  ~ScratchRegistry() { fs::remove_all(root); }
+};
+
+const RegistryDirectories& scratch() {
+  static const ScratchRegistry registry;
+  return registry.directories;
 }
 
 void clear_registry() {
