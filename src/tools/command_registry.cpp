@@ -24,8 +24,7 @@ struct OwnEntry {
   CommandEntryId id = 0;
   fs::path directory;
   std::string file_name;
-  pid_t leader = 0;
-  std::string tag;
+  CommandRecord record;
   bool ended = false;  // the shell has exited; processes it left may still run
 };
 
@@ -50,6 +49,23 @@ struct OwnEntries {
       open_path = path;
     }
     return open_fd.get();
+  }
+
+  // (Re)writes the file of `entry`.
+  bool write(const OwnEntry& entry) {
+    const int dir_fd = directory_fd(entry.directory);
+    if (dir_fd < 0) return false;
+    const registry::NibIdentity& nib = registry::this_nib();
+    const std::string temporary_name =
+        registry::entry_file_name({nib.pid, nib.start_time, entry.id, EntryKind::kTemporary});
+    return registry::write_entry_file(dir_fd, entry.file_name, temporary_name,
+                                      registry::encode_entry({nib, entry.record, label}));
+  }
+
+  OwnEntry* find(CommandEntryId id) {
+    const auto found = std::find_if(entries.begin(), entries.end(),
+                                    [id](const OwnEntry& entry) { return entry.id == id; });
+    return found == entries.end() ? nullptr : &*found;
   }
 
   // Removes the file of the entry at `index` and forgets the entry.
@@ -89,30 +105,34 @@ CommandEntryId register_command(const CommandRecord& record) {
   const registry::NibIdentity& nib = registry::this_nib();
   const fs::path directory = registry_directories().registration;
   const std::lock_guard lock(own.mutex);
-  const int dir_fd = own.directory_fd(directory);
-  if (dir_fd < 0) return 0;
   const CommandEntryId id = own.next_number++;
-  EntryName name{nib.pid, nib.start_time, id, EntryKind::kCommand};
-  const std::string file_name = registry::entry_file_name(name);
-  name.kind = EntryKind::kTemporary;
-  const std::string bytes = registry::encode_entry({nib, record, own.label});
-  if (!registry::write_entry_file(dir_fd, file_name, registry::entry_file_name(name), bytes)) {
-    return 0;
-  }
-  own.entries.push_back({id, directory, file_name, record.leader, record.tag});
+  OwnEntry entry{id, directory,
+                 registry::entry_file_name({nib.pid, nib.start_time, id, EntryKind::kCommand}),
+                 record};
+  if (!own.write(entry)) return 0;
+  own.entries.push_back(std::move(entry));
   return id;
+}
+
+void command_started(CommandEntryId id, pid_t leader, std::uint64_t leader_start_time) {
+  OwnEntries& own = OwnEntries::instance();
+  const std::lock_guard lock(own.mutex);
+  if (OwnEntry* entry = own.find(id)) {
+    entry->record.leader = leader;
+    entry->record.leader_start_time = leader_start_time;
+    own.write(*entry);  // on failure the first version stays: the tag still finds the command
+  }
 }
 
 void command_ended(CommandEntryId id, bool tree_killed) {
   OwnEntries& own = OwnEntries::instance();
   const std::lock_guard lock(own.mutex);
-  const auto found = std::find_if(own.entries.begin(), own.entries.end(),
-                                  [id](const OwnEntry& entry) { return entry.id == id; });
-  if (found == own.entries.end()) return;
+  OwnEntry* entry = own.find(id);
+  if (entry == nullptr) return;
   if (tree_killed) {
-    own.remove(static_cast<std::size_t>(found - own.entries.begin()));
+    own.remove(static_cast<std::size_t>(entry - own.entries.data()));
   } else {
-    found->ended = true;
+    entry->ended = true;
   }
 }
 
@@ -121,7 +141,8 @@ void settle_ended_commands(const std::vector<ProcessInfo>& processes) {
   const std::lock_guard lock(own.mutex);
   for (std::size_t i = own.entries.size(); i-- > 0;) {
     const OwnEntry& entry = own.entries[i];
-    if (entry.ended && !command_left_processes(entry.leader, tag_entry(entry.tag), processes)) {
+    if (entry.ended &&
+        !command_left_processes(entry.record.leader, tag_entry(entry.record.tag), processes)) {
       own.remove(i);
     }
   }

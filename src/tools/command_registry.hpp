@@ -11,18 +11,19 @@
 //
 // What: one small file per command, "<owner pid>-<owner start time>-<n>.cmd", written
 // atomically (a temporary file renamed into place), holding the owner nib (pid and start time,
-// boot id, pid namespace), the command's shell (its pid, which is also its session and process
-// group, and its start time), its tag (the NIB_COMMAND_ID value every process of the command
-// inherits), the owner's label (the session, see set_command_owner_label), the tool call id and
-// the command's first bytes. An entry lives from the spawn until the command has ended and
-// left nothing running (background processes count: they run until nib exits), or until nib
-// exits. A background job (a command that outlives its call) is an entry like any other: it
-// stays until the job ends, and a crash ends the job at the next start.
+// boot id, pid namespace), the time before the command's shell started, the shell (its pid,
+// which is also its session and process group, and its start time), its tag (the
+// NIB_COMMAND_ID value every process of the command inherits), the owner's label (the
+// session, see set_command_owner_label), the tool call id and the command's first bytes. An
+// entry is written before the shell starts and again once it has, and lives until the command
+// has ended and left nothing running (background processes count: they run until nib exits),
+// or until nib exits. A background job (a command that outlives its call) is an entry like any
+// other: it stays until the job ends, and a crash ends the job at the next start.
 //
 // Sweeping (end_commands_of_dead_nibs): an entry whose owner is gone (no such pid, another
 // start time, or a zombie) is ended with kill_orphaned_command (process_reaper.hpp: the group
-// only while the shell itself is alive, tagged processes only if they started no earlier than
-// the shell, so a reused pid is never touched). A labelled entry then becomes
+// only while the shell itself is alive, tagged processes only if they started after the entry
+// was written, so a reused pid is never touched). A labelled entry then becomes
 // "<...>.ended", a notice take_ended_commands hands to the next run of that label (nib -c), so
 // the model learns its commands are gone; notices older than kEndedNoticeLifetime are removed.
 // Cost when nothing is stale: one readdir per directory and one /proc read per live owner.
@@ -54,9 +55,10 @@ inline constexpr std::size_t kRecordedCommandBytes = 200;
 // machine, now or later, makes the same one.
 std::string new_command_tag();
 
-// What the runner knows of a command it has started.
+// What the runner knows of a command: first before its shell starts, then with the shell.
 struct CommandRecord {
-  pid_t leader = 0;                     // the shell
+  std::uint64_t started_after = 0;      // boot_time_ticks() before the shell was started
+  pid_t leader = 0;                     // the shell; 0 until it has started
   std::uint64_t leader_start_time = 0;  // ProcessInfo::start_time of the shell
   std::string tag;                      // the value of kCommandTagVariable
   std::string call_id;                  // the tool call that runs it
@@ -67,12 +69,17 @@ struct CommandRecord {
 // later run of the same session asks for; empty for none (no notice is kept).
 void set_command_owner_label(std::string label);
 
-// A command of this nib in the record; 0 when it could not be recorded.
+// Records a command of this nib, before its shell is started (so that nothing it starts can
+// run unrecorded); returns its entry, 0 when it could not be recorded.
 using CommandEntryId = std::uint64_t;
 CommandEntryId register_command(const CommandRecord& record);
 
-// The command's shell has ended. With `tree_killed` its processes were all killed and the
-// entry goes; otherwise it stays until settle_ended_commands finds nothing of it running.
+// Adds the command's shell, once started, to its entry.
+void command_started(CommandEntryId id, pid_t leader, std::uint64_t leader_start_time);
+
+// The command's shell has ended (or never started). With `tree_killed` its processes were all
+// killed and the entry goes; otherwise it stays until settle_ended_commands finds nothing of it
+// running.
 void command_ended(CommandEntryId id, bool tree_killed);
 
 // Removes the entries of ended commands of which nothing runs any more, judged by

@@ -125,6 +125,7 @@ std::string encode_entry(const StoredEntry& entry) {
   const json document = {
       {"version", kEntryVersion},
       {"owner", identity_json(entry.owner)},
+      {"startedAfter", record.started_after},
       {"leader", {{"pid", record.leader}, {"startTime", record.leader_start_time}}},
       {"tag", record.tag},
       {"label", entry.label},
@@ -148,11 +149,14 @@ std::optional<StoredEntry> decode_entry(std::string_view text, bool& other_versi
                    owner.at("bootId").get<std::string>(),
                    owner.at("pidNamespace").get<std::string>()};
     const json& leader = document.at("leader");
-    entry.record = {leader.at("pid").get<pid_t>(), leader.at("startTime").get<std::uint64_t>(),
-                    document.at("tag").get<std::string>(), document.at("callId").get<std::string>(),
+    entry.record = {document.at("startedAfter").get<std::uint64_t>(),
+                    leader.at("pid").get<pid_t>(),
+                    leader.at("startTime").get<std::uint64_t>(),
+                    document.at("tag").get<std::string>(),
+                    document.at("callId").get<std::string>(),
                     document.at("command").get<std::string>()};
     entry.label = document.at("label").get<std::string>();
-    if (entry.record.leader <= 0 || entry.record.tag.empty()) return std::nullopt;
+    if (entry.record.leader < 0 || entry.record.tag.empty()) return std::nullopt;
     return entry;
   } catch (const json::exception&) {
     return std::nullopt;

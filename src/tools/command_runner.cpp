@@ -245,14 +245,10 @@ class CommandWaiter {
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
 };
 
-// The command's entry in the registry, for as long as something of it may run.
-CommandEntryId record_command(const CommandRequest& request, pid_t shell, const std::string& tag) {
+// Adds the started shell to the command's entry in the registry.
+void record_shell(CommandEntryId entry, pid_t shell) {
   const auto info = read_process(shell);
-  return register_command({.leader = shell,
-                           .leader_start_time = info ? info->start_time : 0,
-                           .tag = tag,
-                           .call_id = request.call_id,
-                           .command = request.command});
+  command_started(entry, shell, info ? info->start_time : 0);
 }
 
 }  // namespace
@@ -271,17 +267,23 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
       request.timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                          std::min(*request.timeout, kMaxTimeout)))
                       : std::nullopt;
+  // Recorded before the shell starts, so that nothing it starts runs unrecorded.
+  const CommandEntryId entry = register_command({.started_after = boot_time_ticks(),
+                                                 .tag = tag,
+                                                 .call_id = request.call_id,
+                                                 .command = request.command});
   SpawnedProcess process = spawn_process(
       {.argv = {kShell, "-c", request.command},
        .cwd = request.cwd,
        .environment = merge_environment(environ, overrides, request.withheld_environment),
        .open_pidfd = request.use_pidfd});
   if (process.pid < 0) {
+    command_ended(entry, /*tree_killed=*/true);
     result.error = process.error;
     return result;
   }
   result.pid = process.pid;
-  const CommandEntryId entry = record_command(request, process.pid, tag);
+  record_shell(entry, process.pid);
   CommandWaiter waiter(process, result, tag, deadline, std::move(stop));
   waiter.run();
   command_ended(entry, waiter.killed());

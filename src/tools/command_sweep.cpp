@@ -84,6 +84,7 @@ void end_command(int dir_fd, const ListedEntry& listed, std::vector<EndedCommand
   // A nib of another pid namespace (a container): its pids mean other processes here.
   if (entry->owner.pid_namespace != self.pid_namespace) return;
   kill_orphaned_command({entry->record.leader, entry->record.leader_start_time,
+                         entry->record.started_after,
                          std::string(kCommandTagVariable) + "=" + entry->record.tag});
   if (entry->label.empty()) {
     ::unlinkat(dir_fd, file, 0);

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <ctime>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,6 +51,16 @@ bool parse_field(std::string_view& rest, Number& field) {
 }
 
 }  // namespace
+
+std::uint64_t boot_time_ticks() {
+  // /proc's start times count from boot, suspended time included: CLOCK_BOOTTIME.
+  timespec now{};
+  ::clock_gettime(CLOCK_BOOTTIME, &now);
+  const auto ticks_per_second = static_cast<std::uint64_t>(::sysconf(_SC_CLK_TCK));
+  const auto nanoseconds = static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u +
+                           static_cast<std::uint64_t>(now.tv_nsec);
+  return nanoseconds / (1'000'000'000u / ticks_per_second);
+}
 
 bool is_dead_state(char state) {
   return state == 'Z' || state == 'X';

@@ -25,6 +25,10 @@ struct ProcessInfo {
   std::uint64_t start_time = 0;
 };
 
+// Now, in the clock of ProcessInfo::start_time (clock ticks since boot, rounded down): a
+// process that starts later has a start time no smaller than this.
+std::uint64_t boot_time_ticks();
+
 // True for the states of a process that has exited (a zombie, or one being removed).
 bool is_dead_state(char state);
 

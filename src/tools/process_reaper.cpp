@@ -60,11 +60,11 @@ void kill_process_tree(pid_t leader, std::string_view tag) {
 void kill_orphaned_command(const OrphanedCommand& command) {
   KillScope scope{.tag = command.tag,
                   .tag_anywhere = true,
-                  .not_before = command.leader_start_time,
+                  .not_before = command.not_before,
                   .excluded = self_and_ancestors()};
   // The shell's pid and group are trusted only while the shell itself is there: once it has
   // exited, its number may belong to someone else's process.
-  const auto shell = read_process(command.leader);
+  const auto shell = command.leader > 0 ? read_process(command.leader) : std::nullopt;
   if (shell && shell->start_time == command.leader_start_time && shell->pgid == shell->pid &&
       !is_dead_state(shell->state) && !scope.excluded.contains(shell->pid)) {
     scope.roots = {command.leader};

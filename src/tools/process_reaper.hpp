@@ -50,13 +50,14 @@ void kill_process_tree(pid_t leader, std::string_view tag);
 
 // A command of another nib, which has died: who may be killed on its behalf.
 struct OrphanedCommand {
-  pid_t leader = 0;                     // its shell: the leader of its session and process group
+  pid_t leader = 0;  // its shell, the leader of its session and process group; 0 if unknown
   std::uint64_t leader_start_time = 0;  // ProcessInfo::start_time of the shell
+  std::uint64_t not_before = 0;         // no process of it started earlier (boot_time_ticks)
   std::string tag;                      // "NAME=value" in the environment of its processes
 };
 // Kills what is left of `command`: its process group while the shell itself still runs (same
 // pid and start time), and every process on the system that carries its tag and started no
-// earlier than the shell, with their descendants. Never this process or its ancestors (a nib
+// earlier than `not_before`, with their descendants. Never this process or its ancestors (a nib
 // started from that command's shell carries the tag as well).
 void kill_orphaned_command(const OrphanedCommand& command);
 

@@ -61,7 +61,8 @@ TEST(EntryName, RoundTripsAndRejectsOtherFiles) {
 TEST(StoredEntry, RoundTripsAndKeepsOnlyTheCommandsStart) {
   const std::string command = std::string(kRecordedCommandBytes - 1, 'x') + "é and more";
   const registry::StoredEntry entry{{77, 88, "boot", "pid:[1]"},
-                                    {.leader = 99,
+                                    {.started_after = 98,
+                                     .leader = 99,
                                      .leader_start_time = 100,
                                      .tag = "77-88-1",
                                      .call_id = "call_1",
@@ -75,6 +76,7 @@ TEST(StoredEntry, RoundTripsAndKeepsOnlyTheCommandsStart) {
   EXPECT_EQ(decoded->owner.start_time, 88u);
   EXPECT_EQ(decoded->owner.boot_id, "boot");
   EXPECT_EQ(decoded->owner.pid_namespace, "pid:[1]");
+  EXPECT_EQ(decoded->record.started_after, 98u);
   EXPECT_EQ(decoded->record.leader, 99);
   EXPECT_EQ(decoded->record.leader_start_time, 100u);
   EXPECT_EQ(decoded->record.tag, "77-88-1");
@@ -148,15 +150,21 @@ class CommandRegistryTest : public ::testing::Test {
     spawned_.erase(found);
   }
 
-  // Records a command of the nib `owner` by hand, as that nib would have; the shell's start
-  // time is read from /proc unless given.
+  // Records a command of the nib `owner` by hand, as that nib would have once its shell
+  // `leader` (0: not started yet) had started; the time before the shell started is the
+  // shell's start time unless given.
   void record(const registry::NibIdentity& owner, pid_t leader, const std::string& tag,
               const std::string& label, std::uint64_t number = 1,
-              std::optional<std::uint64_t> leader_start_time = std::nullopt) {
+              std::optional<std::uint64_t> started_after = std::nullopt) {
     const UniqueFd dir = registry::open_registry_dir(registry_dir(), /*create=*/true);
     ASSERT_TRUE(dir.valid());
-    if (!leader_start_time) leader_start_time = read_process(leader)->start_time;
-    const CommandRecord command{leader, *leader_start_time, tag, "call_7", "sleep 1000"};
+    const std::uint64_t leader_start_time = leader > 0 ? read_process(leader)->start_time : 0;
+    const CommandRecord command{started_after.value_or(leader_start_time),
+                                leader,
+                                leader_start_time,
+                                tag,
+                                "call_7",
+                                "sleep 1000"};
     EntryName name{owner.pid, owner.start_time, number, EntryKind::kCommand};
     const std::string file = registry::entry_file_name(name);
     name.kind = EntryKind::kTemporary;
@@ -178,10 +186,10 @@ class CommandRegistryTest : public ::testing::Test {
 };
 
 TEST_F(CommandRegistryTest, ACommandIsRecordedPrivatelyUntilItsTreeIsKilled) {
-  const pid_t shell = start("sleep 1000", "t-1");
-  const CommandEntryId id = register_command(
-      {.leader = shell, .leader_start_time = read_process(shell)->start_time, .tag = "t-1"});
+  const CommandEntryId id = register_command({.started_after = boot_time_ticks(), .tag = "t-1"});
   ASSERT_NE(id, 0u);
+  const pid_t shell = start("sleep 1000", "t-1");
+  command_started(id, shell, read_process(shell)->start_time);
   const auto files = files_in(registry_dir());
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(registry::parse_entry_name(files[0])->kind, EntryKind::kCommand);
@@ -190,6 +198,13 @@ TEST_F(CommandRegistryTest, ACommandIsRecordedPrivatelyUntilItsTreeIsKilled) {
   EXPECT_EQ(info.st_mode & 0777, 0700u);
   ASSERT_EQ(::stat((registry_dir() / files[0]).c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
+  const UniqueFd dir = registry::open_registry_dir(registry_dir(), /*create=*/false);
+  bool other_version = false;
+  const auto stored =
+      registry::decode_entry(*registry::read_entry_file(dir.get(), files[0]), other_version);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->record.leader, shell) << "the shell was added once it had started";
+  EXPECT_EQ(stored->record.tag, "t-1");
   command_ended(id, /*tree_killed=*/true);
   EXPECT_TRUE(files_in(registry_dir()).empty());
 }
@@ -229,6 +244,15 @@ TEST_F(CommandRegistryTest, ASweepEndsADeadNibsCommandAndLeavesANoticeForItsSess
   EXPECT_TRUE(files_in(registry_dir()).empty());
 }
 
+TEST_F(CommandRegistryTest, ACommandRecordedBeforeItsShellStartedIsEndedByItsTag) {
+  // The nib died between recording the command and adding the shell's pid to the entry.
+  const std::uint64_t before = boot_time_ticks();
+  const pid_t shell = start("sleep 1000", "dead-6");
+  record(dead_nib(), 0, "dead-6", "s", 1, before);
+  EXPECT_EQ(end_commands_of_dead_nibs(directories()).size(), 1u);
+  EXPECT_TRUE(dead(shell));
+}
+
 TEST_F(CommandRegistryTest, ACommandWithoutALabelLeavesNoNotice) {
   const pid_t shell = start("sleep 1000", "dead-2");
   record(dead_nib(), shell, "dead-2", "");
@@ -247,13 +271,19 @@ TEST_F(CommandRegistryTest, ALivingNibsCommandsAreLeftAlone) {
 
 TEST_F(CommandRegistryTest, AReusedPidIsNeverTouched) {
   // The recorded shell has gone and its pid now belongs to an unrelated process (another start
-  // time, no tag); a process with the tag that started before the recorded shell is no part of
-  // that command either (its start time gives it away).
+  // time, no tag); a process with the tag that started before the command was recorded is no
+  // part of it either (its start time gives it away).
   const pid_t unrelated = start("sleep 1000", "someone-else");
   const pid_t older_tagged = start("sleep 1000", "dead-3");
   const pid_t shell = start("sleep 1000", "unrelated-tag");
-  // The recorded shell started after all three (1000 clock ticks, seconds, from now).
-  record(dead_nib(), unrelated, "dead-3", "s", 1, read_process(shell)->start_time + 1000);
+  const UniqueFd dir = registry::open_registry_dir(registry_dir(), /*create=*/true);
+  // Recorded after all three started (1000 clock ticks, seconds, from now), its shell later.
+  const std::uint64_t later = read_process(shell)->start_time + 1000;
+  const CommandRecord command{later, unrelated, later + 1, "dead-3", "call_7", "sleep 1000"};
+  const registry::NibIdentity owner = dead_nib();
+  ASSERT_TRUE(registry::write_entry_file(
+      dir.get(), registry::entry_file_name({owner.pid, owner.start_time, 1, EntryKind::kCommand}),
+      "temporary", registry::encode_entry({owner, command, "s"})));
   EXPECT_EQ(end_commands_of_dead_nibs(directories()).size(), 1u);
   EXPECT_FALSE(dead(unrelated));
   EXPECT_FALSE(dead(older_tagged));

@@ -59,6 +59,21 @@ TEST(ReadProcess, MatchesTheKernelsViewOfThisProcess) {
   EXPECT_FALSE(read_process(0).has_value());
 }
 
+TEST(BootTimeTicks, IsTheClockOfStartTimes) {
+  EXPECT_LE(read_process(::getpid())->start_time, boot_time_ticks());
+  const std::uint64_t before = boot_time_ticks();
+  SpawnedProcess process = spawn_process({.argv = {"/bin/true"}, .cwd = "/", .environment = {}});
+  ASSERT_GT(process.pid, 0) << process.error;
+  const auto child = read_process(process.pid);  // alive, or a zombie until reaped
+  ASSERT_TRUE(child.has_value());
+  EXPECT_GE(child->start_time, before);
+  EXPECT_LE(child->start_time, boot_time_ticks());
+  pollfd exit_entry{process.pidfd.get(), POLLIN, 0};
+  ::poll(&exit_entry, 1, -1);
+  int status = 0;
+  EXPECT_EQ(reap_registered(process.pid, &status), ReapStatus::kReaped);
+}
+
 TEST(EnvironmentHas, FindsWholeEntriesOnly) {
   // Once the shell prints, its environment is in place (in the middle of execve it is not; the
   // ':' keeps bash from exec'ing sleep in its place).
