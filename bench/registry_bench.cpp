@@ -3,7 +3,7 @@
 //     (every nib start pays this: one readdir and one /proc read per live owner);
 //   - the sweep of one dead nib's entry whose processes are gone (a full /proc scan reading
 //     the environment of every process started since the command's shell);
-//   - recording a command and removing its entry (every bash call pays this);
+//   - recording a command, adding its shell and removing its entry (every bash call pays this);
 //   - taking the notices of a session that has none (every `nib -c` pays this).
 // The registry lives in a scratch XDG_RUNTIME_DIR. Google Benchmark; run by bench/run, never
 // part of CI.
@@ -102,12 +102,16 @@ BENCHMARK(BM_SweepOneDeadEntry);
 
 void BM_RecordAndRemoveACommand(benchmark::State& state) {
   clear_registry();
-  const CommandRecord command{.leader = ::getpid(),
-                              .leader_start_time = registry::this_nib().start_time,
+  const CommandRecord command{.started_after = boot_time_ticks(),
                               .tag = new_command_tag(),
                               .call_id = "call_1",
                               .command = "make test"};
-  for (auto _ : state) command_ended(register_command(command), /*tree_killed=*/true);
+  // As the runner does: recorded before the spawn, the shell added after it, removed at the end.
+  for (auto _ : state) {
+    const CommandEntryId id = register_command(command);
+    command_started(id, ::getpid(), registry::this_nib().start_time);
+    command_ended(id, /*tree_killed=*/true);
+  }
 }
 BENCHMARK(BM_RecordAndRemoveACommand);
 
