@@ -9,6 +9,7 @@
 #include <stop_token>
 
 #include "app/cli.hpp"
+#include "app/command_environment.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
@@ -21,17 +22,25 @@
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
 #include "core/slot_pool.hpp"
+#include "tools/command_registry.hpp"
 #include "tools/process_reaper.hpp"
 #include "util/secret_redaction.hpp"
 
 namespace nib::app {
 namespace {
 
+// Kills every process nib's tools started and takes their entries out of the command registry,
+// which would otherwise make the next nib look for them.
+void end_all_commands() {
+  tools::kill_all_descendants();
+  tools::forget_all_commands();
+}
+
 // Ends nib at once, taking every process its tools started with it, after the run's session
 // has recorded that its running tool calls were interrupted.
 [[noreturn]] void exit_now(int status) {
   run_process_hook(ProcessHook::kForcedQuit);
-  tools::kill_all_descendants();
+  end_all_commands();
   std::fflush(stdout);
   std::fflush(stderr);
   _exit(status);
@@ -75,7 +84,14 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     return list_sessions(process_environment(), cwd, std::cout, std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
-    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), stop.get_token(),
+    const auto loaded = load_configuration(
+        config_directories(process_environment(), std::filesystem::current_path()));
+    if (!loaded.configuration) {
+      std::cerr << loaded.error << '\n';
+      return 2;
+    }
+    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
+                            withheld_environment(*loaded.configuration), stop.get_token(),
                             std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
@@ -134,7 +150,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                      compaction_settings(loaded.configuration->settings),
                      std::move(existing.value()),
                      options.max_turns > 0 ? options.max_turns
-                                           : loaded.configuration->settings.max_turns.value_or(0)};
+                                           : loaded.configuration->settings.max_turns.value_or(0),
+                     withheld_environment(*loaded.configuration)};
   if (options.print) return run_print_mode(options, *model.config, context, stop.get_token());
   return run_interactive_mode(options, *model.config, context, *loaded.configuration,
                               stop.get_token());
@@ -144,6 +161,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
 
 int main(int argc, char** argv) {
   tools::become_subreaper();
+  // Before anything else (a resumed session asks what was ended): commands of nibs that died
+  // without cleaning up are ended now.
+  tools::end_commands_of_dead_nibs();
   std::stop_source stop;
   std::atomic<int> interrupts = 0;
   SignalWatcher watcher({
@@ -170,7 +190,7 @@ int main(int argc, char** argv) {
   } catch (...) {
     std::cerr << "nib: internal error: an unknown exception\n";
   }
-  tools::kill_all_descendants();
+  end_all_commands();
   return status;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/environment.hpp"
@@ -22,6 +23,7 @@ struct RunContext {
   session::CompactionSettings compaction;
   std::optional<ExistingSession> existing;  // the session to continue (load_named_session)
   int max_turns = 0;  // model requests per run (--max-turns, else maxTurns); 0: no limit
+  std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

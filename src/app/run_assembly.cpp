@@ -8,7 +8,7 @@ namespace nib::app {
 RunResources open_run(const CliOptions& options, const ModelConfig& model,
                       const RunContext& context) {
   RunResources run;
-  auto tools = tools::builtin_tools();
+  auto tools = tools::builtin_tools({.withheld_environment = context.withheld_environment});
   if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, run.error);
   if (run.error.empty()) run.tools = core::ToolRegistry::create(std::move(tools), {}, run.error);
   if (!run.tools) return run;

@@ -1,10 +1,12 @@
 #include "app/session_setup.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "session/compaction.hpp"
 #include "session/history_repair.hpp"
 #include "session/session_store.hpp"
+#include "tools/command_registry.hpp"
 
 namespace nib::app {
 namespace {
@@ -24,6 +26,23 @@ std::vector<core::Message> context_of(const session::LoadedSession& loaded) {
   context.insert(context.end(), loaded.messages.begin() + static_cast<std::ptrdiff_t>(first),
                  loaded.messages.end());
   return context;
+}
+
+// What the model is told when a later nib ended commands of this session's previous run, which
+// had died (killed, crashed) without ending them; empty when there were none.
+std::string ended_commands_notice(const std::vector<tools::EndedCommand>& ended) {
+  if (ended.empty()) return {};
+  std::string text =
+      "[nib] The previous run of this session ended without stopping its commands (nib was "
+      "killed or crashed). nib has since ended these commands of that run and every process "
+      "they started, so anything they were serving or watching is no longer running; start "
+      "again what is still needed:";
+  for (const tools::EndedCommand& command : ended) {
+    std::string line = command.command;
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    text += "\n- " + (command.call_id.empty() ? "" : command.call_id + ": ") + line;
+  }
+  return text;
 }
 
 }  // namespace
@@ -69,7 +88,10 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
                                               const std::string& model) {
   using Result = session::Outcome<RunSession>;
   RunSession run;
-  if (options.no_session) return run;
+  if (options.no_session) {
+    tools::set_command_owner_label("");
+    return run;
+  }
 
   if (existing) {
     auto writer = session::SessionWriter::open_existing(existing->file);
@@ -83,6 +105,9 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
     }
     run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()),
                                                                existing->loaded.messages.size());
+    const std::string& id = existing->loaded.header.id;
+    tools::set_command_owner_label(id);
+    run.pending_notice_ = ended_commands_notice(tools::take_ended_commands(id));
     run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
     if (last.model != model || last.provider != provider) {
@@ -102,10 +127,15 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   }
   if (!writer.ok()) return Result::failure(writer.error());
   run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()), 0);
+  tools::set_command_owner_label(header.id);
   return run;
 }
 
 void RunSession::add_prompt(core::UserMessage prompt) {
+  if (!pending_notice_.empty()) {
+    prompt.content.insert(prompt.content.begin(),
+                          core::TextBlock{std::exchange(pending_notice_, {})});
+  }
   history_.emplace_back(prompt);
   on_event(core::UserMessageEvent{std::move(prompt)});
 }

@@ -43,7 +43,8 @@ SessionModel session_model(const session::LoadedSession& loaded);
 
 // A front end's conversation: the one owner of its history (lent to the loop for each run,
 // which appends to it) and, unless --no-session, the recorder of its session file, which learns
-// everything from events (session/session_recorder.hpp).
+// everything from events (session/session_recorder.hpp). Opening one labels the commands run
+// from then on with its id (tools::set_command_owner_label).
 class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
@@ -57,7 +58,9 @@ class RunSession {
   // the messages it kept), and everything since.
   std::vector<core::Message>& history() { return history_; }
 
-  // Adds the user's prompt for the next run to the history and the file.
+  // Adds the user's prompt for the next run to the history and the file. The first prompt of a
+  // continued session starts with a note when commands of its previous run were ended after that
+  // run died (command_registry.hpp), so the model does not count on them still running.
   void add_prompt(core::UserMessage prompt);
   // The run's events, for the file (the loop appends to the history itself).
   void on_event(const core::Event& event);
@@ -76,6 +79,7 @@ class RunSession {
 
   std::vector<core::Message> history_;
   std::unique_ptr<session::SessionRecorder> recorder_;  // none with --no-session
+  std::string pending_notice_;                          // for the next prompt (add_prompt)
 };
 
 }  // namespace nib::app

@@ -47,6 +47,20 @@ const json& settings_schema() {
           "reserveTokens": {"type": "integer", "minimum": 0},
           "keepRecentTokens": {"type": "integer", "minimum": 0}
         }
+      },
+      "env": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "withhold": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+          },
+          "passThrough": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+          }
+        }
       }
     }
   })");
@@ -158,6 +172,14 @@ void apply_settings(const json& document, Settings& settings) {
     if (compaction->contains("keepRecentTokens")) {
       settings.compaction_keep_recent_tokens =
           (*compaction)["keepRecentTokens"].get<std::int64_t>();
+    }
+  }
+  if (const auto env = document.find("env"); env != document.end()) {
+    for (const json& name : env->value("withhold", json::array())) {
+      settings.env_withhold.push_back(name.get<std::string>());
+    }
+    for (const json& name : env->value("passThrough", json::array())) {
+      settings.env_pass_through.push_back(name.get<std::string>());
     }
   }
   if (const auto retry = document.find("retry"); retry != document.end()) {

@@ -1,9 +1,10 @@
 #pragma once
-// The user's configuration files: settings.json (default provider, model and thinking level)
-// and models.json (providers of their own: local servers, gateways, extra models), read from
-// the global directory ($XDG_CONFIG_HOME/nib, else ~/.config/nib) and then the project's .nib/
-// directory, whose values win. Missing files are fine; a file that is not valid is an error
-// naming the file, the field and the problem. Pure apart from reading the files.
+// The user's configuration files: settings.json (default provider, model and thinking level,
+// retries, compaction, the environment commands get) and models.json (providers of their own: local
+// servers, gateways, extra models), read from the global directory ($XDG_CONFIG_HOME/nib, else
+// ~/.config/nib) and then the project's .nib/ directory, whose values win. Missing files are fine;
+// a file that is not valid is an error naming the file, the field and the problem. Pure apart from
+// reading the files.
 //
 // models.json:
 //   {"providers": {"ollama": {"api": "openai-chat", "baseUrl": "http://localhost:11434/v1",
@@ -40,6 +41,11 @@ struct Settings {
   std::optional<bool> compaction_enabled;
   std::optional<std::int64_t> compaction_reserve_tokens;
   std::optional<std::int64_t> compaction_keep_recent_tokens;
+  // "env": {"withhold": [NAME...], "passThrough": [NAME...]}: variables commands do not get on
+  // top of the provider keys, and provider keys they get after all (command_environment.hpp).
+  // Both files' lists add up.
+  std::vector<std::string> env_withhold;
+  std::vector<std::string> env_pass_through;
 };
 
 struct Configuration {

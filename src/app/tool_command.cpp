@@ -29,15 +29,18 @@ void write_content(const core::Content& content, std::ostream& out) {
 
 }  // namespace
 
-int run_tool_command(const std::vector<std::string>& args, std::stop_token stop, std::ostream& out,
-                     std::ostream& err) {
+int run_tool_command(const std::vector<std::string>& args,
+                     const std::vector<std::string>& withheld_environment, std::stop_token stop,
+                     std::ostream& out, std::ostream& err) {
   if (args.empty() || args.size() > 2) {
     err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
     return 2;
   }
   std::string error;
-  const auto registry =
-      core::ToolRegistry::create(tools::builtin_tools({.trust_unread_files = true}), {}, error);
+  const auto registry = core::ToolRegistry::create(
+      tools::builtin_tools(
+          {.trust_unread_files = true, .withheld_environment = withheld_environment}),
+      {}, error);
   if (!registry) {
     err << "nib: " << error << '\n';
     return 2;

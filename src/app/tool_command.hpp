@@ -9,9 +9,11 @@
 
 namespace nib::app {
 
-// `args` are the words after "tool". Returns the exit status: 0 success, 1 an error result,
-// 2 bad usage, 130 aborted through `stop`.
-int run_tool_command(const std::vector<std::string>& args, std::stop_token stop, std::ostream& out,
-                     std::ostream& err);
+// `args` are the words after "tool"; a bash call's command does not get the variables named in
+// `withheld_environment` (command_environment.hpp). Returns the exit status: 0 success, 1 an
+// error result, 2 bad usage, 130 aborted through `stop`.
+int run_tool_command(const std::vector<std::string>& args,
+                     const std::vector<std::string>& withheld_environment, std::stop_token stop,
+                     std::ostream& out, std::ostream& err);
 
 }  // namespace nib::app

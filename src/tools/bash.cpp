@@ -97,6 +97,8 @@ class BashTool final : public core::Tool {
         .cwd = context.cwd,
         .timeout = timeout ? std::optional(std::chrono::duration<double>(*timeout)) : std::nullopt,
         .environment = non_interactive_environment(),
+        .withheld_environment = options_.withheld_environment,
+        .call_id = context.tool_call_id,
         .stdout_log = [this] { return options_.create_log("bash-stdout"); },
         .stderr_log = [this] { return options_.create_log("bash-stderr"); },
     };

@@ -5,7 +5,9 @@
 // no state between calls.
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/tool.hpp"
 #include "tools/temp_log.hpp"
@@ -15,6 +17,9 @@ namespace nib::tools {
 struct BashToolOptions {
   // Creates the log for a long stream; `prefix` is "bash-stdout" or "bash-stderr".
   std::function<LogFile(std::string_view prefix)> create_log = create_private_log;
+  // Variables of nib's environment that commands do not get (secrets such as API keys, which a
+  // command's output would otherwise carry into the conversation).
+  std::vector<std::string> withheld_environment;
 };
 
 // The bash tool. Processes it starts are killed on timeout and abort; background ones that

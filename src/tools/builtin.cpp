@@ -17,8 +17,12 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   // One tracker for the set: what read shows is what edit and write check against.
   const auto files = std::make_shared<FileTracker>(
       options.trust_unread_files ? UnseenFiles::kTrustCurrent : UnseenFiles::kRefuse);
-  return {make_read_tool(files), make_bash_tool(), make_edit_tool(files), make_write_tool(files),
-          make_find_tool(),      make_ls_tool(),   make_grep_tool()};
+  BashToolOptions bash;
+  bash.withheld_environment = options.withheld_environment;
+  return {make_read_tool(files), make_bash_tool(std::move(bash)),
+          make_edit_tool(files), make_write_tool(files),
+          make_find_tool(),      make_ls_tool(),
+          make_grep_tool()};
 }
 
 std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,

@@ -12,6 +12,8 @@ struct BuiltinOptions {
   // How edit and write treat a file not read in the session (see UnseenFiles): `nib tool`
   // trusts it, a model session refuses it.
   bool trust_unread_files = false;
+  // Variables of nib's environment that bash commands do not get (BashToolOptions).
+  std::vector<std::string> withheld_environment;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record

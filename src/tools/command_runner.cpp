@@ -5,12 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
+#include "tools/command_registry.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 
@@ -27,13 +30,16 @@ constexpr std::size_t kReadChunkBytes = 256 * 1024;
 constexpr auto kExitPollInterval = 10ms;
 // Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
 constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
-// Every process of one command carries NAME=<unique value> in its environment, so processes
-// that double-forked out of its tree can still be found and killed with it.
-constexpr const char* kTagVariable = "NIB_COMMAND_ID";
 
-std::string new_command_tag() {
-  static std::atomic<unsigned long> counter{0};
-  return std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1) + 1);
+void add_note(std::string& notes, const std::string& note) {
+  notes += (notes.empty() ? "" : "; ") + note;
+}
+
+std::string resumed_note(int times) {
+  return "a process of the command stopped (SIGSTOP or SIGTSTP) and stayed stopped for " +
+         std::to_string(kStoppedProcessGrace.count()) + " ms, so nib resumed it with SIGCONT (" +
+         std::to_string(times) + (times == 1 ? " time" : " times") +
+         "): commands run without job control, and nothing else would have resumed it";
 }
 
 struct Stream {
@@ -64,7 +70,11 @@ class CommandWaiter {
         deadline_(deadline),
         stop_(std::move(stop)),
         streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
-                  {process.stderr_fd.get(), &result.stderr_capture, true}}} {}
+                  {process.stderr_fd.get(), &result.stderr_capture, true}}},
+        next_stop_check_(Clock::now() + kStoppedProcessGrace) {}
+
+  // True when nib killed the command's tree (on timeout, stop, or a shell that would not exit).
+  bool killed() const { return kill_reason_.has_value(); }
 
   void run() {
     UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -89,10 +99,14 @@ class CommandWaiter {
       } else if (deadline_ && now >= *deadline_) {
         kill(CommandEnd::kTimedOut, now);
         continue;
+      } else if (now >= next_stop_check_) {
+        resume_long_stopped();
+        next_stop_check_ = now + kStoppedProcessGrace;
       }
       poll_once(now, wake.get(), buffer);
     }
     if (kill_reason_) result_.end = *kill_reason_;
+    if (result_.resumed_stops > 0) add_note(result_.error, resumed_note(result_.resumed_stops));
   }
 
  private:
@@ -110,6 +124,7 @@ class CommandWaiter {
     if (exited_) consider(drain_end());
     if (!exited_ && kill_time_) consider(*kill_time_ + kDrainCap);
     if (!exited_ && !kill_time_ && deadline_) consider(*deadline_);
+    if (!exited_ && !kill_time_) consider(next_stop_check_);
     if ((!exited_ && !process_.pidfd.valid()) || !can_wake) consider(now + kExitPollInterval);
     return next;
   }
@@ -181,16 +196,37 @@ class CommandWaiter {
   void kill(CommandEnd reason, Clock::time_point now) {
     kill_reason_ = reason;
     kill_time_ = now;
-    kill_process_tree(process_.pid, std::string(kTagVariable) + "=" + tag_);
+    kill_process_tree(process_.pid, std::string(kCommandTagVariable) + "=" + tag_);
+  }
+
+  // Sends SIGCONT to each process of the shell's tree that was stopped at the last check and
+  // still is: a stopped shell, or a stopped child it waits for, would never go on.
+  void resume_long_stopped() {
+    const std::vector<ProcessInfo> processes = scan_processes();
+    const std::vector<pid_t> descendants = collect_descendants(processes, {process_.pid});
+    std::unordered_set<pid_t> tree(descendants.begin(), descendants.end());
+    tree.insert(process_.pid);
+    std::vector<std::pair<pid_t, std::uint64_t>> stopped;
+    for (const ProcessInfo& info : processes) {
+      if (info.state != 'T' || !tree.contains(info.pid)) continue;
+      const auto key = std::make_pair(info.pid, info.start_time);
+      if (std::find(stopped_before_.begin(), stopped_before_.end(), key) != stopped_before_.end()) {
+        ::kill(info.pid, SIGCONT);
+        ++result_.resumed_stops;
+      } else {
+        stopped.push_back(key);
+      }
+    }
+    stopped_before_ = std::move(stopped);
   }
 
   // The killed process has not exited (stuck in the kernel): stop waiting, and let the
   // adopted-zombie reaper collect it whenever it does.
   void give_up() {
     release_registered(process_.pid);
-    result_.error = "the process did not exit within " +
-                    std::to_string(std::chrono::milliseconds(kDrainCap).count()) +
-                    " ms of being killed";
+    add_note(result_.error, "the process did not exit within " +
+                                std::to_string(std::chrono::milliseconds(kDrainCap).count()) +
+                                " ms of being killed");
   }
 
   SpawnedProcess& process_;
@@ -204,7 +240,16 @@ class CommandWaiter {
   Clock::time_point last_output_{};
   std::optional<Clock::time_point> kill_time_;
   std::optional<CommandEnd> kill_reason_;
+  Clock::time_point next_stop_check_;
+  // Processes of the tree seen stopped at the last check (pid and start time).
+  std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
 };
+
+// Adds the started shell to the command's entry in the registry.
+void record_shell(CommandEntryId entry, pid_t shell) {
+  const auto info = read_process(shell);
+  command_started(entry, shell, info ? info->start_time : 0);
+}
 
 }  // namespace
 
@@ -217,23 +262,36 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
   }
   const std::string tag = new_command_tag();
   EnvironmentOverrides overrides = request.environment;
-  overrides.emplace_back(kTagVariable, tag);
+  overrides.emplace_back(kCommandTagVariable, tag);
   const auto deadline =
       request.timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                          std::min(*request.timeout, kMaxTimeout)))
                       : std::nullopt;
-  SpawnedProcess process = spawn_process({.argv = {kShell, "-c", request.command},
-                                          .cwd = request.cwd,
-                                          .environment = merge_environment(environ, overrides),
-                                          .open_pidfd = request.use_pidfd});
+  // Recorded before the shell starts, so that nothing it starts runs unrecorded.
+  const CommandEntryId entry = register_command({.started_after = boot_time_ticks(),
+                                                 .tag = tag,
+                                                 .call_id = request.call_id,
+                                                 .command = request.command});
+  SpawnedProcess process = spawn_process(
+      {.argv = {kShell, "-c", request.command},
+       .cwd = request.cwd,
+       .environment = merge_environment(environ, overrides, request.withheld_environment),
+       .open_pidfd = request.use_pidfd});
   if (process.pid < 0) {
+    command_ended(entry, /*tree_killed=*/true);
     result.error = process.error;
     return result;
   }
   result.pid = process.pid;
-  CommandWaiter(process, result, tag, deadline, std::move(stop)).run();
-  // Background processes of earlier commands that have ended since are collected here.
-  reap_adopted_zombies();
+  record_shell(entry, process.pid);
+  CommandWaiter waiter(process, result, tag, deadline, std::move(stop));
+  waiter.run();
+  command_ended(entry, waiter.killed());
+  // Background processes of earlier commands that have ended since are collected here, and
+  // the entries of commands of which nothing runs any more are removed.
+  const std::vector<ProcessInfo> processes = scan_processes();
+  reap_adopted_zombies(processes);
+  settle_ended_commands(processes);
   return result;
 }
 

@@ -6,8 +6,15 @@
 // The call ends when the process has exited and both pipes are at end-of-file; a background
 // child still holding a pipe ends it after kQuietAfterExit without output (output resets the
 // wait) and at most kDrainCap after the exit. On timeout or stop the command's whole tree is
-// killed (process_reaper.hpp) and the output collected so far is kept.
-// Thread-safe: independent calls may run on several threads.
+// killed (process_reaper.hpp) and the output collected so far is kept. A process of the tree
+// that stays stopped for kStoppedProcessGrace is resumed (SIGCONT), since nothing else would
+// resume it; the result's note says so.
+//
+// Every process of the command carries kCommandTagVariable in its environment, and the command
+// is recorded in the per-user registry (command_registry.hpp) from its spawn until nothing of
+// it runs, so a later nib can end it if this one dies.
+// Thread-safe: independent calls may run on several threads. The thread that calls
+// run_command must live until it returns (subprocess.hpp: the shell dies with that thread).
 
 #include <sys/types.h>
 
@@ -16,6 +23,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "tools/output_capture.hpp"
 #include "tools/subprocess.hpp"
@@ -27,6 +35,8 @@ struct CommandRequest {
   std::filesystem::path cwd;
   std::optional<std::chrono::duration<double>> timeout;  // none: no timer
   EnvironmentOverrides environment;                      // added to nib's own environment
+  std::vector<std::string> withheld_environment;         // names left out of nib's own environment
+  std::string call_id;                                   // the tool call, for the registry's notice
   LogOpener stdout_log;  // where each stream's full output goes when it is long
   LogOpener stderr_log;
   bool use_pidfd = true;  // false waits by polling waitpid, as on kernels without pidfds
@@ -47,7 +57,8 @@ struct CommandResult {
   int signal = 0;
   bool core_dumped = false;
   pid_t pid = -1;
-  std::string error;  // kNotStarted: the reason; otherwise an extra note, usually empty
+  std::string error;      // kNotStarted: the reason; otherwise extra notes, usually empty
+  int resumed_stops = 0;  // times a stopped process of the command was resumed
   OutputCapture stdout_capture;
   OutputCapture stderr_capture;
 };

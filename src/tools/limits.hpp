@@ -50,6 +50,12 @@ inline constexpr std::size_t kExcerptMaxSpanLines = 100;
 inline constexpr std::chrono::milliseconds kQuietAfterExit{100};
 // ...and in any case this long after the exit.
 inline constexpr std::chrono::milliseconds kDrainCap{2000};
+// bash: a process of the command that has stayed stopped (SIGSTOP, SIGTSTP) this long is
+// resumed with SIGCONT. Commands run without job control, so nothing else would resume it, and
+// a stopped shell (`kill -STOP $$`) or a stopped child it waits for would hang the call for
+// ever. Long enough that a script pausing a child for a moment is left alone; the check runs
+// this often, so a stop is ended between one and two of these after it began.
+inline constexpr std::chrono::milliseconds kStoppedProcessGrace{1000};
 
 // read: images are scaled to fit this edge and re-encoded to fit this size, which the model
 // services accept.

@@ -3,9 +3,13 @@
 //
 // nib makes itself the subreaper of its descendants, so a command's background processes,
 // even those that start their own session (setsid, daemons), become nib's children when their
-// parents exit instead of escaping to init. Killing a tree first freezes it (SIGSTOP, repeated
-// until a scan of /proc finds nothing new) so that nothing escapes by forking, then SIGKILLs
-// it and reaps the dead that became nib's children.
+// parents exit instead of escaping to init. Killing a tree first freezes it so that nothing
+// escapes by forking, then SIGKILLs it and reaps the dead that became nib's children. Freezing
+// is one pass over /proc after another, each stopping (SIGSTOP) every wanted process as soon as
+// it is read, until a pass finds nothing new. A wanted process's whole process group is
+// stopped with one kill(), which also reaches members forked a moment ago, so a fork bomb that
+// stays in its group is frozen at once; one whose members each start a session of their own is
+// frozen process by process, as fast as /proc can be read.
 //
 // Reaping never uses waitpid(-1), which would steal the exit status of a child another thread
 // is waiting for: every child nib spawns on purpose is registered (spawn_registered) and
@@ -17,10 +21,13 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
-#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "tools/proc_table.hpp"
 
 namespace nib::tools {
 
@@ -35,12 +42,36 @@ bool become_subreaper();
 void kill_all_descendants();
 
 // Kills one command's tree: the process group `leader` leads, every descendant of `leader`, and
-// every descendant of this process whose environment holds the entry `tag` ("NAME=value"),
-// with their descendants (this finds double-forked daemons that left `leader`'s subtree).
-// Reaps the dead that became unregistered children; `leader` itself is left to its owner.
+// every child of this process whose environment holds the entry `tag` ("NAME=value"), with
+// their descendants (this finds double-forked daemons that left `leader`'s subtree and were
+// adopted). Reaps the dead that became unregistered children; `leader` itself is left to its
+// owner.
 void kill_process_tree(pid_t leader, std::string_view tag);
 
-// Reaps zombie children that nobody registered (orphans adopted as subreaper). Never blocks.
+// A command of another nib, which has died: who may be killed on its behalf.
+struct OrphanedCommand {
+  pid_t leader = 0;  // its shell, the leader of its session and process group; 0 if unknown
+  std::uint64_t leader_start_time = 0;  // ProcessInfo::start_time of the shell
+  std::uint64_t not_before = 0;         // no process of it started earlier (boot_time_ticks)
+  std::string tag;                      // "NAME=value" in the environment of its processes
+};
+// Kills what is left of `command`: its process group while the shell itself still runs (same
+// pid and start time), and every process on the system that carries its tag and started no
+// earlier than `not_before`, with their descendants. Never this process or its ancestors (a nib
+// started from that command's shell carries the tag as well).
+void kill_orphaned_command(const OrphanedCommand& command);
+
+// True when a process of the command whose shell was `leader` may still be running after the
+// shell has exited: its process group has a member, or one of `processes` (a fresh scan) that
+// is a living child of this process carries `tag` (an adopted orphan of the command), or may
+// (its environment cannot be read).
+bool command_left_processes(pid_t leader, std::string_view tag,
+                            const std::vector<ProcessInfo>& processes);
+
+// Reaps zombie children that nobody registered (orphans adopted as subreaper), among
+// `processes` (a recent scan). Never blocks.
+void reap_adopted_zombies(const std::vector<ProcessInfo>& processes);
+// The same, with a fresh scan.
 void reap_adopted_zombies();
 
 // Runs `spawn`, which starts a child and returns its pid (or -1), and registers the child
@@ -57,24 +88,5 @@ ReapStatus reap_registered(pid_t pid, int* wait_status);
 
 // Gives up ownership of the registered child `pid`: reap_adopted_zombies will collect it.
 void release_registered(pid_t pid);
-
-// One process as /proc/<pid>/stat shows it.
-struct ProcessInfo {
-  pid_t pid = 0;
-  pid_t ppid = 0;
-  pid_t pgid = 0;
-  char state = '?';  // R, S, D, T, Z, ...; 'Z' and 'X' are dead
-};
-
-// Parses the text of /proc/<pid>/stat; nullopt when it is malformed. The command name may hold
-// spaces and parentheses, so the fields are found after its last ')'.
-std::optional<ProcessInfo> parse_proc_stat(std::string_view stat_text);
-
-// Every process on the system (those that vanish during the scan are skipped).
-std::vector<ProcessInfo> scan_processes();
-
-// The pids of every process below `roots` in the parent tree of `processes`, roots excluded.
-std::vector<pid_t> collect_descendants(const std::vector<ProcessInfo>& processes,
-                                       const std::vector<pid_t>& roots);
 
 }  // namespace nib::tools

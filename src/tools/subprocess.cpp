@@ -1,12 +1,17 @@
 #include "tools/subprocess.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "tools/process_reaper.hpp"
@@ -51,44 +56,120 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   return pointers;
 }
 
-// posix_spawn's attribute and file-action objects, destroyed on every path.
-struct SpawnSetup {
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_t actions;
-  SpawnSetup() {
-    posix_spawnattr_init(&attributes);
-    posix_spawn_file_actions_init(&actions);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
+// The child's stack: it runs a few system calls and execve, nothing that needs more.
+constexpr std::size_t kChildStackBytes = 64 * 1024;
+
+// Everything the child needs, prepared by the parent: the child must not allocate, lock or call
+// anything a sanitizer intercepts, since it shares the parent's memory until execve.
+struct ChildSetup {
+  const char* program;
+  char* const* argv;
+  char* const* envp;
+  const char* cwd;
+  int stdout_fd;
+  int stderr_fd;
+  pid_t parent;
+  bool parent_death_signal;
+  long max_descriptor;  // for closing descriptors where close_range is missing (Linux < 5.9)
+  // Written by the child when a step fails, read by the parent once clone has returned (the
+  // child has then exec'd or exited).
+  volatile int error;
+  const char* volatile failed_step;
 };
 
-// Fills `setup`; returns 0 or an errno value.
-int prepare(SpawnSetup& setup, const SpawnRequest& request, const Pipe& out, const Pipe& err) {
+// The kernel's struct sigaction for rt_sigaction on the generic layout (x86-64, arm64, riscv):
+// handler, flags, restorer, mask. glibc's struct differs, and its sigaction() is intercepted by
+// sanitizers, which the child must not run.
+#if !defined(__x86_64__) && !defined(__aarch64__) && !(defined(__riscv) && __riscv_xlen == 64)
+#error "spawn_process resets signal dispositions with the generic kernel sigaction layout"
+#endif
+struct KernelSigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)();
+  std::uint64_t mask;
+};
+
+[[gnu::no_sanitize_address, gnu::no_sanitize_thread, gnu::no_sanitize_undefined]] int fail(
+    ChildSetup& setup, const char* step) {
+  setup.error = errno;
+  setup.failed_step = step;
+  ::syscall(SYS_exit_group, 127);
+  return 127;
+}
+
+// The child, from clone to execve: raw system calls only (see ChildSetup).
+[[gnu::no_sanitize_address, gnu::no_sanitize_thread, gnu::no_sanitize_undefined]] int child_main(
+    void* argument) {
+  ChildSetup& setup = *static_cast<ChildSetup*>(argument);
+  // Every signal is blocked (the parent blocked them before clone). Signals nib ignores, say
+  // SIGPIPE, must not stay ignored (`yes | head` relies on SIGPIPE killing `yes`), and none
+  // of nib's handlers may run here, in memory the parent shares: all back to their defaults.
+  const KernelSigaction defaults{SIG_DFL, 0, nullptr, 0};
+  for (int signal_number = 1; signal_number < _NSIG; ++signal_number) {
+    if (signal_number == SIGKILL || signal_number == SIGSTOP) continue;
+    ::syscall(SYS_rt_sigaction, signal_number, &defaults, nullptr, sizeof defaults.mask);
+  }
   // A new session: no controlling terminal (nothing can prompt on /dev/tty) and a process
-  // group of its own. Signals blocked or ignored in nib (SIGPIPE, say) must not be inherited:
-  // `yes | head` relies on SIGPIPE killing `yes`.
-  sigset_t empty;
+  // group of its own.
+  if (::syscall(SYS_setsid) < 0) return fail(setup, "setsid");
+  if (setup.parent_death_signal) {
+    if (::syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+      return fail(setup, "set the parent-death signal");
+    }
+    // The parent may have died before the signal was set; then nobody waits for this one.
+    if (::syscall(SYS_getppid) != setup.parent) return fail(setup, "find the parent");
+  }
+  const long null_fd = ::syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
+  if (null_fd < 0) return fail(setup, "open /dev/null");
+  if (null_fd != STDIN_FILENO) {
+    if (::syscall(SYS_dup3, null_fd, STDIN_FILENO, 0) < 0) return fail(setup, "redirect stdin");
+    ::syscall(SYS_close, null_fd);
+  }
+  if (::syscall(SYS_dup3, setup.stdout_fd, STDOUT_FILENO, 0) < 0 ||
+      ::syscall(SYS_dup3, setup.stderr_fd, STDERR_FILENO, 0) < 0) {
+    return fail(setup, "redirect the output");
+  }
+  if (::syscall(SYS_chdir, setup.cwd) != 0) return fail(setup, "enter the directory");
+  // Descriptors another thread opened without O_CLOEXEC must not leak into the command.
+  if (::syscall(SYS_close_range, STDERR_FILENO + 1, ~0U, 0) != 0) {
+    for (long fd = STDERR_FILENO + 1; fd < setup.max_descriptor; ++fd) ::syscall(SYS_close, fd);
+  }
+  const std::uint64_t no_signals = 0;
+  ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &no_signals, nullptr, sizeof no_signals);
+  ::syscall(SYS_execve, setup.program, setup.argv, setup.envp);
+  return fail(setup, "run the program");
+}
+
+// Starts the child described by `setup`; its pid, or -1 with the reason in `error`.
+pid_t clone_child(ChildSetup& setup, std::string& error) {
+  void* stack = ::mmap(nullptr, kChildStackBytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED) {
+    error = std::string("cannot allocate a stack for the child: ") + std::strerror(errno);
+    return -1;
+  }
+  // The child starts with every signal blocked, so no handler of nib's runs in it.
   sigset_t all;
-  sigemptyset(&empty);
+  sigset_t previous;
   sigfillset(&all);
-  int rc = posix_spawnattr_setflags(
-      &setup.attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  if (rc == 0) rc = posix_spawnattr_setsigmask(&setup.attributes, &empty);
-  if (rc == 0) rc = posix_spawnattr_setsigdefault(&setup.attributes, &all);
-  posix_spawn_file_actions_t* actions = &setup.actions;
-  if (rc == 0)
-    rc = posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions, out.write_end.get(), STDOUT_FILENO);
-  if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions, err.write_end.get(), STDERR_FILENO);
-  if (rc == 0) rc = posix_spawn_file_actions_addchdir_np(actions, request.cwd.c_str());
-  // Descriptors another thread opened without O_CLOEXEC must not leak into the command either.
-  if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(actions, STDERR_FILENO + 1);
-  return rc;
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  // CLONE_VFORK: this thread waits until the child has called execve or exited.
+  pid_t pid = ::clone(child_main, static_cast<char*>(stack) + kChildStackBytes,
+                      CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+  const int clone_error = errno;
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  ::munmap(stack, kChildStackBytes);
+  if (pid < 0) {
+    error = std::string("cannot start a process: ") + std::strerror(clone_error);
+    return -1;
+  }
+  if (setup.failed_step != nullptr) {
+    ::waitpid(pid, nullptr, 0);  // it has exited already
+    error = std::string("cannot ") + setup.failed_step + ": " + std::strerror(setup.error);
+    return -1;
+  }
+  return pid;
 }
 
 }  // namespace
@@ -117,14 +198,15 @@ const EnvironmentOverrides& non_interactive_environment() {
 }
 
 std::vector<std::string> merge_environment(const char* const* base,
-                                           const EnvironmentOverrides& overrides) {
+                                           const EnvironmentOverrides& overrides,
+                                           const std::vector<std::string>& withheld) {
   std::vector<std::string> merged;
   for (const char* const* entry = base; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text = *entry;
     const std::string_view name = text.substr(0, text.find('='));
-    bool replaced = false;
-    for (const auto& [override_name, value] : overrides) replaced |= override_name == name;
-    if (!replaced) merged.emplace_back(text);
+    bool dropped = std::find(withheld.begin(), withheld.end(), name) != withheld.end();
+    for (const auto& [override_name, value] : overrides) dropped |= override_name == name;
+    if (!dropped) merged.emplace_back(text);
   }
   for (const auto& [name, value] : overrides) merged.push_back(name + "=" + value);
   return merged;
@@ -138,22 +220,21 @@ SpawnedProcess spawn_process(const SpawnRequest& request) {
     process.error = std::string("cannot create pipes: ") + std::strerror(errno);
     return process;
   }
-  SpawnSetup setup;
-  int rc = prepare(setup, request, out, err);
-  if (rc == 0) {
-    std::vector<char*> argv = c_strings(request.argv);
-    std::vector<char*> envp = c_strings(request.environment);
-    process.pid = spawn_registered([&] {
-      pid_t pid = -1;
-      rc = posix_spawn(&pid, argv[0], &setup.actions, &setup.attributes, argv.data(), envp.data());
-      return rc == 0 ? pid : -1;
-    });
-  }
-  if (rc != 0) {
-    process.pid = -1;
-    process.error = std::strerror(rc);
-    return process;
-  }
+  std::vector<char*> argv = c_strings(request.argv);
+  std::vector<char*> envp = c_strings(request.environment);
+  ChildSetup setup{.program = argv[0],
+                   .argv = argv.data(),
+                   .envp = envp.data(),
+                   .cwd = request.cwd.c_str(),
+                   .stdout_fd = out.write_end.get(),
+                   .stderr_fd = err.write_end.get(),
+                   .parent = ::getpid(),
+                   .parent_death_signal = request.die_with_spawning_thread,
+                   .max_descriptor = ::sysconf(_SC_OPEN_MAX),
+                   .error = 0,
+                   .failed_step = nullptr};
+  process.pid = spawn_registered([&] { return clone_child(setup, process.error); });
+  if (process.pid < 0) return process;
   // A pidfd makes the exit pollable next to the pipes. The pid cannot be reused before this:
   // the child stays a zombie until its owner reaps it.
   // (glibc 2.36's <sys/pidfd.h> lacks extern "C", hence the raw system call.)

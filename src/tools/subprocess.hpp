@@ -2,8 +2,22 @@
 // Starting a command the way an agent needs it: in a new session and process group (no
 // controlling terminal, one group to kill), stdin from /dev/null, stdout and stderr each on
 // its own pipe, every other descriptor closed, signal mask and dispositions reset, in a given
-// directory and environment. posix_spawn (glibc's clone-based implementation) is safe in a
-// multi-threaded process, which fork-then-run-code is not.
+// directory and environment, and killed (SIGKILL) when the thread that started it ends.
+//
+// The last part is why this is not posix_spawn: posix_spawn cannot set a parent-death signal
+// (PR_SET_PDEATHSIG), the only thing that ends a command the moment nib dies (kill -9, a crash)
+// rather than when the next nib starts (command_registry.hpp). So the child is started the way
+// glibc's posix_spawn starts it: clone(CLONE_VM | CLONE_VFORK) onto a stack of its own, which
+// is safe in a multi-threaded process (fork-then-run-code is not), the child making only raw
+// system calls until execve, with every signal blocked until its dispositions are defaults.
+//
+// What callers must respect: the kernel sends the parent-death signal when the *thread* that
+// spawned the process exits, not the process. A tool's worker thread lives as long as its
+// command, so a command dies with nib and never before its call ends. A process meant to
+// outlive the call that started it (a background job) must be spawned from a thread that lives
+// as long as the job, or with die_with_spawning_thread = false and rely on the registry alone.
+// Only the spawned process itself gets the signal (it survives execve but not fork): its
+// children are ended by the process reaper or, after a crash, by the next nib's sweep.
 // Thread-safe: spawn_process may be called from several threads at once.
 
 #include <sys/types.h>
@@ -23,16 +37,20 @@ using EnvironmentOverrides = std::vector<std::pair<std::string, std::string>>;
 // definition for the reason of each). The caller's own marker (NIB=1) is among them.
 const EnvironmentOverrides& non_interactive_environment();
 
-// `base` ("NAME=value" entries, null-terminated like environ) with `overrides` replacing
-// entries of the same name or added at the end.
+// `base` ("NAME=value" entries, null-terminated like environ) without the variables named in
+// `withheld`, with `overrides` replacing entries of the same name or added at the end.
 std::vector<std::string> merge_environment(const char* const* base,
-                                           const EnvironmentOverrides& overrides);
+                                           const EnvironmentOverrides& overrides,
+                                           const std::vector<std::string>& withheld = {});
 
 struct SpawnRequest {
   std::vector<std::string> argv;  // argv[0] is the program's absolute path
   std::filesystem::path cwd;
   std::vector<std::string> environment;  // complete, "NAME=value" entries
   bool open_pidfd = true;  // false behaves like a kernel without pidfds (tests the fallback)
+  // SIGKILL the process when the spawning thread ends (see above); false for a process that
+  // must outlive that thread.
+  bool die_with_spawning_thread = true;
 };
 
 struct SpawnedProcess {

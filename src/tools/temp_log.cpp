@@ -29,8 +29,12 @@ std::string errno_text(int error) {
 }  // namespace
 
 PrivateDir open_private_temp_dir() {
+  return open_private_dir(temp_base() / ("nib-" + std::to_string(::geteuid())));
+}
+
+PrivateDir open_private_dir(const std::filesystem::path& path) {
   PrivateDir dir;
-  dir.path = temp_base() / ("nib-" + std::to_string(::geteuid()));
+  dir.path = path;
   if (::mkdir(dir.path.c_str(), 0700) != 0 && errno != EEXIST) {
     dir.error = "cannot create " + dir.path.string() + ": " + errno_text(errno);
     return dir;

@@ -28,6 +28,10 @@ struct PrivateDir {
 };
 PrivateDir open_private_temp_dir();
 
+// The directory `path`, created (mode 0700) if missing, opened without following a symbolic
+// link, and checked to belong to this user; its mode is made 0700 if it was wider.
+PrivateDir open_private_dir(const std::filesystem::path& path);
+
 // Creates a new log file named "<prefix>-<pid>-<n>.log" in `dir` (mode 0600, never replacing
 // an existing file).
 LogFile create_log_in(const PrivateDir& dir, std::string_view prefix);

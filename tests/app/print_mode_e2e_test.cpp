@@ -178,6 +178,36 @@ TEST_F(PrintModeTest, SigintDuringASlowToolAbortsAndLeavesNoProcess) {
   }
 }
 
+TEST_F(PrintModeTest, CommandsDoNotSeeTheModelServicesKeys) {
+  dir_.write(
+      ".nib/models.json",
+      json{{"providers",
+            {{"local", {{"baseUrl", "http://127.0.0.1:9/v1"}, {"apiKeyEnv", "LOCAL_API_KEY"}}}}}}
+          .dump());
+  dir_.write(".nib/settings.json",
+             R"({"env": {"withhold": ["MY_TOKEN"], "passThrough": ["ANTHROPIC_API_KEY"]}})");
+  server_.enqueue(MockReply::tool_calls({{"call_1", "bash", R"({"command":"env"})"}}));
+  server_.enqueue(MockReply::text("done"));
+  auto environment = env();
+  environment["OPENAI_API_KEY"] = "sk-openai-not-for-commands";
+  environment["LOCAL_API_KEY"] = "local-not-for-commands";
+  environment["MY_TOKEN"] = "token-not-for-commands";
+  environment["ANTHROPIC_API_KEY"] = "sk-ant-passed-through";
+  const auto result = run_nib({"-p", "show the environment"}, dir_.path(), environment);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(server_.requests().at(0).header("authorization"), "Bearer sk-openai-not-for-commands")
+      << "nib itself still uses the key";
+  const auto tools = tool_messages(1);
+  ASSERT_EQ(tools.size(), 1u);
+  const std::string output = tools[0]["content"].dump();
+  EXPECT_NE(output.find("NIB=1"), std::string::npos) << output;
+  EXPECT_NE(output.find("ANTHROPIC_API_KEY=sk-ant-passed-through"), std::string::npos) << output;
+  for (const char* secret :
+       {"sk-openai-not-for-commands", "local-not-for-commands", "token-not-for-commands"}) {
+    EXPECT_EQ(output.find(secret), std::string::npos) << secret;
+  }
+}
+
 TEST_F(PrintModeTest, StreamJsonEmitsEveryToolEventAndAResultLine) {
   dir_.write("a.txt", "alpha\n");
   server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"a.txt"})"}}));

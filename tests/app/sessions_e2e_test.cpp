@@ -13,6 +13,7 @@
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "tools/proc_table.hpp"
 
 namespace nib::testing {
 namespace {
@@ -21,10 +22,17 @@ using nlohmann::json;
 
 class SessionsTest : public ::testing::Test {
  protected:
+  // The command registry of these runs is their own: no other test's nib ends their commands.
+  void SetUp() override {
+    std::filesystem::create_directory(runtime_dir());
+    std::filesystem::permissions(runtime_dir(), std::filesystem::perms::owner_all);
+  }
+  std::filesystem::path runtime_dir() const { return dir_.path() / "run"; }
   std::map<std::string, std::string> env() const {
     return {{"OPENAI_BASE_URL", server_.base_url()},
             {"NIB_MODEL", "mock-model"},
-            {"XDG_DATA_HOME", (dir_.path() / "data").string()}};
+            {"XDG_DATA_HOME", (dir_.path() / "data").string()},
+            {"XDG_RUNTIME_DIR", runtime_dir().string()}};
   }
   NibResult run(std::vector<std::string> args) { return run_nib(args, dir_.path(), env()); }
 
@@ -137,6 +145,58 @@ TEST_F(SessionsTest, KillDuringABashCallThenContinueGivesTheCallAResult) {
     }
   }
   EXPECT_TRUE(answered) << messages.dump();
+}
+
+// True when the process that had `pid` and `start_time` is no more: gone, a zombie, or its pid
+// taken by another process.
+bool ended(pid_t pid, std::uint64_t start_time) {
+  const auto info = tools::read_process(pid);
+  return !info || tools::is_dead_state(info->state) || info->start_time != start_time;
+}
+
+TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTold) {
+  ASSERT_EQ(mkfifo((dir_.path() / "sync").c_str(), 0600), 0);
+  // A grandchild in a session of its own, a child in the shell's group, and the shell waiting.
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_5", "bash",
+        json{{"command", "setsid sleep 987653 & a=$!; sleep 987654 & echo \"$a $!\" > sync; wait"}}
+            .dump()}}));
+  pid_t daemon = 0;
+  pid_t child = 0;
+  {
+    NibProcess nib({"-p", "start the servers"}, dir_.path(), env());
+    std::ifstream(dir_.path() / "sync") >> daemon >> child;
+    ASSERT_GT(daemon, 0);
+    ASSERT_GT(child, 0);
+    nib.send_signal(SIGKILL);
+    EXPECT_EQ(nib.wait().exit_code, 128 + SIGKILL);
+  }
+  const auto daemon_info = tools::read_process(daemon);
+  const auto child_info = tools::read_process(child);
+  ASSERT_TRUE(daemon_info && child_info);
+  EXPECT_FALSE(tools::is_dead_state(daemon_info->state)) << "nothing of nib was left to end it";
+  EXPECT_FALSE(tools::is_dead_state(child_info->state));
+
+  ASSERT_EQ(run({"--version"}).exit_code, 0);  // any nib that starts
+  EXPECT_TRUE(ended(daemon, daemon_info->start_time));
+  EXPECT_TRUE(ended(child, child_info->start_time));
+
+  server_.enqueue(MockReply::text("I will start them again."));
+  const auto result = run({"-c", "-p", "are the servers up?"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::string sent = request_text(1);
+  EXPECT_TRUE(
+      contains(sent, "The previous run of this session ended without stopping its commands"))
+      << sent;
+  EXPECT_TRUE(contains(sent, "call_5: setsid sleep 987653")) << sent;
+  const std::string file = read_file(session_files().at(0));
+  EXPECT_TRUE(contains(file, "call_5: setsid sleep 987653")) << "the note is part of the record";
+
+  // Told once: the run after that hears nothing more of it.
+  server_.enqueue(MockReply::text("ok"));
+  ASSERT_EQ(run({"-c", "-p", "and now?"}).exit_code, 0);
+  const auto last = server_.requests().at(2).body["messages"].back().dump();
+  EXPECT_FALSE(contains(last, "ended without stopping")) << last;
 }
 
 TEST_F(SessionsTest, AKillMidBatchKeepsTheResultsThatHadFinished) {

@@ -117,6 +117,32 @@ TEST_F(SettingsTest, AnUnknownThinkingLevelIsAnError) {
   EXPECT_NE(outcome.error.find("/thinking"), std::string::npos) << outcome.error;
 }
 
+TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
+  dir_.write("global/settings.json",
+             R"({"env": {"withhold": ["GITHUB_TOKEN"], "passThrough": ["OPENAI_API_KEY"]}})");
+  dir_.write("project/settings.json", R"({"env": {"withhold": ["NPM_TOKEN"]}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.configuration) << outcome.error;
+  const Settings& settings = outcome.configuration->settings;
+  EXPECT_EQ(settings.env_withhold, (std::vector<std::string>{"GITHUB_TOKEN", "NPM_TOKEN"}));
+  EXPECT_EQ(settings.env_pass_through, (std::vector<std::string>{"OPENAI_API_KEY"}));
+}
+
+TEST_F(SettingsTest, AnEnvEntryThatIsNoVariableNameIsAnError) {
+  dir_.write("project/settings.json", R"({"env": {"withhold": ["GOOD", "NOT=A NAME"]}})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("project/settings.json: /env/withhold/1: "), std::string::npos)
+      << outcome.error;
+}
+
+TEST_F(SettingsTest, AMisspelledEnvListIsAnError) {
+  dir_.write("global/settings.json", R"({"env": {"passthrough": ["X"]}})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.configuration);
+  EXPECT_NE(outcome.error.find("passthrough"), std::string::npos) << outcome.error;
+}
+
 TEST_F(SettingsTest, ANewProviderNeedsABaseUrl) {
   dir_.write("global/models.json", R"({"providers": {"mine": {"models": [{"id": "m"}]}}})");
   const auto outcome = load();

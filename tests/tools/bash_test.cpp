@@ -14,6 +14,7 @@
 
 #include "support/temp_dir.hpp"
 #include "tools/fixture_logs.hpp"
+#include "tools/command_registry.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
@@ -51,7 +52,10 @@ class BashToolTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(become_subreaper()); }
   // Tests stay independent: nothing one starts survives into the next.
-  void TearDown() override { kill_all_descendants(); }
+  void TearDown() override {
+    kill_all_descendants();
+    forget_all_commands();
+  }
 
   core::ToolOutput run(const std::string& command, std::optional<double> timeout = std::nullopt,
                        std::stop_token stop = {}) {
@@ -61,6 +65,8 @@ class BashToolTest : public ::testing::Test {
   }
 
   testing::TempDir dir_;
+  testing::TempDir runtime_;  // made before TMPDIR points at logs_, which must stay empty
+  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
   testing::TempDir logs_;
   testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
   core::ToolPtr tool_ = make_bash_tool();
@@ -314,6 +320,24 @@ TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
                 log_path_in(output.output).string() +
                 " (read it with offset and limit, or grep it). A log keeps at most the first "
                 "10,485,760 bytes.]\n");
+}
+
+TEST_F(BashToolTest, WithheldVariablesDoNotReachTheCommand) {
+  testing::ScopedEnv key("NIB_TEST_API_KEY", "sk-secret");
+  const core::ToolPtr tool = make_bash_tool({.withheld_environment = {"NIB_TEST_API_KEY"}});
+  const core::ToolOutput output = tool->execute({{"command", "env"}}, {}, {"call-1", dir_.path()});
+  EXPECT_THAT(output.output, Not(HasSubstr("sk-secret")));
+  EXPECT_THAT(output.output, HasSubstr("NIB=1"));
+  EXPECT_EQ(run("echo $NIB_TEST_API_KEY").output, "sk-secret\n") << "only where withheld";
+}
+
+TEST_F(BashToolTest, ACommandThatStopsItselfIsResumedAndSaysSo) {
+  const core::ToolOutput output = run("kill -STOP $$; echo resumed");
+  EXPECT_FALSE(output.is_error);
+  EXPECT_EQ(output.exit_code, 0);
+  EXPECT_THAT(output.output, StartsWith("resumed\n"));
+  EXPECT_THAT(output.output, HasSubstr("[note: a process of the command stopped"));
+  EXPECT_THAT(output.output, HasSubstr("SIGCONT"));
 }
 
 TEST_F(BashToolTest, ShortOutputCreatesNoLog) {

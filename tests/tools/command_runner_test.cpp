@@ -2,14 +2,20 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/temp_dir.hpp"
+#include "tools/command_registry.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
 
@@ -20,28 +26,47 @@ namespace {
 class CommandRunnerTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { ASSERT_TRUE(become_subreaper()); }
-  void TearDown() override { kill_all_descendants(); }
+  void TearDown() override {
+    kill_all_descendants();
+    forget_all_commands();
+  }
+
+  CommandRequest request(const std::string& command) const {
+    return {.command = command,
+            .cwd = dir_.path(),
+            .environment = {{"NIB", "1"}},
+            .stdout_log =
+                [] {
+                  return LogFile{{}, {}, "no logs in this test"};
+                },
+            .stderr_log =
+                [] {
+                  return LogFile{{}, {}, "no logs in this test"};
+                },
+            .use_pidfd = GetParam()};
+  }
 
   CommandResult run(const std::string& command,
                     std::optional<std::chrono::duration<double>> timeout = std::nullopt,
                     std::stop_token stop = {}) {
-    return run_command({.command = command,
-                        .cwd = dir_.path(),
-                        .timeout = timeout,
-                        .environment = {{"NIB", "1"}},
-                        .stdout_log =
-                            [] {
-                              return LogFile{{}, {}, "no logs in this test"};
-                            },
-                        .stderr_log =
-                            [] {
-                              return LogFile{{}, {}, "no logs in this test"};
-                            },
-                        .use_pidfd = GetParam()},
-                       std::move(stop));
+    CommandRequest the_request = request(command);
+    the_request.timeout = timeout;
+    return run_command(the_request, std::move(stop));
+  }
+
+  std::vector<std::string> registry_entries() const {
+    std::vector<std::string> names;
+    std::error_code error;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(runtime_.path() / "nib" / "commands", error)) {
+      names.push_back(entry.path().filename().string());
+    }
+    return names;
   }
 
   testing::TempDir dir_;
+  testing::TempDir runtime_;
+  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
 };
 
 TEST_P(CommandRunnerTest, CollectsBothStreamsAndTheExitCode) {
@@ -120,6 +145,67 @@ TEST_P(CommandRunnerTest, MissingDirectoryMeansNotStarted) {
   EXPECT_EQ(result.end, CommandEnd::kNotStarted);
   EXPECT_EQ(result.pid, -1);
   EXPECT_FALSE(result.error.empty());
+}
+
+TEST_P(CommandRunnerTest, WithheldVariablesAreLeftOut) {
+  testing::ScopedEnv secret("NIB_TEST_SECRET", "s3cret");
+  CommandRequest the_request = request("echo \"${NIB_TEST_SECRET-unset} $NIB\"");
+  the_request.withheld_environment = {"NIB_TEST_SECRET"};
+  const CommandResult result = run_command(the_request, {});
+  EXPECT_EQ(result.stdout_capture.tail(), "unset 1\n");
+}
+
+TEST_P(CommandRunnerTest, AStoppedShellIsResumedAndTheCallReturns) {
+  const CommandResult result = run("kill -STOP $$; echo resumed");
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.stdout_capture.tail(), "resumed\n");
+  EXPECT_EQ(result.resumed_stops, 1);
+  EXPECT_NE(result.error.find("nib resumed it with SIGCONT"), std::string::npos) << result.error;
+}
+
+TEST_P(CommandRunnerTest, StoppedChildrenTheShellWaitsForAreResumed) {
+  // A subshell and a grandchild in a session of its own, each stopping itself.
+  const CommandResult result =
+      run("(kill -STOP $BASHPID; echo child); "
+          "setsid bash -c 'kill -STOP $$; echo grandchild' & wait $!; echo done");
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), "child\ngrandchild\ndone\n");
+  EXPECT_EQ(result.resumed_stops, 2);
+}
+
+TEST_P(CommandRunnerTest, AStoppedBackgroundProcessDoesNotHoldTheCall) {
+  const CommandResult result = run("sleep 1000 & kill -STOP $!; echo started");
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), "started\n");
+  EXPECT_EQ(result.resumed_stops, 0);
+}
+
+TEST_P(CommandRunnerTest, ACommandIsInTheRegistryUntilNothingOfItRuns) {
+  const CommandResult during = run("ls \"$XDG_RUNTIME_DIR/nib/commands\"");
+  const std::string listed = during.stdout_capture.tail();
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 1) << listed;
+  EXPECT_NE(listed.find(".cmd\n"), std::string::npos) << listed;
+  EXPECT_TRUE(registry_entries().empty());
+
+  // A background process keeps its command's entry...
+  const CommandResult background = run("sleep 1000 & echo $!");
+  const pid_t sleeper = std::stoi(background.stdout_capture.tail());
+  EXPECT_EQ(registry_entries().size(), 1u);
+  // ...until it has ended, which the next command's end notices.
+  const int sleeper_fd = static_cast<int>(::syscall(SYS_pidfd_open, sleeper, 0));
+  ASSERT_GE(sleeper_fd, 0);
+  ::kill(sleeper, SIGKILL);
+  pollfd entry{sleeper_fd, POLLIN, 0};
+  ::poll(&entry, 1, -1);
+  ::close(sleeper_fd);
+  run("true");
+  EXPECT_TRUE(registry_entries().empty());
+}
+
+TEST_P(CommandRunnerTest, AKilledCommandLeavesNoEntry) {
+  run("sleep 1000 & sleep 1000", std::chrono::milliseconds(100));
+  EXPECT_TRUE(registry_entries().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(ExitDetection, CommandRunnerTest, ::testing::Bool(),

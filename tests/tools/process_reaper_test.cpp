@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "support/temp_dir.hpp"
 #include "tools/process_test_util.hpp"
@@ -13,53 +15,6 @@
 
 namespace nib::tools {
 namespace {
-
-TEST(ParseProcStat, ReadsPidStateParentAndGroup) {
-  const auto info = parse_proc_stat("1234 (bash) S 1 1234 1234 0 -1 4194560 ...");
-  ASSERT_TRUE(info.has_value());
-  EXPECT_EQ(info->pid, 1234);
-  EXPECT_EQ(info->state, 'S');
-  EXPECT_EQ(info->ppid, 1);
-  EXPECT_EQ(info->pgid, 1234);
-}
-
-TEST(ParseProcStat, HandlesNamesWithSpacesAndParentheses) {
-  const auto info = parse_proc_stat("77 (a) b (c)) Z 5 9 9 0");
-  ASSERT_TRUE(info.has_value());
-  EXPECT_EQ(info->pid, 77);
-  EXPECT_EQ(info->state, 'Z');
-  EXPECT_EQ(info->ppid, 5);
-  EXPECT_EQ(info->pgid, 9);
-}
-
-TEST(ParseProcStat, RejectsMalformedText) {
-  EXPECT_FALSE(parse_proc_stat("").has_value());
-  EXPECT_FALSE(parse_proc_stat("12 (x").has_value());
-  EXPECT_FALSE(parse_proc_stat("x (y) S 1 2").has_value());
-  EXPECT_FALSE(parse_proc_stat("12 (y) S").has_value());
-}
-
-TEST(CollectDescendants, FollowsParentChainsAndExcludesRoots) {
-  const std::vector<ProcessInfo> processes = {{.pid = 1, .ppid = 0},   {.pid = 10, .ppid = 1},
-                                              {.pid = 11, .ppid = 10}, {.pid = 12, .ppid = 11},
-                                              {.pid = 20, .ppid = 1},  {.pid = 21, .ppid = 20},
-                                              {.pid = 13, .ppid = 10}};
-  auto found = collect_descendants(processes, {10});
-  std::sort(found.begin(), found.end());
-  EXPECT_EQ(found, (std::vector<pid_t>{11, 12, 13}));
-  found = collect_descendants(processes, {11, 20});
-  std::sort(found.begin(), found.end());
-  EXPECT_EQ(found, (std::vector<pid_t>{12, 21}));
-  EXPECT_TRUE(collect_descendants(processes, {99}).empty());
-}
-
-TEST(ScanProcesses, FindsThisProcess) {
-  const auto processes = scan_processes();
-  const auto self = std::find_if(processes.begin(), processes.end(),
-                                 [](const ProcessInfo& info) { return info.pid == ::getpid(); });
-  ASSERT_NE(self, processes.end());
-  EXPECT_EQ(self->ppid, ::getppid());
-}
 
 class ProcessReaperTest : public ::testing::Test {
  protected:
@@ -125,6 +80,81 @@ TEST_F(ProcessReaperTest, KillAllDescendantsReachesGrandchildren) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);
 }
+
+// A bounded fork bomb: a binary tree `depth` levels deep whose every node, once it has started
+// its children and written "up" to `gate`, forks /bin/true for ever, so new pids keep
+// appearing until it is killed. With `own_sessions` every node starts a session of its own,
+// out of reach of any group signal. Bounded by its depth, not by a ulimit (which root ignores).
+std::string fork_bomb(int depth, bool own_sessions, const std::string& gate) {
+  const std::string spawn =
+      own_sessions ? R"(setsid bash -c 'grow "$1"' node $(($1 - 1)) &)" : R"(grow $(($1 - 1)) &)";
+  return "grow() {\n"
+         "  if [ \"$1\" -gt 0 ]; then " +
+         spawn + " " + spawn +
+         " fi\n"
+         "  echo up > " +
+         gate +
+         "\n"
+         "  while :; do /bin/true; done\n"
+         "}\n"
+         "export -f grow\n"
+         "grow " +
+         std::to_string(depth) + "\n";
+}
+
+constexpr int kBombDepth = 4;
+constexpr std::size_t kBombNodes = (1u << (kBombDepth + 1)) - 1;
+
+// The living processes whose environment holds `entry`.
+std::vector<pid_t> carrying(const std::string& entry) {
+  std::vector<pid_t> found;
+  for_each_process([&](const ProcessInfo& info) {
+    if (!is_dead_state(info.state) && environment_has(info.pid, entry)) found.push_back(info.pid);
+  });
+  return found;
+}
+
+class ForkBombTest : public ProcessReaperTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(ForkBombTest, KillProcessTreeEndsATreeThatKeepsForking) {
+  const std::string gate = (dir_.path() / "gate").string();
+  testing::make_fifo(gate);
+  const std::string value = std::to_string(::getpid()) + "-tree";
+  SpawnedProcess process =
+      spawn_process({.argv = {"/bin/bash", "-c", fork_bomb(kBombDepth, GetParam(), gate)},
+                     .cwd = dir_.path(),
+                     .environment = merge_environment(
+                         environ, {{"NIB_TEST_BOMB", value}, {"NIB_COMMAND_ID", "bomb-tag"}})});
+  ASSERT_GT(process.pid, 0) << process.error;
+  ASSERT_EQ(testing::read_fifo_lines(gate, kBombNodes).size(), kBombNodes);
+  kill_process_tree(process.pid, "NIB_COMMAND_ID=bomb-tag");
+  EXPECT_TRUE(carrying("NIB_TEST_BOMB=" + value).empty());
+  // The shell is left to its owner, dead.
+  int status = 0;
+  pollfd entry{process.pidfd.get(), POLLIN, 0};
+  ::poll(&entry, 1, -1);
+  ASSERT_EQ(reap_registered(process.pid, &status), ReapStatus::kReaped);
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+TEST_P(ForkBombTest, KillAllDescendantsEndsABombWhoseShellHasExited) {
+  const std::string gate = (dir_.path() / "gate").string();
+  testing::make_fifo(gate);
+  const std::string value = std::to_string(::getpid()) + "-orphans";
+  // The shell starts the bomb in the background and exits, as `:(){ :|:& };:` does.
+  const std::string output =
+      run_to_end("export NIB_TEST_BOMB=" + value + "\n(" + fork_bomb(kBombDepth, GetParam(), gate) +
+                 ") >/dev/null 2>&1 &\n");
+  EXPECT_EQ(output, "");
+  ASSERT_EQ(testing::read_fifo_lines(gate, kBombNodes).size(), kBombNodes);
+  kill_all_descendants();
+  EXPECT_TRUE(carrying("NIB_TEST_BOMB=" + value).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, ForkBombTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "EveryNodeInASessionOfItsOwn" : "OneProcessGroup";
+                         });
 
 TEST_F(ProcessReaperTest, ReapAdoptedZombiesLeavesRegisteredChildrenAlone) {
   SpawnedProcess process = spawn_process({.argv = {"/bin/bash", "-c", "exit 7"},

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nib::testing {
 
@@ -44,6 +45,33 @@ inline std::string read_fifo_line(const std::filesystem::path& path, int guard_m
   }
   ::close(fd);
   return line;
+}
+
+// Reads `count` lines written to the FIFO at `path` by any number of writers, which may come
+// and go (the FIFO is held open for writing here too, so a writer's open never blocks and the
+// last one closing is no end). Only a hang guard bounds the wait; fewer lines on that guard.
+inline std::vector<std::string> read_fifo_lines(const std::filesystem::path& path,
+                                                std::size_t count, int guard_ms = 30000) {
+  std::vector<std::string> lines;
+  const int fd = ::open(path.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return lines;
+  std::string line;
+  char buffer[4096];
+  while (lines.size() < count) {
+    pollfd entry{fd, POLLIN, 0};
+    if (::poll(&entry, 1, guard_ms) <= 0) break;
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    for (ssize_t i = 0; i < got; ++i) {
+      if (buffer[i] != '\n') {
+        line += buffer[i];
+      } else {
+        lines.push_back(std::move(line));
+        line.clear();
+      }
+    }
+  }
+  ::close(fd);
+  return lines;
 }
 
 // Sets (or unsets, with nullopt) an environment variable and restores it afterwards.

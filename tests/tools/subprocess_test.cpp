@@ -6,10 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/syscall.h>
+
+#include <filesystem>
 #include <string>
+#include <thread>
 
 #include "support/temp_dir.hpp"
 #include "tools/process_reaper.hpp"
+#include "tools/process_test_util.hpp"
 
 namespace nib::tools {
 namespace {
@@ -47,6 +52,12 @@ TEST(MergeEnvironment, ReplacesAndAdds) {
   const char* base[] = {"A=1", "PAGER=less", "B=x=y", nullptr};
   const auto merged = merge_environment(base, {{"PAGER", "cat"}, {"NIB", "1"}});
   EXPECT_EQ(merged, (std::vector<std::string>{"A=1", "B=x=y", "PAGER=cat", "NIB=1"}));
+}
+
+TEST(MergeEnvironment, LeavesOutWithheldNames) {
+  const char* base[] = {"A=1", "OPENAI_API_KEY=sk-1", "OPENAI_API_KEY_2=x", "B=2", nullptr};
+  const auto merged = merge_environment(base, {{"NIB", "1"}}, {"OPENAI_API_KEY", "MISSING"});
+  EXPECT_EQ(merged, (std::vector<std::string>{"A=1", "OPENAI_API_KEY_2=x", "B=2", "NIB=1"}));
 }
 
 TEST(NonInteractiveEnvironment, HoldsTheMarkerAndTheNoPromptSettings) {
@@ -116,6 +127,50 @@ TEST(SpawnProcess, AppliesEnvironmentOverrides) {
   ASSERT_GT(process.pid, 0) << process.error;
   EXPECT_EQ(read_all(process.stdout_fd.get()), "1 cat\n");
   wait_registered(process);
+}
+
+TEST(SpawnProcess, DiesWithTheThreadThatSpawnedIt) {
+  testing::TempDir dir;
+  SpawnedProcess process;
+  std::thread([&] { process = spawn_shell("exec sleep 1000", dir.path()); }).join();
+  ASSERT_GT(process.pid, 0) << process.error;
+  const int status = wait_registered(process);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+TEST(SpawnProcess, OutlivesItsThreadWhenAsked) {
+  testing::TempDir dir;
+  const auto gate = dir.path() / "gate";
+  testing::make_fifo(gate);
+  SpawnedProcess process;
+  pid_t thread_id = 0;
+  std::thread([&] {
+    thread_id = static_cast<pid_t>(::syscall(SYS_gettid));
+    process = spawn_process({.argv = {"/bin/bash", "-c", "read line < gate; echo \"got $line\""},
+                             .cwd = dir.path(),
+                             .environment = merge_environment(environ, {}),
+                             .die_with_spawning_thread = false});
+  }).join();
+  ASSERT_GT(process.pid, 0) << process.error;
+  // The kernel sends a parent-death signal late in the thread's exit, after join returns but
+  // before the thread leaves /proc.
+  const auto task = "/proc/self/task/" + std::to_string(thread_id);
+  while (std::filesystem::exists(task)) std::this_thread::yield();
+  const int fd = ::open(gate.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "x\n", 2), 2);
+  ::close(fd);
+  EXPECT_EQ(read_all(process.stdout_fd.get()), "got x\n");
+  EXPECT_EQ(WEXITSTATUS(wait_registered(process)), 0);
+}
+
+TEST(SpawnProcess, AProgramThatCannotRunIsAnError) {
+  testing::TempDir dir;
+  const SpawnedProcess process =
+      spawn_process({.argv = {"/nonexistent/program"}, .cwd = dir.path(), .environment = {}});
+  EXPECT_EQ(process.pid, -1);
+  EXPECT_EQ(process.error, "cannot run the program: No such file or directory");
 }
 
 TEST(SpawnProcess, MissingDirectoryIsAnError) {
