@@ -10,6 +10,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iterator>
 #include <memory>
@@ -54,14 +55,6 @@ struct Sockets {
   std::vector<curl_socket_t> open;
 };
 
-curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
-  // Close-on-exec: tools' child processes must not inherit the connections.
-  const curl_socket_t socket =
-      ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-  if (socket != CURL_SOCKET_BAD) static_cast<Sockets*>(user)->open.push_back(socket);
-  return socket;
-}
-
 int close_socket(void* user, curl_socket_t socket) {
   std::erase(static_cast<Sockets*>(user)->open, socket);
   return ::close(socket);
@@ -86,7 +79,9 @@ void acknowledge_promptly(const Sockets& sockets) {
 // only once the whole body has been sent.
 struct Transfer {
   const BodyCallback* on_body = nullptr;
-  const Sockets* sockets = nullptr;  // of the multi handle that drives it
+  Sockets* sockets = nullptr;                   // of the multi handle that drives it
+  const AddressCheck* check_address = nullptr;  // asked before each connection when set
+  std::string address_refusal;                  // the first address it refused
   HttpStreamResult result;
   std::exception_ptr callback_exception;  // rethrown once curl has let go of the transfer
   // The callback returned kComplete: the caller goes on, and later bytes are ignored.
@@ -95,6 +90,27 @@ struct Transfer {
   SlistPtr headers;
   EasyPtr easy;  // last: cleaned up before the buffers it points into
 };
+
+// Opens the socket for a connection of `user` (a Transfer) unless its address check refuses
+// the address: curl then tries the host's next address, or fails with "couldn't connect".
+curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->check_address != nullptr) {
+    // curl's sockaddr is followed by the rest of the address (addrlen bytes in all).
+    sockaddr_storage copy{};
+    std::memcpy(&copy, &address->addr, std::min<std::size_t>(address->addrlen, sizeof(copy)));
+    std::string refusal = (*transfer->check_address)(*reinterpret_cast<const sockaddr*>(&copy));
+    if (!refusal.empty()) {
+      if (transfer->address_refusal.empty()) transfer->address_refusal = std::move(refusal);
+      return CURL_SOCKET_BAD;
+    }
+  }
+  // Close-on-exec: tools' child processes must not inherit the connections.
+  const curl_socket_t socket =
+      ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+  if (socket != CURL_SOCKET_BAD) transfer->sockets->open.push_back(socket);
+  return socket;
+}
 
 // A multi handle, the sockets of its connections, and the transfers still ending on them
 // (complete replies whose responses had not ended when their callers went on). Whoever drives
@@ -231,45 +247,97 @@ std::string no_proxy_list() {
   return std::string(user) + "," + kLocalHosts;
 }
 
-SlistPtr build_headers(const HttpRequest& request) {
+SlistPtr header_list(const std::vector<std::string>& lines) {
   curl_slist* list = nullptr;
-  const auto add = [&list](const std::string& line) {
+  for (const std::string& line : lines) {
     if (curl_slist* grown = curl_slist_append(list, line.c_str())) list = grown;
-  };
-  add("Content-Type: application/json");
-  add("Accept: text/event-stream");
-  add("Expect:");  // no "100 Continue" round trip before large request bodies
-  if (!request.bearer_token.empty()) add("Authorization: Bearer " + request.bearer_token);
-  for (const auto& [name, value] : request.headers) add(name + ": " + value);
+  }
   return SlistPtr(list);
 }
 
-void configure(Transfer& transfer, const HttpRequest& request, Sockets& sockets) {
+SlistPtr build_headers(const HttpRequest& request) {
+  std::vector<std::string> lines = {
+      "Content-Type: application/json", "Accept: text/event-stream",
+      "Expect:",  // no "100 Continue" round trip before large request bodies
+  };
+  if (!request.bearer_token.empty())
+    lines.push_back("Authorization: Bearer " + request.bearer_token);
+  for (const auto& [name, value] : request.headers) lines.push_back(name + ": " + value);
+  return header_list(lines);
+}
+
+long milliseconds(std::chrono::milliseconds duration) {
+  return static_cast<long>(duration.count());
+}
+
+// What every transfer sets: the URL, the callbacks, the socket bookkeeping and the errors.
+void configure_common(Transfer& transfer, const std::string& url, Sockets& sockets) {
   CURL* easy = transfer.easy.get();
-  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_POST, 1L);
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.headers.get());
   curl_easy_setopt(easy, CURLOPT_USERAGENT, kUserAgent);
-  curl_easy_setopt(easy, CURLOPT_NOPROXY, no_proxy_list().c_str());  // curl copies strings
   curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);  // signals cannot be used from worker threads
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(std::chrono::milliseconds(kConnectTimeout).count()));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kIdleTimeout.count()));
-  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer);
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body_bytes);
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-  curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &sockets);
+  curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &transfer);
   curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
   curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &sockets);
   transfer.sockets = &sockets;
+}
+
+void configure_post(Transfer& transfer, const HttpRequest& request, Sockets& sockets) {
+  transfer.headers = build_headers(request);
+  configure_common(transfer, request.url, sockets);
+  CURL* easy = transfer.easy.get();
+  curl_easy_setopt(easy, CURLOPT_POST, 1L);
+  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(easy, CURLOPT_NOPROXY, no_proxy_list().c_str());  // curl copies strings
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(kConnectTimeout));
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kIdleTimeout.count()));
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+}
+
+void configure_get(Transfer& transfer, const HttpGetRequest& request, Sockets& sockets) {
+  transfer.headers = header_list({"Accept: " + request.accept});
+  configure_common(transfer, request.url, sockets);
+  if (request.check_address) transfer.check_address = &request.check_address;
+  CURL* easy = transfer.easy.get();
+  curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  curl_easy_setopt(easy, CURLOPT_PROXY, "");            // no proxy, not even from the environment
+  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connect_timeout));
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, milliseconds(request.total_timeout));
+}
+
+// The result of `transfer`, which curl ended with `code`, taken out of it (the callbacks no
+// longer touch it).
+HttpStreamResult take_result(Transfer& transfer, CURLcode code) {
+  HttpStreamResult result = std::move(transfer.result);
+  CURL* easy = transfer.easy.get();
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &result.status);
+  if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {
+    if (code == CURLE_COULDNT_CONNECT && !transfer.address_refusal.empty()) {
+      result.transport_error = transfer.address_refusal;
+    } else {
+      result.transport_error =
+          transfer.error_buffer[0] != '\0' ? transfer.error_buffer : curl_easy_strerror(code);
+    }
+  }
+  result.timed_out = code == CURLE_OPERATION_TIMEDOUT;
+  const char* redirect = nullptr;
+  if (result.status >= 300 && result.status < 400 &&
+      curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK &&
+      redirect != nullptr) {
+    result.redirect_url = redirect;
+  }
+  return result;
 }
 
 // Drives `multi` until `transfer` ends, its reply is complete, or `stop` fires, finishing the
@@ -310,6 +378,12 @@ CURLcode run_transfer(Multi& multi, std::stop_token stop, Transfer& transfer) {
       return CURLE_OK;
     }
   }
+}
+
+HttpStreamResult init_failure() {
+  HttpStreamResult failed;
+  failed.transport_error = "could not initialise libcurl";
+  return failed;
 }
 
 // True once curl has sent the whole request body, so that it never reads POSTFIELDS again.
@@ -371,22 +445,14 @@ HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token st
   transfer->easy.reset(curl_easy_init());
   if (!transfer->easy || !multi->handle()) {
     if (pool) pool->impl_->give_back(std::move(multi));
-    HttpStreamResult failed;
-    failed.transport_error = "could not initialise libcurl";
-    return failed;
+    return init_failure();
   }
   transfer->on_body = &on_body;
-  transfer->headers = build_headers(request);
-  configure(*transfer, request, multi->sockets());
+  configure_post(*transfer, request, multi->sockets());
 
   multi->add(*transfer);
   const CURLcode code = run_transfer(*multi, stop, *transfer);
-  HttpStreamResult result = std::move(transfer->result);  // the callbacks no longer touch it
-  curl_easy_getinfo(transfer->easy.get(), CURLINFO_RESPONSE_CODE, &result.status);
-  if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {
-    result.transport_error =
-        transfer->error_buffer[0] != '\0' ? transfer->error_buffer : curl_easy_strerror(code);
-  }
+  HttpStreamResult result = take_result(*transfer, code);
   const std::exception_ptr callback_exception = transfer->callback_exception;
   if (pool && transfer->complete && request_sent(*transfer, request)) {
     multi->keep_ending(std::move(transfer), Clock::now() + pool->impl_->completion_grace);
@@ -398,6 +464,23 @@ HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token st
   if (pool) pool->impl_->give_back(std::move(multi));
 
   if (callback_exception) std::rethrow_exception(callback_exception);
+  return result;
+}
+
+HttpStreamResult http_get_stream(const HttpGetRequest& request, std::stop_token stop,
+                                 const BodyCallback& on_body) {
+  global_init_once();
+  Multi multi;
+  Transfer transfer;
+  transfer.easy.reset(curl_easy_init());
+  if (!transfer.easy || !multi.handle()) return init_failure();
+  transfer.on_body = &on_body;
+  configure_get(transfer, request, multi.sockets());
+  multi.add(transfer);
+  const CURLcode code = run_transfer(multi, stop, transfer);
+  HttpStreamResult result = take_result(transfer, code);
+  multi.remove(transfer);  // closes the connection unless the response had ended
+  if (transfer.callback_exception) std::rethrow_exception(transfer.callback_exception);
   return result;
 }
 

@@ -3,9 +3,12 @@
 // and a std::stop_token aborts the transfer promptly (within one poll wake-up) even while the
 // server sends nothing.
 //
-// Thread-safety: http_post_stream may be called from several threads at once; each call owns
-// its own curl handles (see ConnectionPool for those it borrows). The body callback runs on
-// the calling thread.
+// http_get_stream fetches a resource from the open web the same way, with the guards such a
+// fetch needs (an overall deadline, a check of every address it connects to).
+//
+// Thread-safety: http_post_stream and http_get_stream may be called from several threads at
+// once; each call owns its own curl handles (see ConnectionPool for those it borrows). The body
+// callback and the address check run on the calling thread.
 
 #include <chrono>
 #include <cstddef>
@@ -17,6 +20,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+struct sockaddr;
 
 namespace nib::provider {
 
@@ -42,7 +47,11 @@ struct HttpStreamResult {
   // The first kErrorBodyExcerptBytes of the body when status >= 400 (such a body is not passed
   // to the callback).
   std::string error_body;
+  // A redirect's target (an absolute URL) when the final response is one; nib follows none
+  // itself.
+  std::string redirect_url;
   std::string transport_error;       // curl's description when the transfer failed; empty otherwise
+  bool timed_out = false;            // the transfer failed because a timeout expired
   bool aborted = false;              // the stop token fired before the transfer ended
   bool stopped_by_callback = false;  // the body callback returned kStop
 
@@ -106,5 +115,31 @@ class ConnectionPool {
 // until the kernel's delayed ACK, about 40 ms later.
 HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
                                   const BodyCallback& on_body, ConnectionPool* pool = nullptr);
+
+// Says whether a connection to `address` may be made: empty to allow it, otherwise why not (a
+// sentence naming the address).
+using AddressCheck = std::function<std::string(const sockaddr& address)>;
+
+// A GET of a resource on the open web (the web_fetch tool). Unlike a model request it has an
+// overall deadline, follows no redirect (the caller checks each target before asking for it),
+// uses no proxy (so that the address checked is the server's own, not a proxy's), and hands
+// the body on decoded from the compressions libcurl supports.
+struct HttpGetRequest {
+  std::string url;
+  std::string accept;  // the Accept header's value
+  std::chrono::milliseconds connect_timeout = kConnectTimeout;
+  std::chrono::milliseconds total_timeout{0};  // for the whole transfer; 0: none
+  // Asked before every connection with the address it is about to be made to (after DNS, so
+  // the address checked is the one connected to). A refused address is not connected to; curl
+  // tries the host's other addresses, and when none is allowed the first refusal is the
+  // result's transport_error. Empty: every address is allowed.
+  AddressCheck check_address;
+};
+
+// GETs `request.url` and streams the body of a successful (< 400) response to `on_body` as
+// http_post_stream does (kComplete ends it like kStop, the connection being closed). A redirect
+// (3xx) is returned as it is, with redirect_url set.
+HttpStreamResult http_get_stream(const HttpGetRequest& request, std::stop_token stop,
+                                 const BodyCallback& on_body);
 
 }  // namespace nib::provider
