@@ -1,65 +1,17 @@
 #include "tools/image.hpp"
 
-#include <dlfcn.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <mutex>
 #include <vector>
 
 #include "tools/image_module.hpp"
+#include "tools/loadable_module.hpp"
 
 namespace nib::tools {
 namespace {
 
-namespace fs = std::filesystem;
-
-// Where the image module may be: only $NIB_IMAGE_MODULE when set (for packagers); otherwise
-// beside the running binary (a build tree), in ../lib/nib from it (an installed nib), and in
-// the build directory (test binaries live in a subdirectory).
-std::vector<fs::path> module_candidates() {
-  if (const char* chosen = std::getenv("NIB_IMAGE_MODULE"); chosen != nullptr && *chosen != 0) {
-    return {fs::path(chosen)};
-  }
-  std::vector<fs::path> candidates;
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    candidates.push_back(self.parent_path() / kImageModuleFile);
-    candidates.push_back(self.parent_path().parent_path() / "lib" / "nib" / kImageModuleFile);
-  }
-  candidates.push_back(fs::path(NIB_IMAGE_MODULE_DIR) / kImageModuleFile);
-  return candidates;
-}
-
-struct LoadedModule {
-  ImagePrepareFunction prepare = nullptr;
-  std::string failure;  // why it could not be loaded
-};
-
-// Loads the module once per process (it stays loaded: libvips cannot be shut down and restarted).
+// Loaded once per process (it stays loaded: libvips cannot be shut down and restarted).
 const LoadedModule& image_module() {
-  static std::once_flag once;
-  static LoadedModule loaded;
-  std::call_once(once, [] {
-    std::string tried;
-    for (const fs::path& candidate : module_candidates()) {
-      if (access(candidate.c_str(), R_OK) != 0) {
-        tried += (tried.empty() ? "" : ", ") + candidate.string();
-        continue;
-      }
-      void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (handle == nullptr) {
-        loaded.failure = dlerror();
-        return;
-      }
-      loaded.prepare = reinterpret_cast<ImagePrepareFunction>(dlsym(handle, kImagePrepareSymbol));
-      if (loaded.prepare == nullptr) loaded.failure = dlerror();
-      return;
-    }
-    loaded.failure = std::string(kImageModuleFile) + " was not found (looked at " + tried + ")";
-  });
+  static const LoadedModule loaded =
+      load_module({kImageModuleFile, "NIB_IMAGE_MODULE", kImagePrepareSymbol});
   return loaded;
 }
 
@@ -68,11 +20,12 @@ const LoadedModule& image_module() {
 ImageOutcome prepare_image(std::string_view bytes, ImageFormat format, const ImageLimits& limits,
                            std::stop_token stop) {
   const LoadedModule& module = image_module();
-  if (module.prepare == nullptr) {
+  if (module.entry == nullptr) {
     return {std::nullopt, "nib's image support is not installed: " + module.failure, false};
   }
   ImageOutcome outcome;
-  module.prepare(ImageJob{bytes, format, limits, std::move(stop)}, outcome);
+  reinterpret_cast<ImagePrepareFunction>(module.entry)(
+      ImageJob{bytes, format, limits, std::move(stop)}, outcome);
   return outcome;
 }
 

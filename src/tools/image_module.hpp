@@ -2,8 +2,7 @@
 // The boundary between nib and its image module (libnib_image.so, built from src/image_module):
 // libvips and the ~70 shared libraries it pulls in cost ~13 ms of start-up and ~10 MB of
 // memory, which every run would pay for the few that read an image. So the module is loaded with
-// dlopen on the first image read. Both sides are built together by the same compiler, so C++
-// types cross the boundary; only the entry point has C linkage, to be found by name.
+// dlopen on the first image read (loadable_module.hpp).
 
 #include <stop_token>
 #include <string_view>
