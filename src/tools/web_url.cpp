@@ -1,0 +1,67 @@
+#include "tools/web_url.hpp"
+
+#include <curl/curl.h>
+
+#include <memory>
+
+namespace nib::tools {
+namespace {
+
+struct UrlDeleter {
+  void operator()(CURLU* url) const { curl_url_cleanup(url); }
+};
+using UrlPtr = std::unique_ptr<CURLU, UrlDeleter>;
+
+// One part of `url`, or "" when it has none.
+std::string url_part(CURLU* url, CURLUPart part) {
+  char* text = nullptr;
+  if (curl_url_get(url, part, &text, 0) != CURLUE_OK || text == nullptr) return "";
+  std::string copy(text);
+  curl_free(text);
+  return copy;
+}
+
+// Parsing, for URLs from the model and from pages: any scheme (so a wrong one can be named),
+// and spaces and other bytes a URL may not hold percent-encoded rather than refused.
+constexpr unsigned kParseFlags = CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE;
+
+}  // namespace
+
+std::variant<WebUrl, std::string> parse_web_url(std::string_view text) {
+  const std::string given(text);
+  UrlPtr url(curl_url());
+  if (!url) return std::string("could not parse the URL (out of memory)");
+  if (given.find("://") == std::string::npos) {
+    return "\"" + given + "\" is not an absolute URL: give the whole URL, starting with https:// " +
+           "or http://.";
+  }
+  if (const CURLUcode code = curl_url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
+      code != CURLUE_OK) {
+    return "\"" + given + "\" is not a valid URL (" + curl_url_strerror(code) + ").";
+  }
+  WebUrl parsed{url_part(url.get(), CURLUPART_URL), url_part(url.get(), CURLUPART_SCHEME),
+                url_part(url.get(), CURLUPART_HOST)};
+  if (parsed.scheme != "http" && parsed.scheme != "https") {
+    return parsed.scheme + ":// URLs are not fetched: web_fetch reads http and https URLs only." +
+           (parsed.scheme == "file" ? " Read local files with read." : "");
+  }
+  if (parsed.host.empty()) return "\"" + given + "\" names no host.";
+  return parsed;
+}
+
+std::optional<std::string> resolve_url(const std::string& base, std::string_view reference) {
+  UrlPtr url(curl_url());
+  if (!url || curl_url_set(url.get(), CURLUPART_URL, base.c_str(), kParseFlags) != CURLUE_OK) {
+    return std::nullopt;
+  }
+  // Setting a URL on a handle that holds one resolves it as a reference against it.
+  const std::string href(reference);
+  if (curl_url_set(url.get(), CURLUPART_URL, href.c_str(), kParseFlags) != CURLUE_OK) {
+    return std::nullopt;
+  }
+  std::string resolved = url_part(url.get(), CURLUPART_URL);
+  if (resolved.empty()) return std::nullopt;
+  return resolved;
+}
+
+}  // namespace nib::tools
