@@ -9,6 +9,7 @@
 #include "tools/grep.hpp"
 #include "tools/ls.hpp"
 #include "tools/read.hpp"
+#include "tools/web_fetch.hpp"
 #include "tools/write.hpp"
 
 namespace nib::tools {
@@ -22,7 +23,7 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   return {make_read_tool(files), make_bash_tool(std::move(bash)),
           make_edit_tool(files), make_write_tool(files),
           make_find_tool(),      make_ls_tool(),
-          make_grep_tool()};
+          make_grep_tool(),      make_web_fetch_tool()};
 }
 
 std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,

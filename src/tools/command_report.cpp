@@ -51,8 +51,6 @@ std::string lines_span(std::uint64_t first, std::uint64_t last) {
   return "lines " + util::format_count(first) + "–" + util::format_count(last);
 }
 
-constexpr std::string_view kHowToSeeMore = " (read it with offset and limit, or grep it).";
-
 // Where the full stream is; `tail_first` is the first of the last lines shown (0: none).
 std::string log_sentence(std::string_view name, const OutputCapture& capture,
                          std::uint64_t tail_first) {
@@ -60,11 +58,11 @@ std::string log_sentence(std::string_view name, const OutputCapture& capture,
   if (!path)
     return "The full " + std::string(name) + " could not be saved: " + capture.log_error() + ".";
   if (!capture.log_partial()) {
-    return "Full " + std::string(name) + ": " + path->string() + std::string(kHowToSeeMore);
+    return "Full " + std::string(name) + ": " + path->string() + std::string(kReadLogHint);
   }
   std::string sentence = "The first " + util::format_count(capture.log_bytes()) + " bytes";
   if (capture.log_lines() > 0) sentence += " (" + lines_span(1, capture.log_lines()) + ")";
-  sentence += " are saved in " + path->string() + std::string(kHowToSeeMore);
+  sentence += " are saved in " + path->string() + std::string(kReadLogHint);
   if (!capture.log_error().empty()) {
     sentence += " Saving stopped early: " + capture.log_error() + ".";
   } else {

@@ -138,4 +138,34 @@ inline constexpr std::size_t kGrepMaxGlobAlternatives = 64;
 // grep: unreadable files and directories named in a result; the count is always given.
 inline constexpr std::size_t kGrepMaxNamedFailures = 5;
 
+// web_fetch: redirects followed, each target checked like the first URL (scheme and address)
+// before it is asked for. Real sites' chains are short (http → https → www → a locale); longer
+// ones are loops or traps, and every hop costs a connection.
+inline constexpr std::size_t kWebFetchMaxRedirects = 5;
+// web_fetch: time allowed to establish a connection (TCP and TLS); a server that takes longer is
+// down or filtered, and the model does better to hear so soon.
+inline constexpr std::chrono::seconds kWebFetchConnectTimeout{10};
+// web_fetch: time for the whole fetch, redirects included: enough for the largest download
+// below over a slow link, short enough that a server that trickles cannot hold a call for long.
+inline constexpr std::chrono::seconds kWebFetchTimeout{60};
+// web_fetch: bytes downloaded at most (after decompression); a longer body is cut here, with a
+// note. Documentation pages and issues are far smaller; the cap bounds memory and the work of
+// converting a page (and a compressed "bomb").
+inline constexpr std::size_t kWebFetchMaxBytes = 10 * 1024 * 1024;
+// web_fetch: characters (Unicode code points) of the converted page the model receives unless it
+// asks for another amount: a long documentation page whole, with room left in the context.
+// The full text is saved in a log whose path the result gives.
+inline constexpr std::size_t kWebFetchDefaultMaxChars = 40'000;
+// ...and the most it may ask for: about what read shows at once (kMaxOutputBytes); for more,
+// it reads the saved text.
+inline constexpr std::size_t kWebFetchMaxChars = 100'000;
+// web_fetch: an HTML page is parsed only up to where its elements nest this deep by a quick
+// estimate (tools/html_depth.hpp): libgumbo's time grows with the square of the nesting, and
+// at this depth parsing still takes milliseconds. Real pages nest a few dozen levels.
+inline constexpr std::size_t kHtmlMaxParseDepth = 2000;
+// web_fetch: HTML elements nested deeper than this are left out (with a note): real pages stay
+// far below it, and the converter recurses once per level, so a hostile page cannot exhaust
+// the worker thread's stack.
+inline constexpr std::size_t kHtmlMaxDepth = 400;
+
 }  // namespace nib::tools

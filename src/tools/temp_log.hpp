@@ -12,6 +12,9 @@
 
 namespace nib::tools {
 
+// What follows a log's path in a result: how the model sees more of it.
+inline constexpr std::string_view kReadLogHint = " (read it with offset and limit, or grep it).";
+
 // An open, empty log file, or the reason there is none (`error` set, `fd` invalid).
 struct LogFile {
   UniqueFd fd;

@@ -44,6 +44,14 @@ TEST(ToolCommandTest, PrintsTheModelFacingContent) {
   EXPECT_TRUE(result.err.empty()) << result.err;
 }
 
+TEST(ToolCommandTest, WebFetchIsABuiltInToolThatRefusesThisMachine) {
+  TempDir dir;
+  const auto result =
+      run_nib({"tool", "web_fetch", R"({"url":"http://127.0.0.1:9/"})"}, dir.path());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("127.0.0.1 is a loopback address"), std::string::npos) << result.out;
+}
+
 TEST(ToolCommandTest, ErrorResultExitsOne) {
   TempDir dir;
   const auto missing = run_nib({"tool", "read", R"({"path":"missing.txt"})"}, dir.path());

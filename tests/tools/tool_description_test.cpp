@@ -30,6 +30,8 @@ TEST(ToolDescriptionTest, EachBuiltInToolSaysWhatItsCallActsOn) {
   EXPECT_EQ(tool_named("ls")->describe_call(json{{"path", "src"}}), "src");
   EXPECT_EQ(tool_named("edit")->describe_call(json{{"path", "a.py"}}), "a.py");
   EXPECT_EQ(tool_named("write")->describe_call(json{{"path", "b.py"}, {"content", "x"}}), "b.py");
+  EXPECT_EQ(tool_named("web_fetch")->describe_call(json{{"url", "https://docs.rs/x"}}),
+            "https://docs.rs/x");
 }
 
 TEST(ToolDescriptionTest, ReadStandsInForItsPageWithTheCountOfLines) {
