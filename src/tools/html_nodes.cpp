@@ -111,6 +111,10 @@ int block_breaks(GumboTag tag) {
   }
 }
 
+bool is_heading(GumboTag tag) {
+  return tag >= GUMBO_TAG_H1 && tag <= GUMBO_TAG_H6;
+}
+
 bool holds_blocks(const GumboNode& node, std::size_t depth) {
   if (depth > kHtmlMaxDepth) return false;
   for (const GumboNode* child : child_elements(node)) {
@@ -120,15 +124,9 @@ bool holds_blocks(const GumboNode& node, std::size_t depth) {
       case GUMBO_TAG_UL:
       case GUMBO_TAG_OL:
       case GUMBO_TAG_BLOCKQUOTE:
-      case GUMBO_TAG_H1:
-      case GUMBO_TAG_H2:
-      case GUMBO_TAG_H3:
-      case GUMBO_TAG_H4:
-      case GUMBO_TAG_H5:
-      case GUMBO_TAG_H6:
         return true;
       default:
-        if (holds_blocks(*child, depth + 1)) return true;
+        if (is_heading(tag_of(*child)) || holds_blocks(*child, depth + 1)) return true;
     }
   }
   return false;

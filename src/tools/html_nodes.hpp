@@ -28,6 +28,9 @@ std::string_view attribute(const GumboNode& node, const char* name);
 // navigation, forms' controls, embedded media, hidden elements.
 bool left_out(const GumboNode& node);
 
+// h1 to h6.
+bool is_heading(GumboTag tag);
+
 // How many line breaks an element puts around itself: 2 (a blank line) for paragraphs and
 // other big blocks, 1 for containers, 0 for inline elements. Elements the renderer handles
 // itself (headings, lists, tables, <pre>) are 0 here.

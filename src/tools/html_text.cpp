@@ -3,7 +3,6 @@
 #include <gumbo.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <optional>
 #include <vector>
@@ -12,18 +11,13 @@
 #include "tools/html_nodes.hpp"
 #include "tools/limits.hpp"
 #include "tools/web_url.hpp"
+#include "util/ascii.hpp"
 
 namespace nib::tools {
 namespace {
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-std::string_view trim_spaces(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
 }
 
 void trim_line_end(std::string& line) {
@@ -50,14 +44,12 @@ class LinkResolver {
   // part of the same page ("#..."), or in a scheme a reader cannot follow (javascript:,
   // data:). mailto: and tel: links are kept as written.
   std::optional<std::string> resolve(std::string_view reference) const {
-    reference = trim_spaces(reference);
+    reference = util::ascii_trim(reference);
     if (reference.empty() || reference.front() == '#') return std::nullopt;
     const std::size_t colon = reference.find(':');
     const std::size_t first_delimiter = reference.find_first_of("/?#");
     if (colon != std::string_view::npos && colon > 0 && colon < first_delimiter) {
-      std::string scheme(reference.substr(0, colon));
-      std::transform(scheme.begin(), scheme.end(), scheme.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      const std::string scheme = util::ascii_lower(reference.substr(0, colon));
       if (scheme == "mailto" || scheme == "tel") return std::string(reference);
       if (scheme != "http" && scheme != "https") return std::nullopt;
     }
@@ -133,6 +125,7 @@ class Renderer {
 
   void element(const GumboNode& node, std::size_t depth) {
     const GumboTag tag = node.v.element.tag;
+    if (is_heading(tag)) return heading(node, depth, static_cast<int>(tag - GUMBO_TAG_H1) + 1);
     switch (tag) {
       case GUMBO_TAG_BR:
         line_break();
@@ -141,14 +134,6 @@ class Renderer {
         block_break(2);
         if (!inline_only_) emit_line("---");
         block_break(2);
-        return;
-      case GUMBO_TAG_H1:
-      case GUMBO_TAG_H2:
-      case GUMBO_TAG_H3:
-      case GUMBO_TAG_H4:
-      case GUMBO_TAG_H5:
-      case GUMBO_TAG_H6:
-        heading(node, depth, static_cast<int>(tag - GUMBO_TAG_H1) + 1);
         return;
       case GUMBO_TAG_PRE:
       case GUMBO_TAG_LISTING:

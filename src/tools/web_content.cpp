@@ -5,6 +5,7 @@
 
 #include "tools/html_text.hpp"
 #include "tools/pdf_text.hpp"
+#include "util/ascii.hpp"
 #include "util/byte_size.hpp"
 #include "util/charset.hpp"
 #include "util/utf8.hpp"
@@ -18,23 +19,9 @@ constexpr std::size_t kMetaPrescanBytes = 1024;
 // How much of a body of no declared type is sniffed.
 constexpr std::size_t kSniffBytes = 8 * 1024;
 
-std::string lower(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lowered;
-}
-
 // "text/html" from "Text/HTML; charset=utf-8".
 std::string mime_type(std::string_view content_type) {
-  std::string_view type = content_type.substr(0, content_type.find(';'));
-  while (!type.empty() && std::isspace(static_cast<unsigned char>(type.front()))) {
-    type.remove_prefix(1);
-  }
-  while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) {
-    type.remove_suffix(1);
-  }
-  return lower(type);
+  return util::ascii_lower(util::ascii_trim(content_type.substr(0, content_type.find(';'))));
 }
 
 bool is_textual(const std::string& mime) {
@@ -53,7 +40,7 @@ WebContentKind sniff(std::string_view bytes) {
   const std::string_view start = bytes.substr(0, kSniffBytes);
   if (start.starts_with("%PDF-")) return WebContentKind::kPdf;
   if (start.find('\0') != std::string_view::npos) return WebContentKind::kBinary;
-  const std::string head = lower(start.substr(0, kMetaPrescanBytes));
+  const std::string head = util::ascii_lower(start.substr(0, kMetaPrescanBytes));
   if (head.find("<!doctype html") != std::string::npos || head.find("<html") != std::string::npos) {
     return WebContentKind::kHtml;
   }
@@ -81,7 +68,7 @@ WebContentKind kind_of(const std::string& mime, std::string_view bytes) {
 // The charset a <meta> in the page's first bytes declares: <meta charset="x"> or
 // <meta http-equiv="Content-Type" content="text/html; charset=x">.
 std::string meta_charset(std::string_view html) {
-  const std::string head = lower(html.substr(0, kMetaPrescanBytes));
+  const std::string head = util::ascii_lower(html.substr(0, kMetaPrescanBytes));
   for (std::size_t pos = head.find("<meta"); pos != std::string::npos;
        pos = head.find("<meta", pos + 1)) {
     const std::string_view tag = std::string_view(head).substr(pos, head.find('>', pos) - pos);

@@ -2,31 +2,16 @@
 
 #include <iconv.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <optional>
 
+#include "util/ascii.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::util {
 namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-std::string lower(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lowered;
-}
-
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool is_utf8_label(const std::string& label) {
   return label.empty() || label == "utf-8" || label == "utf8" || label == "unicode-1-1-utf-8";
@@ -71,7 +56,7 @@ std::optional<std::string> convert(std::string_view bytes, const std::string& fr
 }  // namespace
 
 DecodedText decode_to_utf8(std::string_view bytes, std::string_view charset) {
-  std::string label = lower(trim(charset));
+  std::string label = ascii_lower(ascii_trim(charset));
   if (bytes.starts_with("\xEF\xBB\xBF")) {
     bytes.remove_prefix(3);
     label = "utf-8";
@@ -94,10 +79,11 @@ std::string charset_parameter(std::string_view content_type) {
   while ((pos = content_type.find(';', pos)) != std::string_view::npos) {
     ++pos;
     const std::size_t end = content_type.find(';', pos);
-    const std::string_view parameter = trim(content_type.substr(pos, end - pos));
+    const std::string_view parameter = ascii_trim(content_type.substr(pos, end - pos));
     const std::size_t equals = parameter.find('=');
-    if (equals != std::string_view::npos && lower(trim(parameter.substr(0, equals))) == "charset") {
-      std::string_view value = trim(parameter.substr(equals + 1));
+    if (equals != std::string_view::npos &&
+        ascii_lower(ascii_trim(parameter.substr(0, equals))) == "charset") {
+      std::string_view value = ascii_trim(parameter.substr(equals + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
