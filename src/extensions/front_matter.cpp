@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "extensions/limits.hpp"
+#include "extensions/yaml_leniency.hpp"
 #include "util/byte_size.hpp"
 #include "util/utf8.hpp"
 
@@ -90,6 +91,16 @@ class Converter {
   std::size_t values_ = 0;
 };
 
+// Whether `text` loads as YAML, into `root`.
+bool load_yaml(const std::string& text, YAML::Node& root) {
+  try {
+    root = YAML::Load(text);
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
 // Parses the YAML between the delimiters; `first_line` is the file line it starts on.
 MarkdownParse parse_front_matter(const std::string& yaml, int first_line,
                                  const std::filesystem::path& file, FrontMatter& out) {
@@ -103,8 +114,13 @@ MarkdownParse parse_front_matter(const std::string& yaml, int first_line,
     return fail(first_line + std::max(error.mark.line, 0),
                 "front matter is nested too deeply for YAML to be read");
   } catch (const YAML::Exception& error) {
-    return fail(first_line + std::max(error.mark.line, 0),
-                "front matter is not valid YAML: " + error.msg);
+    // Claude Code reads some values strict YAML refuses as the text written; so does nib. When
+    // that does not help either, the first error is the one that names the real mistake.
+    const std::optional<std::string> lenient = quote_unparseable_values(yaml);
+    if (!lenient || !load_yaml(*lenient, root)) {
+      return fail(first_line + std::max(error.mark.line, 0),
+                  "front matter is not valid YAML: " + error.msg);
+    }
   }
   if (root.IsNull()) return {};
   if (!root.IsMap()) {

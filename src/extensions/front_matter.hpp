@@ -2,7 +2,7 @@
 // Markdown files with YAML front matter, the format of Claude Code's (and nib's) agent
 // definitions, skills and custom commands: an opening line "---", YAML, a closing line "---",
 // then the Markdown body. Reading and splitting only; what the keys mean belongs to each format
-// (agent_definition, skill_loader, command_loader). Pure apart from read_markdown's file read;
+// (agent_definition, skill_catalog, command_catalog). Pure apart from read_markdown's file read;
 // thread-safe.
 //
 // The text is taken as Claude Code's files are written in practice: a UTF-8 byte order mark is
@@ -15,6 +15,10 @@
 // text as written, unquoted (YAML's untyped scalars: `42`, `true`, `off` stay "42", "true",
 // "off", and the format decides what they mean), a sequence an array, a mapping an object, and
 // an empty value or `~`/`null` is null. Aliases are expanded, within kMaxFrontMatterValues.
+//
+// Leniency: front matter strict YAML refuses is read again with the plain values it cannot
+// parse taken as the text written (yaml_leniency), as Claude Code reads them, so the
+// documented `argument-hint: [issue] [priority]` is the text "[issue] [priority]".
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -113,13 +113,34 @@ TEST(FrontMatterTest, BadYamlNamesTheFileLine) {
   EXPECT_EQ(problem.line, 3);
   EXPECT_NE(problem.message.find("front matter is not valid YAML"), std::string::npos);
 
-  problem = problem_of("---\nname: a\ndescription: b: c\n---\n");
-  EXPECT_EQ(problem.line, 3);
-  EXPECT_EQ(problem.text(), "agents/a.md:3: front matter is not valid YAML: illegal map value");
+  // A continuation line YAML cannot read, under a value it can: the error stands.
+  problem = problem_of("---\nname: a\ndescription: b\n  c: d\n---\n");
+  EXPECT_EQ(problem.text(), "agents/a.md:4: front matter is not valid YAML: illegal map value");
 
   // A tab where YAML wants spaces, four lines down, after a BOM and with CRLF.
   problem = problem_of("\xEF\xBB\xBF---\r\nname: a\r\nx:\r\n  y: 1\r\n\tz: 2\r\n---\r\n");
   EXPECT_EQ(problem.line, 5);
+}
+
+TEST(FrontMatterTest, PlainValuesStrictYamlRefusesAreReadAsWritten) {
+  // Claude Code's documented argument-hint, a ": " and an "@" inside plain values.
+  const MarkdownDocument document = parsed(
+      "---\n"
+      "argument-hint: [issue-number] [priority]\n"
+      "description: Use it when: the user asks. Examples: <example>Context: x</example>\n"
+      "model: @fast it's\n"
+      "tools: [Read, Grep]\n"
+      "---\n"
+      "Body.\n");
+  const FrontMatter& fm = *document.front_matter;
+  EXPECT_EQ(fm.find("argument-hint")->value, "[issue-number] [priority]");
+  EXPECT_EQ(fm.find("argument-hint")->line, 2);
+  EXPECT_EQ(fm.find("description")->value,
+            "Use it when: the user asks. Examples: <example>Context: x</example>");
+  EXPECT_EQ(fm.find("model")->value, "@fast it's");
+  // Values YAML reads are left to it.
+  EXPECT_EQ(fm.find("tools")->value, json::array({"Read", "Grep"}));
+  EXPECT_TRUE(document.notes.empty());
 }
 
 TEST(FrontMatterTest, UnclosedFrontMatterIsAProblem) {
