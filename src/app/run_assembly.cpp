@@ -9,9 +9,20 @@ RunResources open_run(const CliOptions& options, const ModelConfig& model,
                       const RunContext& context) {
   RunResources run;
   auto tools = tools::builtin_tools({.withheld_environment = context.withheld_environment});
-  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, run.error);
-  if (run.error.empty()) run.tools = core::ToolRegistry::create(std::move(tools), {}, run.error);
-  if (!run.tools) return run;
+  if (options.tools) {
+    auto selected = tools::select_tools(std::move(tools), *options.tools);
+    if (!selected.ok()) {
+      run.error = selected.error();
+      return run;
+    }
+    tools = std::move(selected.value());
+  }
+  auto registry = core::ToolRegistry::create(std::move(tools), {});
+  if (!registry.ok()) {
+    run.error = registry.error();
+    return run;
+  }
+  run.tools = std::move(registry.value());
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) {
