@@ -56,13 +56,13 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 2;
   }
 
-  RunResources run = open_run(options, model, context);
-  if (!run.error.empty()) {
-    std::cerr << "nib: " << run.error << '\n';
+  auto opened = open_run(options, model, context);
+  if (!opened.ok()) {
+    std::cerr << "nib: " << opened.error() << '\n';
     return 2;
   }
-  const core::ToolRegistry& registry = *run.tools;
-  RunSession& session = *run.session;
+  const core::ToolRegistry& registry = *opened.value().tools;
+  RunSession& session = opened.value().session;
 
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);

@@ -5,21 +5,21 @@
 
 namespace nib::app {
 
-RunResources open_run(const CliOptions& options, const ModelConfig& model,
-                      const RunContext& context) {
-  RunResources run;
+util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
+                                    const RunContext& context) {
+  using Result = util::Result<RunResources>;
   auto tools = tools::builtin_tools({.withheld_environment = context.withheld_environment});
-  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, run.error);
-  if (run.error.empty()) run.tools = core::ToolRegistry::create(std::move(tools), {}, run.error);
-  if (!run.tools) return run;
+  if (options.tools) {
+    auto selected = tools::select_tools(std::move(tools), *options.tools);
+    if (!selected.ok()) return Result::failure(selected.error());
+    tools = std::move(selected.value());
+  }
+  auto registry = core::ToolRegistry::create(std::move(tools), {});
+  if (!registry.ok()) return Result::failure(registry.error());
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
-  if (!session.ok()) {
-    run.error = session.error();
-    return run;
-  }
-  run.session.emplace(std::move(session.value()));
-  return run;
+  if (!session.ok()) return Result::failure(session.error());
+  return RunResources{std::move(registry.value()), std::move(session.value())};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -3,8 +3,6 @@
 // flags ask for, and the loop's options for a model. Pure wiring.
 
 #include <memory>
-#include <optional>
-#include <string>
 
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
@@ -13,18 +11,19 @@
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
 #include "ui/print_output.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
 // What every run opens first: its tools (the built-in ones, or those --tools names) and its
-// session (new, or the one the options name).
+// session (new, or the one the options name). A failure when either cannot be had (exit
+// status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
-  std::optional<RunSession> session;
-  std::string error;  // set when either cannot be had (exit status 2)
+  RunSession session;
 };
-RunResources open_run(const CliOptions& options, const ModelConfig& model,
-                      const RunContext& context);
+util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
+                                    const RunContext& context);
 
 // The loop's options for `model`: provider, model, thinking, tools, the system prompt, the
 // turn limit and the working directory. Sinks, gate and hooks are the caller's.

@@ -115,14 +115,15 @@ const json& models_schema() {
   return schema;
 }
 
-// The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist.
-// Throws std::runtime_error with "<file>: <field>: <problem>" otherwise.
-std::optional<json> read_config_file(const fs::path& file, const json& schema) {
+// The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist;
+// otherwise a failure "<file>: <field>: <problem>".
+util::Result<std::optional<json>> read_config_file(const fs::path& file, const json& schema) {
+  using Result = util::Result<std::optional<json>>;
   std::ifstream in(file);
   if (!in) {
     std::error_code error;
-    if (!fs::exists(file, error)) return std::nullopt;
-    throw std::runtime_error(file.string() + ": cannot be read");
+    if (!fs::exists(file, error)) return std::optional<json>();
+    return Result::failure(file.string() + ": cannot be read");
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -133,18 +134,18 @@ std::optional<json> read_config_file(const fs::path& file, const json& schema) {
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = error.what();
     const auto at = what.find("parse error");
-    throw std::runtime_error(
+    return Result::failure(
         file.string() + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at)));
   }
-  std::string schema_error;
-  const auto compiled = core::CompiledSchema::compile(schema, schema_error);
-  const auto errors = compiled->validate(document);
+  // The schemas are nib's own, checked by the tests: compiling them cannot fail.
+  const auto compiled = core::CompiledSchema::compile(schema);
+  const auto errors = compiled.value()->validate(document);
   if (!errors.empty()) {
     const core::FieldError& first = errors.front();
-    throw std::runtime_error(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
-                             ": " + first.message);
+    return Result::failure(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
+                           ": " + first.message);
   }
-  return document;
+  return std::optional<json>(std::move(document));
 }
 
 void apply_settings(const json& document, Settings& settings) {
@@ -270,30 +271,27 @@ ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) 
   return {global, cwd / ".nib"};
 }
 
-ConfigurationOutcome load_configuration(const ConfigDirectories& directories) {
+util::Result<Configuration> load_configuration(const ConfigDirectories& directories) {
+  using Result = util::Result<Configuration>;
   Configuration configuration;
   configuration.providers = provider::builtin_providers();
-  try {
-    for (const fs::path& directory : {directories.global, directories.project}) {
-      if (directory.empty()) continue;
-      if (const auto settings = read_config_file(directory / "settings.json", settings_schema())) {
-        apply_settings(*settings, configuration.settings);
-      }
-      if (const auto models = read_config_file(directory / "models.json", models_schema())) {
-        apply_models(*models, configuration.providers);
-      }
-    }
-  } catch (const std::runtime_error& error) {
-    return {std::nullopt, std::string("nib: ") + error.what()};
+  for (const fs::path& directory : {directories.global, directories.project}) {
+    if (directory.empty()) continue;
+    const auto settings = read_config_file(directory / "settings.json", settings_schema());
+    if (!settings.ok()) return Result::failure("nib: " + settings.error());
+    if (settings.value()) apply_settings(*settings.value(), configuration.settings);
+    const auto models = read_config_file(directory / "models.json", models_schema());
+    if (!models.ok()) return Result::failure("nib: " + models.error());
+    if (models.value()) apply_models(*models.value(), configuration.providers);
   }
   for (const auto& entry : configuration.providers) {
     if (entry.base_url.empty()) {
-      return {std::nullopt, "nib: provider \"" + entry.name +
-                                "\" in models.json has no baseUrl; add \"baseUrl\" (e.g. "
-                                "\"http://localhost:11434/v1\")."};
+      return Result::failure("nib: provider \"" + entry.name +
+                             "\" in models.json has no baseUrl; add \"baseUrl\" (e.g. "
+                             "\"http://localhost:11434/v1\").");
     }
   }
-  return {std::move(configuration), {}};
+  return configuration;
 }
 
 }  // namespace nib::app

@@ -24,6 +24,7 @@
 #include "app/environment.hpp"
 #include "core/provider.hpp"
 #include "provider/model_registry.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
@@ -31,7 +32,7 @@ struct Settings {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
-  std::optional<int> max_turns;    // "maxTurns": model requests per run (no limit when absent)
+  std::optional<int> max_turns;  // "maxTurns": model requests per run (no limit when absent)
   // "concurrency": {"tools": N, "requests": M}: the process's budget (core/slot_pool.hpp).
   std::optional<int> concurrent_tools;
   std::optional<int> concurrent_requests;
@@ -67,11 +68,7 @@ struct ConfigDirectories {
 
 ConfigDirectories config_directories(const EnvLookup& env, const std::filesystem::path& cwd);
 
-struct ConfigurationOutcome {
-  std::optional<Configuration> configuration;
-  std::string error;  // "nib: <file>: <field>: <problem>"
-};
-
-ConfigurationOutcome load_configuration(const ConfigDirectories& directories);
+// Both directories' files applied in turn; a failure reads "nib: <file>: <field>: <problem>".
+util::Result<Configuration> load_configuration(const ConfigDirectories& directories);
 
 }  // namespace nib::app

@@ -272,16 +272,17 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
                                                  .tag = tag,
                                                  .call_id = request.call_id,
                                                  .command = request.command});
-  SpawnedProcess process = spawn_process(
+  auto spawned = spawn_process(
       {.argv = {kShell, "-c", request.command},
        .cwd = request.cwd,
        .environment = merge_environment(environ, overrides, request.withheld_environment),
        .open_pidfd = request.use_pidfd});
-  if (process.pid < 0) {
+  if (!spawned.ok()) {
     command_ended(entry, /*tree_killed=*/true);
-    result.error = process.error;
+    result.error = spawned.error();
     return result;
   }
+  SpawnedProcess& process = spawned.value();
   result.pid = process.pid;
   record_shell(entry, process.pid);
   CommandWaiter waiter(process, result, tag, deadline, std::move(stop));

@@ -17,17 +17,17 @@ class SettingsTest : public ::testing::Test {
   ConfigDirectories directories() const {
     return {dir_.path() / "global", dir_.path() / "project"};
   }
-  ConfigurationOutcome load() const { return load_configuration(directories()); }
+  util::Result<Configuration> load() const { return load_configuration(directories()); }
 
   TempDir dir_;
 };
 
 TEST_F(SettingsTest, NoFilesGiveTheBuiltInProviders) {
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  EXPECT_NE(outcome.configuration->find_provider("openai"), nullptr);
-  EXPECT_NE(outcome.configuration->find_provider("anthropic"), nullptr);
-  EXPECT_FALSE(outcome.configuration->settings.provider);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_NE(outcome.value().find_provider("openai"), nullptr);
+  EXPECT_NE(outcome.value().find_provider("anthropic"), nullptr);
+  EXPECT_FALSE(outcome.value().settings.provider);
 }
 
 TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
@@ -36,8 +36,8 @@ TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
   dir_.write("project/settings.json",
              R"({"thinking": "high", "retry": {"maxRetries": 2, "baseDelayMs": 250}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.provider, "anthropic");
   EXPECT_EQ(settings.model, "claude-opus-4-5");
   EXPECT_EQ(settings.thinking, core::ThinkingLevel::kHigh);
@@ -49,13 +49,13 @@ TEST_F(SettingsTest, TurnLimitAndConcurrencyBudget) {
   dir_.write("project/settings.json",
              R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.max_turns, 40);
   EXPECT_EQ(settings.concurrent_tools, 8);
   EXPECT_EQ(settings.concurrent_requests, 2);
   dir_.write("project/settings.json", R"({"concurrency": {"tools": 0}})");
-  EXPECT_NE(load().error.find("concurrency/tools"), std::string::npos) << load().error;
+  EXPECT_NE(load().error().find("concurrency/tools"), std::string::npos) << load().error();
 }
 
 TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
@@ -68,14 +68,14 @@ TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
   dir_.write("project/models.json", R"({"providers": {
     "ollama": {"models": [{"id": "qwen3:8b", "contextWindow": 8192}]}}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const auto* ollama = outcome.configuration->find_provider("ollama");
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const auto* ollama = outcome.value().find_provider("ollama");
   ASSERT_NE(ollama, nullptr);
   EXPECT_EQ(ollama->api, provider::Api::kOpenAIChat);
   EXPECT_EQ(ollama->base_url, "http://localhost:11434/v1");
   ASSERT_EQ(ollama->models.size(), 1u);
   EXPECT_EQ(ollama->models[0].context_window, 8192) << "the project's entry replaces the model";
-  const auto* openai = outcome.configuration->find_provider("openai");
+  const auto* openai = outcome.value().find_provider("openai");
   ASSERT_NE(openai, nullptr);
   EXPECT_NE(openai->find("gpt-next"), nullptr);
   EXPECT_NE(openai->find("gpt-5"), nullptr);
@@ -85,36 +85,36 @@ TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
 TEST_F(SettingsTest, InvalidJsonNamesTheFileAndThePlace) {
   dir_.write("global/settings.json", "{\"provider\": \"openai\",\n  \"model\": }");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("global/settings.json: not valid JSON"), std::string::npos)
-      << outcome.error;
-  EXPECT_NE(outcome.error.find("line 2"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("global/settings.json: not valid JSON"), std::string::npos)
+      << outcome.error();
+  EXPECT_NE(outcome.error().find("line 2"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AWrongFieldNamesTheFileTheFieldAndTheProblem) {
   dir_.write("project/models.json", R"({"providers": {"ollama": {
     "baseUrl": "http://localhost:11434/v1", "models": [{"id": "m", "contextWindow": "big"}]}}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("project/models.json: /providers/ollama/models/0/contextWindow: "),
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("project/models.json: /providers/ollama/models/0/contextWindow: "),
             std::string::npos)
-      << outcome.error;
-  EXPECT_NE(outcome.error.find("integer"), std::string::npos) << outcome.error;
+      << outcome.error();
+  EXPECT_NE(outcome.error().find("integer"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AMisspelledSettingIsAnError) {
   dir_.write("global/settings.json", R"({"modle": "gpt-5"})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("settings.json"), std::string::npos) << outcome.error;
-  EXPECT_NE(outcome.error.find("modle"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("settings.json"), std::string::npos) << outcome.error();
+  EXPECT_NE(outcome.error().find("modle"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AnUnknownThinkingLevelIsAnError) {
   dir_.write("global/settings.json", R"({"thinking": "extreme"})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("/thinking"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("/thinking"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
@@ -122,8 +122,8 @@ TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
              R"({"env": {"withhold": ["GITHUB_TOKEN"], "passThrough": ["OPENAI_API_KEY"]}})");
   dir_.write("project/settings.json", R"({"env": {"withhold": ["NPM_TOKEN"]}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.env_withhold, (std::vector<std::string>{"GITHUB_TOKEN", "NPM_TOKEN"}));
   EXPECT_EQ(settings.env_pass_through, (std::vector<std::string>{"OPENAI_API_KEY"}));
 }
@@ -131,24 +131,24 @@ TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
 TEST_F(SettingsTest, AnEnvEntryThatIsNoVariableNameIsAnError) {
   dir_.write("project/settings.json", R"({"env": {"withhold": ["GOOD", "NOT=A NAME"]}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("project/settings.json: /env/withhold/1: "), std::string::npos)
-      << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("project/settings.json: /env/withhold/1: "), std::string::npos)
+      << outcome.error();
 }
 
 TEST_F(SettingsTest, AMisspelledEnvListIsAnError) {
   dir_.write("global/settings.json", R"({"env": {"passthrough": ["X"]}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("passthrough"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("passthrough"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, ANewProviderNeedsABaseUrl) {
   dir_.write("global/models.json", R"({"providers": {"mine": {"models": [{"id": "m"}]}}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("\"mine\""), std::string::npos) << outcome.error;
-  EXPECT_NE(outcome.error.find("baseUrl"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("\"mine\""), std::string::npos) << outcome.error();
+  EXPECT_NE(outcome.error().find("baseUrl"), std::string::npos) << outcome.error();
 }
 
 TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {

@@ -11,6 +11,7 @@
 #include "core/agent_loop.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 #include "support/scripted_provider.hpp"
 
 namespace nib::core {
@@ -118,9 +119,7 @@ class EventContractTest : public ::testing::Test {
       : safe_(std::make_shared<GatedTool>("safe", true)),
         serial_(std::make_shared<GatedTool>("serial", false)),
         stubborn_(std::make_shared<GatedTool>("stubborn", true, /*honour_stop=*/false)) {
-    std::string error;
-    registry_ =
-        ToolRegistry::create({safe_, serial_, stubborn_, testing::make_echo_tool()}, {}, error);
+    registry_ = testing::registry_of({safe_, serial_, stubborn_, testing::make_echo_tool()});
   }
 
   LoopOptions options() {

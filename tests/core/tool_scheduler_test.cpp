@@ -11,6 +11,7 @@
 #include "support/event_recorder.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 
 namespace nib::core {
 namespace {
@@ -40,10 +41,7 @@ class SchedulerTest : public ::testing::Test {
       : safe_(std::make_shared<GatedTool>("safe", true)),
         serial_(std::make_shared<GatedTool>("serial", false)),
         stubborn_(std::make_shared<GatedTool>("stubborn", true, /*honour_stop=*/false)) {
-    std::string error;
-    registry_ =
-        ToolRegistry::create({safe_, serial_, stubborn_, testing::make_echo_tool()}, {}, error);
-    EXPECT_TRUE(registry_) << error;
+    registry_ = testing::registry_of({safe_, serial_, stubborn_, testing::make_echo_tool()});
   }
 
   SchedulerOptions options() {
@@ -367,8 +365,7 @@ TEST_F(SchedulerTest, ThousandsOfCallsHoldNoMoreThreadsThanTheBudget) {
                            }
                            return ToolOutput{"ok"};
                          });
-  std::string error;
-  const auto registry = ToolRegistry::create({probe}, {}, error);
+  const auto registry = testing::registry_of({probe});
   auto opts = options();
   opts.tools = registry.get();
   ToolScheduler scheduler(opts);

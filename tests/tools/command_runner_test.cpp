@@ -35,14 +35,8 @@ class CommandRunnerTest : public ::testing::TestWithParam<bool> {
     return {.command = command,
             .cwd = dir_.path(),
             .environment = {{"NIB", "1"}},
-            .stdout_log =
-                [] {
-                  return LogFile{{}, {}, "no logs in this test"};
-                },
-            .stderr_log =
-                [] {
-                  return LogFile{{}, {}, "no logs in this test"};
-                },
+            .stdout_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
+            .stderr_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
             .use_pidfd = GetParam()};
   }
 
