@@ -65,11 +65,12 @@ CommandParse parse_command(const MarkdownDocument& document, const fs::path& fil
   return parse;
 }
 
-CommandLookup CommandCatalog::find(std::string_view typed) const {
+util::Result<const CommandDefinition*> CommandCatalog::find(std::string_view typed) const {
+  using Result = util::Result<const CommandDefinition*>;
   const CommandDefinition* best = nullptr;
   std::vector<const CommandDefinition*> tied;
   for (const CommandDefinition& command : commands) {
-    if (command.qualified_name() == typed) return {&command, ""};
+    if (command.qualified_name() == typed) return &command;
     if (command.name != typed) continue;
     if (!best || command.origin < best->origin) {
       best = &command;
@@ -78,14 +79,14 @@ CommandLookup CommandCatalog::find(std::string_view typed) const {
       tied.push_back(&command);
     }
   }
-  if (!best) return {nullptr, "unknown command /" + std::string(typed)};
-  if (tied.size() == 1) return {best, ""};
+  if (!best) return Result::failure("unknown command /" + std::string(typed));
+  if (tied.size() == 1) return best;
   std::string choices;
   for (const CommandDefinition* command : tied) {
     choices += (choices.empty() ? "/" : ", /") + command->qualified_name();
   }
-  return {nullptr,
-          "/" + std::string(typed) + " is in several folders: " + choices + "; type one of these"};
+  return Result::failure("/" + std::string(typed) + " is in several folders: " + choices +
+                         "; type one of these");
 }
 
 CommandCatalog load_commands(const ExtensionRoots& roots,

@@ -32,6 +32,7 @@
 #include "extensions/definition_files.hpp"
 #include "extensions/front_matter.hpp"
 #include "extensions/problem.hpp"
+#include "util/result.hpp"
 
 namespace nib::extensions {
 
@@ -62,17 +63,13 @@ struct CommandParse {
 CommandParse parse_command(const MarkdownDocument& document, const std::filesystem::path& file,
                            const std::filesystem::path& relative, Origin origin);
 
-struct CommandLookup {
-  const CommandDefinition* command = nullptr;
-  std::string error;  // when `command` is null: unknown, or ambiguous with the choices
-};
-
 struct CommandCatalog {
   std::vector<CommandDefinition> commands;  // sorted by qualified name
   std::vector<Problem> problems;
 
-  // The command for what the user typed after "/" ("component", "frontend:component").
-  CommandLookup find(std::string_view typed) const;
+  // The command for what the user typed after "/" ("component", "frontend:component"), or
+  // why there is none: unknown, or in several folders (with the choices).
+  util::Result<const CommandDefinition*> find(std::string_view typed) const;
 };
 
 // Every command for `roots`. A top-level command named like one of `reserved` (nib's built-in

@@ -24,7 +24,7 @@ TEST(CommandCatalogTest, LoadsCommandsInClaudeCodesFormat) {
   EXPECT_EQ(qualified_names(catalog),
             (std::vector<std::string>{"fix-issue", "frontend:component", "optimize"}));
 
-  const CommandDefinition* fix = catalog.find("fix-issue").command;
+  const CommandDefinition* fix = catalog.find("fix-issue").value();
   ASSERT_NE(fix, nullptr);
   EXPECT_EQ(fix->description, "Fix a GitHub issue");
   EXPECT_EQ(fix->argument_hint, "[issue-number] [priority]");
@@ -34,23 +34,23 @@ TEST(CommandCatalogTest, LoadsCommandsInClaudeCodesFormat) {
 
   // A sub-folder: /component as in Claude Code, labelled with its folder; /frontend:component
   // too. No front matter: the first line describes it.
-  const CommandDefinition* component = catalog.find("component").command;
+  const CommandDefinition* component = catalog.find("component").value();
   ASSERT_NE(component, nullptr);
-  EXPECT_EQ(catalog.find("frontend:component").command, component);
+  EXPECT_EQ(catalog.find("frontend:component").value(), component);
   EXPECT_EQ(component->name, "component");
   EXPECT_EQ(component->namespace_path, "frontend");
   EXPECT_EQ(component->label(), "(project:frontend)");
   EXPECT_EQ(component->description,
             "Create a React component named $ARGUMENTS following @docs/components.md.");
 
-  const CommandDefinition* optimize = catalog.find("optimize").command;
+  const CommandDefinition* optimize = catalog.find("optimize").value();
   ASSERT_NE(optimize, nullptr);
   EXPECT_EQ(optimize->label(), "(user)");
   EXPECT_EQ(optimize->origin, Origin::kUserClaude);
 
-  const CommandLookup unknown = catalog.find("nope");
-  EXPECT_EQ(unknown.command, nullptr);
-  EXPECT_EQ(unknown.error, "unknown command /nope");
+  const auto unknown = catalog.find("nope");
+  EXPECT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error(), "unknown command /nope");
 }
 
 TEST(CommandCatalogTest, FrontMatterKeysAndTheFirstLineAsDescription) {
@@ -61,16 +61,16 @@ TEST(CommandCatalogTest, FrontMatterKeysAndTheFirstLineAsDescription) {
   dir.write(".nib/commands/inherit.md", "---\nmodel: inherit\ndescription: D.\n---\nBody.\n");
   dir.write(".nib/commands/commit.md", "---\nargument-hint: [message]\n---\nCommit: $1\n");
   const CommandCatalog catalog = load_commands({dir.path(), "", ""}, {});
-  const CommandDefinition* review = catalog.find("review").command;
+  const CommandDefinition* review = catalog.find("review").value();
   ASSERT_NE(review, nullptr);
   EXPECT_EQ(review->model, "haiku");
   EXPECT_EQ(review->argument_hint, "<file>");
   EXPECT_EQ(review->description, "Review the file");
   EXPECT_EQ(review->body, "# Review the file\n\nCarefully.");
-  EXPECT_EQ(catalog.find("long").command->description, std::string(100, 'w') + "…");
-  EXPECT_FALSE(catalog.find("inherit").command->model);
+  EXPECT_EQ(catalog.find("long").value()->description, std::string(100, 'w') + "…");
+  EXPECT_FALSE(catalog.find("inherit").value()->model);
   // YAML reads "[message]" as a list of one; the hint is shown as it was written.
-  EXPECT_EQ(catalog.find("commit").command->argument_hint, "[message]");
+  EXPECT_EQ(catalog.find("commit").value()->argument_hint, "[message]");
   EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
 }
 
@@ -85,15 +85,15 @@ TEST(CommandCatalogTest, ProjectCommandsWinAndBareNamesPreferTheBetterFolder) {
   const ExtensionRoots roots{dir.path() / "project", dir.path() / "config", dir.path() / "home"};
   CommandCatalog catalog = load_commands(roots, {});
   EXPECT_TRUE(catalog.problems.empty());
-  EXPECT_EQ(catalog.find("test").command->body, "project nib");
-  EXPECT_EQ(catalog.find("commit").command->body, "project commit");
-  EXPECT_EQ(catalog.find("git:commit").command->body, "user commit");
+  EXPECT_EQ(catalog.find("test").value()->body, "project nib");
+  EXPECT_EQ(catalog.find("commit").value()->body, "project commit");
+  EXPECT_EQ(catalog.find("git:commit").value()->body, "user commit");
   fs::remove(dir.path() / "project/.nib/commands/test.md");
-  EXPECT_EQ(load_commands(roots, {}).find("test").command->body, "project claude");
+  EXPECT_EQ(load_commands(roots, {}).find("test").value()->body, "project claude");
   fs::remove(dir.path() / "project/.claude/commands/test.md");
-  EXPECT_EQ(load_commands(roots, {}).find("test").command->body, "user nib");
+  EXPECT_EQ(load_commands(roots, {}).find("test").value()->body, "user nib");
   fs::remove(dir.path() / "config/commands/test.md");
-  EXPECT_EQ(load_commands(roots, {}).find("test").command->body, "user claude");
+  EXPECT_EQ(load_commands(roots, {}).find("test").value()->body, "user claude");
 }
 
 TEST(CommandCatalogTest, ABareNameInTwoSubFoldersOfOneFolderIsAmbiguous) {
@@ -101,25 +101,25 @@ TEST(CommandCatalogTest, ABareNameInTwoSubFoldersOfOneFolderIsAmbiguous) {
   dir.write(".claude/commands/frontend/test.md", "frontend\n");
   dir.write(".claude/commands/backend/test.md", "backend\n");
   CommandCatalog catalog = load_commands({dir.path(), "", ""}, {});
-  const CommandLookup lookup = catalog.find("test");
-  EXPECT_EQ(lookup.command, nullptr);
-  EXPECT_EQ(lookup.error,
+  const auto lookup = catalog.find("test");
+  EXPECT_FALSE(lookup.ok());
+  EXPECT_EQ(lookup.error(),
             "/test is in several folders: /backend:test, /frontend:test; type one of these");
-  EXPECT_EQ(catalog.find("backend:test").command->body, "backend");
+  EXPECT_EQ(catalog.find("backend:test").value()->body, "backend");
   // A top-level file of the name is the exact match.
   dir.write(".claude/commands/test.md", "top\n");
   catalog = load_commands({dir.path(), "", ""}, {});
-  EXPECT_EQ(catalog.find("test").command->body, "top");
+  EXPECT_EQ(catalog.find("test").value()->body, "top");
 }
 
 TEST(CommandCatalogTest, NestedFoldersJoinWithColons) {
   TempDir dir;
   dir.write(".claude/commands/frontend/react/hooks.md", "Hooks.\n");
   const CommandCatalog catalog = load_commands({dir.path(), "", ""}, {});
-  const CommandDefinition* hooks = catalog.find("frontend:react:hooks").command;
+  const CommandDefinition* hooks = catalog.find("frontend:react:hooks").value();
   ASSERT_NE(hooks, nullptr);
   EXPECT_EQ(hooks->label(), "(project:frontend:react)");
-  EXPECT_EQ(catalog.find("hooks").command, hooks);
+  EXPECT_EQ(catalog.find("hooks").value(), hooks);
 }
 
 TEST(CommandCatalogTest, ProblemsLeaveCommandsOut) {
@@ -134,8 +134,8 @@ TEST(CommandCatalogTest, ProblemsLeaveCommandsOut) {
             "\xEF\xBB\xBF---\r\ndescription: Windows.\r\n---\r\nBody\r\n");
   const CommandCatalog catalog = load_commands({dir.path(), "", ""}, {"help", "model"});
   EXPECT_EQ(qualified_names(catalog), (std::vector<std::string>{"crlf", "tools:help"}));
-  EXPECT_EQ(catalog.find("crlf").command->description, "Windows.");
-  EXPECT_EQ(catalog.find("crlf").command->body, "Body");
+  EXPECT_EQ(catalog.find("crlf").value()->description, "Windows.");
+  EXPECT_EQ(catalog.find("crlf").value()->body, "Body");
   const fs::path folder = dir.path() / ".claude/commands";
   EXPECT_EQ(
       texts(catalog.problems),
