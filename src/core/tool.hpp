@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/events.hpp"
 #include "core/messages.hpp"
 
 namespace nib::core {
@@ -36,6 +37,10 @@ struct ToolSpec {
 struct ToolContext {
   std::string tool_call_id;
   std::filesystem::path cwd;
+  // Hands an event of a run this call started (a subagent's, as a SubagentEvent) to the run
+  // that made the call, which emits it on its own thread. Callable from any thread until
+  // execute() returns; empty when nobody listens.
+  std::function<void(Event)> report;
 };
 
 // What a tool returns. `content`, when set, replaces `output` as the model-facing result (so a
