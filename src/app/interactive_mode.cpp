@@ -22,9 +22,8 @@ int run_interactive_mode(const CliOptions& options, const ModelConfig& model,
     std::cerr << "nib: " << opened.error() << '\n';
     return 2;
   }
-  RunResources& run = opened.value();
-  InteractiveSession interactive(options, model, context, configuration, std::move(run.session),
-                                 std::move(run.tools), stop);
+  InteractiveSession interactive(options, model, context, configuration, std::move(opened.value()),
+                                 stop);
   return interactive.run();
 }
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stop_token>
 
+#include "agent/level_budget.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
 #include "app/interactive_mode.hpp"
@@ -117,6 +118,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   if (settings.concurrent_requests) {
     core::process_request_pool().resize(*settings.concurrent_requests);
   }
+  if (settings.concurrent_subagents) {
+    agent::set_subagents_per_level(static_cast<std::size_t>(*settings.concurrent_subagents));
+  }
   // Whatever nib prints or saves from here on is cleaned of the keys it holds.
   for (const std::string& name : configuration.api_key_variables()) {
     if (const auto value = env(name.c_str())) util::register_secret(*value);
@@ -152,7 +156,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                      compaction_settings(settings),
                      std::move(existing.value()),
                      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
-                     withheld_environment(configuration)};
+                     withheld_environment(configuration),
+                     directories.global,
+                     &configuration};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

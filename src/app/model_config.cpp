@@ -112,10 +112,7 @@ util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const 
   }
   config.model.id = *model;
   if (const provider::ModelEntry* known = entry->find(*model)) {
-    config.model.supports_images = known->vision;
-    config.model.max_output_tokens = known->max_output_tokens;
-    config.model.reasoning = known->reasoning;
-    config.model.context_window = known->context_window;
+    config.model = provider::model_info(*known);
     config.prices = known->prices;
   } else {
     // An unknown model is taken at its word: asked to think, it is assumed able to.

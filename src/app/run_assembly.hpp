@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "agent/subagent_environment.hpp"
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
@@ -15,12 +16,15 @@
 
 namespace nib::app {
 
-// What every run opens first: its tools (the built-in ones, or those --tools names) and its
-// session (new, or the one the options name). A failure when either cannot be had (exit
-// status 2).
+// What every run opens first: its tools (the built-in ones and task, or those --tools names),
+// what the subagents of task get, and its session (new, or the one the options name). A
+// failure when either cannot be had (exit status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
+  // Before each run, lend_run_to_subagents (subagent_setup.hpp) with the run's loop options.
+  std::shared_ptr<agent::SubagentEnvironment> subagents;
   RunSession session;
+  std::vector<std::string> problems;  // of agent definitions, for the start-up report
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);

@@ -28,7 +28,15 @@ const json& settings_schema() {
         "additionalProperties": false,
         "properties": {
           "tools": {"type": "integer", "minimum": 1, "maximum": 64},
-          "requests": {"type": "integer", "minimum": 1, "maximum": 64}
+          "requests": {"type": "integer", "minimum": 1, "maximum": 64},
+          "subagents": {"type": "integer", "minimum": 1, "maximum": 64}
+        }
+      },
+      "subagents": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "maxDepth": {"type": "integer", "minimum": 0, "maximum": 8}
         }
       },
       "retry": {
@@ -161,6 +169,14 @@ void apply_settings(const json& document, Settings& settings) {
     }
     if (concurrency->contains("requests")) {
       settings.concurrent_requests = (*concurrency)["requests"].get<int>();
+    }
+    if (concurrency->contains("subagents")) {
+      settings.concurrent_subagents = (*concurrency)["subagents"].get<int>();
+    }
+  }
+  if (const auto subagents = document.find("subagents"); subagents != document.end()) {
+    if (subagents->contains("maxDepth")) {
+      settings.subagent_max_depth = (*subagents)["maxDepth"].get<int>();
     }
   }
   if (const auto compaction = document.find("compaction"); compaction != document.end()) {

@@ -33,9 +33,13 @@ struct Settings {
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
   std::optional<int> max_turns;  // "maxTurns": model requests per run (no limit when absent)
-  // "concurrency": {"tools": N, "requests": M}: the process's budget (core/slot_pool.hpp).
+  // "concurrency": {"tools": N, "requests": M, "subagents": S}: the process's budget
+  // (core/slot_pool.hpp; S subagents at once on each level of nesting, agent/limits.hpp).
   std::optional<int> concurrent_tools;
   std::optional<int> concurrent_requests;
+  std::optional<int> concurrent_subagents;
+  // "subagents": {"maxDepth": D}: how deep subagents may nest (0: no task tool at all).
+  std::optional<int> subagent_max_depth;
   std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
   std::optional<int> retry_base_delay_ms;
   // "compaction": {"enabled": B, "reserveTokens": N, "keepRecentTokens": M}

@@ -47,13 +47,16 @@ TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
 
 TEST_F(SettingsTest, TurnLimitAndConcurrencyBudget) {
   dir_.write("project/settings.json",
-             R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2}})");
+             R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2, "subagents": 3},
+                 "subagents": {"maxDepth": 1}})");
   const auto outcome = load();
   ASSERT_TRUE(outcome.ok()) << outcome.error();
   const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.max_turns, 40);
   EXPECT_EQ(settings.concurrent_tools, 8);
   EXPECT_EQ(settings.concurrent_requests, 2);
+  EXPECT_EQ(settings.concurrent_subagents, 3);
+  EXPECT_EQ(settings.subagent_max_depth, 1);
   dir_.write("project/settings.json", R"({"concurrency": {"tools": 0}})");
   EXPECT_NE(load().error().find("concurrency/tools"), std::string::npos) << load().error();
 }
