@@ -7,8 +7,10 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "core/agent_loop.hpp"
+#include "core/lingering_workers.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
 #include "support/registry_of.hpp"
@@ -216,7 +218,8 @@ TEST_F(EventContractTest, AbandonedAfterTheGrace) {
   clock_.await_waits(1);
   clock_.advance(kAbortGrace);
   EXPECT_EQ(finished.get().reason, RunStopReason::kAborted);
-  stubborn_->open_all();  // let the abandoned worker end
+  stubborn_->open_all();  // let the abandoned worker end, and see it joined
+  while (lingering_workers().reap() != 0) std::this_thread::yield();
   expect_contract(recorder_.events(), 2);
 }
 
