@@ -56,8 +56,9 @@ struct ToolOutput {
   static ToolOutput error(std::string message) { return {std::move(message), true}; }
 };
 
-// A resource a call touches, used to keep conflicting concurrent calls apart: two claims on
-// the same key conflict unless both are shared.
+// A resource a call touches, used to keep conflicting concurrent calls apart: a claim covers
+// its key and every key below it ('/'-separated), and two claims conflict when one covers the
+// other unless both are shared (claim_table.hpp has the rule).
 struct ResourceClaim {
   std::string key;
   bool exclusive = false;

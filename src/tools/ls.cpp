@@ -124,6 +124,13 @@ class LsTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
+  // A shared claim on the path it lists (default: the working directory), so that it never runs
+  // while a file under it is edited or written, and overlaps reads and other searches.
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  }
+
   LsTool() : Tool({"ls", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
