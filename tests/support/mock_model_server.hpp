@@ -4,6 +4,10 @@
 // speaks every protocol; MockReply's own builders write OpenAI Chat Completions streams, and
 // mock_*_replies.hpp build the other protocols' streams.
 //
+// Conversations that run at the same time (subagents, each with its own history) get replies
+// scripted per conversation: enqueue_for() queues for the requests whose first user message
+// has a given text (see mock_conversation.hpp), whatever order they arrive in.
+//
 // It listens on 127.0.0.1 with an ephemeral port and serves from its own threads, so it can
 // back both in-process provider tests and end-to-end tests that run the real `nib` binary with
 // `--base-url server.base_url()`. All public methods are thread-safe.
@@ -109,6 +113,9 @@ struct RecordedRequest {
   std::string raw_body;
   nlohmann::json body;                         // the parsed body; null when not JSON
   std::map<std::string, std::string> headers;  // names lower-cased
+  // The conversation: the text of the first user message (see mock_conversation.hpp); nullopt
+  // when the body has none.
+  std::optional<std::string> first_user_text;
   int remote_port = 0;  // the client's port: equal for requests over one kept-alive connection
   // When the handler received the request (its body fully read), for latency benchmarks.
   std::chrono::steady_clock::time_point arrived_at;
@@ -146,10 +153,20 @@ class MockModelServer {
   // Queues the answer to a later request. When the queue is empty a request gets HTTP 500
   // with the JSON error "mock: no scripted reply left".
   void enqueue(MockReply reply);
+  // The replies left in the general queue.
   std::size_t replies_left() const;
+  // Queues the answer to a later request of the conversation whose first user message's text
+  // is `first_user_text`. Once a conversation has been given a reply, its requests take only
+  // from its own queue: when that is empty they get HTTP 500 with the JSON error "mock: no
+  // scripted reply left for the conversation starting \"<text>\"".
+  void enqueue_for(std::string first_user_text, MockReply reply);
+  std::size_t replies_left_for(const std::string& first_user_text) const;
 
   // Every request received so far, in arrival order.
   std::vector<RecordedRequest> requests() const;
+  // The requests of the conversation whose first user message's text is `first_user_text`
+  // (routed or not), in arrival order.
+  std::vector<RecordedRequest> requests_for(const std::string& first_user_text) const;
   // Waits until at least `count` requests have arrived; false when `timeout` passes first.
   bool wait_for_requests(std::size_t count,
                          std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
@@ -159,6 +176,9 @@ class MockModelServer {
 
  private:
   void handle(const httplib::Request& request, httplib::Response& response);
+  // The next reply for `recorded` (from its conversation's queue or the general one) or the
+  // HTTP 500 that says none is left. Called with mutex_ held.
+  MockReply take_reply(const RecordedRequest& recorded);
   bool write_stream(const MockReply& reply, httplib::DataSink& sink);
   bool stopping() const;
   // Waits until release() or shutdown; true when released.
@@ -171,6 +191,7 @@ class MockModelServer {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::deque<MockReply> replies_;
+  std::map<std::string, std::deque<MockReply>> conversation_replies_;  // by first user text
   std::vector<RecordedRequest> requests_;
   bool released_ = false;
   bool stopping_ = false;
