@@ -5,6 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
 namespace nib::testing {
 namespace {
 
@@ -18,6 +24,7 @@ struct Answer {
   bool completed = false;  // a whole HTTP response arrived
   int status = 0;
   std::string body;
+  std::chrono::steady_clock::time_point received_at;  // when the response had arrived
 };
 
 Answer post(const MockModelServer& server, const std::string& path, const json& body) {
@@ -25,7 +32,7 @@ Answer post(const MockModelServer& server, const std::string& path, const json& 
   client.set_read_timeout(kClientReadTimeout);
   const auto result = client.Post(path, body.dump(), "application/json");
   if (!result) return {};
-  return {true, result->status, result->body};
+  return {true, result->status, result->body, std::chrono::steady_clock::now()};
 }
 
 // A Chat Completions body whose first user message has `first_user_content` (a string or parts).
@@ -146,6 +153,97 @@ TEST(MockModelServerTest, AnEmptyGeneralQueueAnswersAsBefore) {
   const Answer answer = post(server, "/v1/chat/completions", chat_body("anything"));
   EXPECT_EQ(answer.status, 500);
   EXPECT_EQ(answer.body, R"({"error":{"message":"mock: no scripted reply left","type":"mock"}})");
+}
+
+// Posts one request per prompt, each from its own thread and connection.
+class Clients {
+ public:
+  Clients(const MockModelServer& server, const std::vector<std::string>& prompts)
+      : answers_(prompts.size()) {
+    for (std::size_t index = 0; index < prompts.size(); ++index) {
+      threads_.emplace_back([this, &server, index, prompt = prompts[index]] {
+        answers_[index] = post(server, "/v1/chat/completions", chat_body(prompt));
+        ++finished_;
+      });
+    }
+  }
+  std::size_t finished() const { return finished_; }
+  const std::vector<Answer>& join() {
+    threads_.clear();
+    return answers_;
+  }
+
+ private:
+  std::vector<Answer> answers_;
+  std::atomic<std::size_t> finished_{0};
+  std::vector<std::jthread> threads_;
+};
+
+const std::vector<std::string> kSubagents = {"task one", "task two", "task three"};
+
+void enqueue_held(MockModelServer& server, std::size_t peers) {
+  for (const auto& prompt : kSubagents) {
+    server.enqueue_for(prompt, MockReply::text("done: " + prompt).after_peers("subagents", peers));
+  }
+}
+
+TEST(MockModelServerTest, ABarrierOpensWhenAllItsPeersHaveArrived) {
+  MockModelServer server;
+  enqueue_held(server, kSubagents.size());
+  Clients clients(server, kSubagents);
+  const auto& answers = clients.join();
+
+  for (std::size_t index = 0; index < kSubagents.size(); ++index) {
+    EXPECT_TRUE(has_text(answers[index], "done: " + kSubagents[index])) << index;
+    EXPECT_NE(answers[index].body.find("data: [DONE]"), std::string::npos);
+  }
+  // Every request arrived before any client had its reply: all three were in flight at once.
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), kSubagents.size());
+  const auto last_arrival =
+      std::max_element(requests.begin(), requests.end(), [](const auto& a, const auto& b) {
+        return a.arrived_at < b.arrived_at;
+      })->arrived_at;
+  for (const Answer& answer : answers) EXPECT_LE(last_arrival, answer.received_at);
+}
+
+TEST(MockModelServerTest, ABarrierShortOfPeersHoldsUntilRelease) {
+  MockModelServer server;
+  enqueue_held(server, kSubagents.size() + 1);
+  Clients clients(server, kSubagents);
+  ASSERT_TRUE(server.wait_for_requests(kSubagents.size()));
+
+  EXPECT_EQ(clients.finished(), 0u);
+  for (const auto& request : server.requests())
+    EXPECT_FALSE(request.reply_completed_at.has_value());
+  server.release();
+  for (std::size_t index = 0; const Answer& answer : clients.join()) {
+    EXPECT_TRUE(has_text(answer, "done: " + kSubagents[index++]));
+  }
+}
+
+TEST(MockModelServerTest, AnErrorReplyCountsAsAPeerWithoutBeingHeld) {
+  MockModelServer server;
+  server.enqueue_for("task one", MockReply::text("done").after_peers("pair", 2));
+  server.enqueue_for(
+      "task two",
+      MockReply::http_error(429, R"({"error":{"message":"slow down"}})").after_peers("pair", 2));
+  Clients held(server, {"task one"});
+  ASSERT_TRUE(server.wait_for_requests(1));
+
+  EXPECT_EQ(post(server, "/v1/chat/completions", chat_body("task two")).status, 429);
+  EXPECT_TRUE(has_text(held.join().at(0), "done"));
+}
+
+TEST(MockModelServerTest, StoppingTheServerEndsAStreamHeldAtABarrier) {
+  auto server = std::make_unique<MockModelServer>();
+  server->enqueue(MockReply::text("never sent").after_peers("pair", 2));
+  Clients held(*server, {"task one"});
+  ASSERT_TRUE(server->wait_for_requests(1));
+
+  server.reset();  // returns: the held stream gives up its thread
+  const Answer answer = held.join().at(0);
+  EXPECT_FALSE(answer.completed);
 }
 
 }  // namespace

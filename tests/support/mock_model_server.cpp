@@ -172,6 +172,11 @@ MockReply& MockReply::hold_after_chunks(std::size_t count) {
   return *this;
 }
 
+MockReply& MockReply::after_peers(std::string barrier, std::size_t count) {
+  peers = MockBarrier{std::move(barrier), count};
+  return *this;
+}
+
 std::string RecordedRequest::header(const std::string& lower_name) const {
   const auto found = headers.find(lower_name);
   return found == headers.end() ? std::string() : found->second;
@@ -267,6 +272,16 @@ bool MockModelServer::wait_for_release() {
   return released_ && !stopping_;
 }
 
+bool MockModelServer::wait_for_peers(const MockBarrier& barrier) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    const auto arrived = barrier_arrivals_.find(barrier.name);
+    return released_ || stopping_ ||
+           (arrived != barrier_arrivals_.end() && arrived->second >= barrier.count);
+  });
+  return !stopping_;
+}
+
 MockReply MockModelServer::take_reply(const RecordedRequest& recorded) {
   std::deque<MockReply>* queue = &replies_;
   std::string missing = "mock: no scripted reply left";
@@ -280,6 +295,7 @@ MockReply MockModelServer::take_reply(const RecordedRequest& recorded) {
   if (queue->empty()) return no_reply_left(missing);
   MockReply reply = std::move(queue->front());
   queue->pop_front();
+  if (reply.peers) ++barrier_arrivals_[reply.peers->name];
   return reply;
 }
 
@@ -345,6 +361,7 @@ bool MockModelServer::write_stream(const MockReply& reply, httplib::DataSink& si
     }
     return true;
   };
+  if (reply.peers && !wait_for_peers(*reply.peers)) return false;
   for (std::size_t index = 0; index <= reply.chunks.size(); ++index) {
     if (reply.hold_after == index && !wait_for_release()) return false;
     if (index < reply.chunks.size() && !write(reply.chunks[index])) return false;
