@@ -35,6 +35,7 @@
 
 #include "core/tool_registry.hpp"
 #include "core/tool_scheduler.hpp"
+#include "support/registry_of.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/edit.hpp"
 #include "tools/file_tracker.hpp"
@@ -192,13 +193,6 @@ std::vector<core::ToolPtr> run_tools() {
   const auto files = std::make_shared<FileTracker>();
   return {make_read_tool(files), make_write_tool(files), make_edit_tool(files),
           make_grep_tool(),      make_find_tool(),       make_ls_tool()};
-}
-
-std::unique_ptr<core::ToolRegistry> registry_of(std::vector<core::ToolPtr> tools) {
-  std::string error;
-  auto registry = core::ToolRegistry::create(std::move(tools), {}, error);
-  EXPECT_TRUE(registry) << error;
-  return registry;
 }
 
 // A path as a call spells it, and the file it means ("link.txt" is a link to a.txt, "alias" to
@@ -377,7 +371,7 @@ class ClaimsPropertyTest : public ::testing::TestWithParam<Flags> {
         tools.push_back(std::make_shared<PausingTool>(
             tool, GetParam() == Flags::kAllConcurrencySafe, plan, monitor));
       }
-      registries.push_back(registry_of(std::move(tools)));
+      registries.push_back(testing::registry_of(std::move(tools)));
       core::SchedulerOptions options;
       options.tools = registries.back().get();
       options.slots = &slots;
@@ -399,7 +393,8 @@ class ClaimsPropertyTest : public ::testing::TestWithParam<Flags> {
   std::map<std::string, std::string> run_one_by_one(const std::vector<const PlannedCall*>& order,
                                                     int run_count) {
     std::vector<std::unique_ptr<core::ToolRegistry>> registries;
-    for (int run = 0; run < run_count; ++run) registries.push_back(registry_of(run_tools()));
+    for (int run = 0; run < run_count; ++run)
+      registries.push_back(testing::registry_of(run_tools()));
     std::map<std::string, std::string> results;
     for (const PlannedCall* planned : order) {
       core::SchedulerOptions options;
