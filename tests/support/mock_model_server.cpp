@@ -5,6 +5,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "support/mock_conversation.hpp"
 #include "util/utf8.hpp"
@@ -362,6 +363,8 @@ bool MockModelServer::write_stream(const MockReply& reply, httplib::DataSink& si
     return true;
   };
   if (reply.peers && !wait_for_peers(*reply.peers)) return false;
+  // A model's time to its first token, for benchmarks; tests use barriers and holds instead.
+  if (reply.latency.count() > 0) std::this_thread::sleep_for(reply.latency);
   for (std::size_t index = 0; index <= reply.chunks.size(); ++index) {
     if (reply.hold_after == index && !wait_for_release()) return false;
     if (index < reply.chunks.size() && !write(reply.chunks[index])) return false;

@@ -73,6 +73,9 @@ struct MockReply {
   // Each held stream keeps one of httplib's serving threads (8 or more), so a count beyond
   // them opens only at release() or shutdown.
   std::optional<MockBarrier> peers;
+  // Before the first chunk (after any barrier): how long the model takes to start answering.
+  // For benchmarks that need a model's latency; never for a test's correctness.
+  std::chrono::milliseconds latency{0};
   // When > 0, every chunk is written in pieces of at most this many bytes (which splits lines
   // and UTF-8 sequences at the transport level).
   std::size_t max_write_bytes = 0;
