@@ -5,6 +5,7 @@
 
 #include "ui/stream_json.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/byte_size.hpp"
 #include "util/plural.hpp"
 #include "util/secret_redaction.hpp"
 #include "util/terminal_sanitize.hpp"
@@ -18,26 +19,16 @@ namespace {
 constexpr const char* kGoOnAfterTurnLimit =
     " (--max-turns or maxTurns); `nib -c -p \"go on\"` continues this session from here";
 
-// 1234567 -> "1,234,567".
-std::string grouped(std::int64_t value) {
-  const std::string digits = std::to_string(value);
-  const std::size_t sign = digits[0] == '-' ? 1 : 0;
-  std::string out = digits.substr(0, sign);
-  for (std::size_t i = sign; i < digits.size(); ++i) {
-    if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string usage_summary(int turns, const core::Usage& usage, const CostFunction& cost) {
   std::string text = std::to_string(turns) + (turns == 1 ? " turn, " : " turns, ") +
-                     grouped(usage.input_tokens) + " tokens in";
+                     util::format_count(static_cast<std::uint64_t>(usage.input_tokens)) +
+                     " tokens in";
   const std::int64_t cached = usage.cache_read_tokens + usage.cache_write_tokens;
-  if (cached > 0) text += " (+" + grouped(cached) + " cached)";
-  text += ", " + grouped(usage.output_tokens) + " out";
+  if (cached > 0)
+    text += " (+" + util::format_count(static_cast<std::uint64_t>(cached)) + " cached)";
+  text += ", " + util::format_count(static_cast<std::uint64_t>(usage.output_tokens)) + " out";
   if (cost) {
     char price[32];
     std::snprintf(price, sizeof price, ", $%.4f", cost(usage));
