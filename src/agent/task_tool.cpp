@@ -13,6 +13,8 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kDefaultAgent = "general";
+// Typing mistakes within which an unknown agent name gets a "did you mean".
+constexpr std::size_t kAgentSuggestionDistance = 2;
 
 std::string description_for(const SubagentEnvironment& environment,
                             const std::optional<std::vector<std::string>>& allowed) {
@@ -108,19 +110,13 @@ class TaskTool final : public core::Tool {
   }
 
   core::ToolOutput unknown_agent(const std::string& name) const {
-    std::string known;
-    std::string closest;
-    std::size_t closest_distance = 3;
+    std::vector<std::string> startable;
     for (const auto& definition : environment_->agents->agents) {
-      if (!may_start(definition.name)) continue;
-      known += (known.empty() ? "" : ", ") + definition.name;
-      const std::size_t distance =
-          util::bounded_edit_distance(name, definition.name, closest_distance);
-      if (distance < closest_distance) {
-        closest_distance = distance;
-        closest = definition.name;
-      }
+      if (may_start(definition.name)) startable.push_back(definition.name);
     }
+    std::string known;
+    for (const std::string& agent : startable) known += (known.empty() ? "" : ", ") + agent;
+    const std::string closest = util::closest_name(name, startable, kAgentSuggestionDistance);
     return core::ToolOutput::error("Error: there is no agent \"" + name + "\"" +
                                    (closest.empty() ? "" : " (did you mean \"" + closest + "\"?)") +
                                    "; the agents you may start: " + known + ".");

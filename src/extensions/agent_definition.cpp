@@ -79,26 +79,6 @@ std::optional<core::ThinkingLevel> read_thinking(FieldReader& reader) {
   return std::nullopt;
 }
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string closest_name(std::string_view name, const std::vector<std::string>& available) {
-  std::string best;
-  std::size_t best_distance = kSuggestionDistance + 1;
-  for (const std::string& candidate : available) {
-    const std::size_t distance =
-        util::bounded_edit_distance(lowercase(name), lowercase(candidate), kSuggestionDistance);
-    if (distance < best_distance) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  return best;
-}
-
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -193,7 +173,8 @@ std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
     for (const std::string& name : names) {
       if (contains(available, name) || name.starts_with(kMcpToolPrefix)) continue;
       std::string message = std::string(key) + ": unknown tool \"" + name + "\"";
-      if (const std::string suggestion = closest_name(name, available); !suggestion.empty()) {
+      if (const std::string suggestion = util::closest_name(name, available, kSuggestionDistance);
+          !suggestion.empty()) {
         message += " (did you mean \"" + suggestion + "\"?)";
       }
       problems.push_back({definition.file, line, message + "; available: " + listed});
