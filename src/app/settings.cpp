@@ -19,6 +19,10 @@ const json& settings_schema() {
     "type": "object",
     "additionalProperties": false,
     "properties": {
+      "permissions": {"type": "object"},
+      "hooks": {"type": "object"},
+      "sandbox": {"type": "object"},
+      "mcpServers": {"type": "object"},
       "provider": {"type": "string", "minLength": 1},
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},
@@ -72,6 +76,13 @@ const json& settings_schema() {
       }
     }
   })");
+  return schema;
+}
+
+// Claude Code's settings have many fields nib does not know; only their shape is checked here,
+// and each shared section by its owner.
+const json& claude_settings_schema() {
+  static const json schema = {{"type", "object"}};
   return schema;
 }
 
@@ -284,18 +295,42 @@ ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) 
   } else if (const auto home = env("HOME")) {
     global = fs::path(*home) / ".config" / "nib";
   }
-  return {global, cwd / ".nib"};
+  fs::path claude_user;
+  if (const auto home = env("HOME")) claude_user = fs::path(*home) / ".claude";
+  return {global, cwd / ".nib", claude_user, cwd / ".claude"};
 }
 
 util::Result<Configuration> load_configuration(const ConfigDirectories& directories) {
   using Result = util::Result<Configuration>;
+  using Scope = SettingsSource::Scope;
   Configuration configuration;
   configuration.providers = provider::builtin_providers();
+  struct SettingsFile {
+    fs::path directory;
+    const char* name;
+    Scope scope;
+    bool claude;
+  };
+  const SettingsFile files[] = {
+      {directories.claude_user, "settings.json", Scope::kUser, true},
+      {directories.global, "settings.json", Scope::kUser, false},
+      {directories.claude_project, "settings.json", Scope::kProject, true},
+      {directories.project, "settings.json", Scope::kProject, false},
+      {directories.claude_project, "settings.local.json", Scope::kLocal, true},
+      {directories.project, "settings.local.json", Scope::kLocal, false},
+  };
+  for (const SettingsFile& file : files) {
+    if (file.directory.empty()) continue;
+    const fs::path path = file.directory / file.name;
+    const auto settings =
+        read_config_file(path, file.claude ? claude_settings_schema() : settings_schema());
+    if (!settings.ok()) return Result::failure("nib: " + settings.error());
+    if (!settings.value()) continue;
+    if (!file.claude) apply_settings(*settings.value(), configuration.settings);
+    configuration.sources.push_back({path, file.scope, file.claude, *settings.value()});
+  }
   for (const fs::path& directory : {directories.global, directories.project}) {
     if (directory.empty()) continue;
-    const auto settings = read_config_file(directory / "settings.json", settings_schema());
-    if (!settings.ok()) return Result::failure("nib: " + settings.error());
-    if (settings.value()) apply_settings(*settings.value(), configuration.settings);
     const auto models = read_config_file(directory / "models.json", models_schema());
     if (!models.ok()) return Result::failure("nib: " + models.error());
     if (models.value()) apply_models(*models.value(), configuration.providers);

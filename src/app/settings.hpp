@@ -14,12 +14,20 @@
 //                 "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}
 // A provider named like a built-in one ("openai", "anthropic") changes the fields it gives and
 // adds or replaces models by id.
+//
+// Sections owned elsewhere ("permissions", "hooks", "sandbox", "mcpServers") are not read here:
+// every settings document is kept in Configuration::sources, with its file, so the owner of a
+// section reads it from all of them and names the file when something in it is wrong. Claude
+// Code's settings files are among the sources, so rules and hooks written for it carry over;
+// nib reads only those sections of them and ignores the rest.
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/environment.hpp"
 #include "core/provider.hpp"
@@ -53,8 +61,24 @@ struct Settings {
   std::vector<std::string> env_pass_through;
 };
 
+// One settings document, as read.
+struct SettingsSource {
+  enum class Scope {
+    kUser,     // ~/.claude/settings.json, $XDG_CONFIG_HOME/nib/settings.json
+    kProject,  // .claude/settings.json, .nib/settings.json (shared with the repository)
+    kLocal,    // .claude/settings.local.json, .nib/settings.local.json (this checkout only)
+  };
+  std::filesystem::path file;
+  Scope scope = Scope::kUser;
+  bool claude = false;  // Claude Code's file: only the shared sections are nib's to read
+  nlohmann::json document;
+};
+
 struct Configuration {
   Settings settings;
+  // Every settings file that exists, weakest first: a later source's value wins where a
+  // section is "last one wins", and all of them add up where it is a list.
+  std::vector<SettingsSource> sources;
   // The built-in providers with models.json applied, then the new ones in file order.
   std::vector<provider::ProviderEntry> providers;
 
@@ -66,8 +90,10 @@ struct Configuration {
 };
 
 struct ConfigDirectories {
-  std::filesystem::path global;   // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
-  std::filesystem::path project;  // <working directory>/.nib
+  std::filesystem::path global;          // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
+  std::filesystem::path project;         // <working directory>/.nib
+  std::filesystem::path claude_user;     // $HOME/.claude (empty without HOME)
+  std::filesystem::path claude_project;  // <working directory>/.claude
 };
 
 ConfigDirectories config_directories(const EnvLookup& env, const std::filesystem::path& cwd);

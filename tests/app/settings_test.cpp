@@ -15,7 +15,8 @@ using testing::TempDir;
 class SettingsTest : public ::testing::Test {
  protected:
   ConfigDirectories directories() const {
-    return {dir_.path() / "global", dir_.path() / "project"};
+    return {dir_.path() / "global", dir_.path() / "project", dir_.path() / "claude-user",
+            dir_.path() / "claude-project"};
   }
   util::Result<Configuration> load() const { return load_configuration(directories()); }
 
@@ -154,6 +155,42 @@ TEST_F(SettingsTest, ANewProviderNeedsABaseUrl) {
   EXPECT_NE(outcome.error().find("baseUrl"), std::string::npos) << outcome.error();
 }
 
+TEST_F(SettingsTest, EverySettingsFileIsASourceWeakestFirst) {
+  dir_.write("project/settings.local.json", R"j({"permissions": {"allow": ["Bash(ls)"]}})j");
+  dir_.write("global/settings.json", R"({"hooks": {}})");
+  dir_.write("claude-user/settings.json", R"({"theme": "dark", "permissions": {}})");
+  dir_.write("claude-project/settings.local.json", R"({"enabledPlugins": {}})");
+  dir_.write("project/settings.json", R"({"sandbox": {}, "mcpServers": {}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  std::vector<std::string> files;
+  for (const SettingsSource& source : outcome.value().sources) {
+    files.push_back(source.file.lexically_relative(dir_.path()).string());
+  }
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "claude-user/settings.json", "global/settings.json", "project/settings.json",
+                       "claude-project/settings.local.json", "project/settings.local.json"}));
+  const SettingsSource& local = outcome.value().sources.back();
+  EXPECT_EQ(local.scope, SettingsSource::Scope::kLocal);
+  EXPECT_FALSE(local.claude);
+  EXPECT_EQ(local.document["permissions"]["allow"][0], "Bash(ls)");
+  EXPECT_TRUE(outcome.value().sources.front().claude);
+}
+
+TEST_F(SettingsTest, ClaudeCodeSettingsMustBeAnObject) {
+  dir_.write("claude-project/settings.json", "[1]");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("claude-project/settings.json"), std::string::npos);
+}
+
+TEST_F(SettingsTest, LocalSettingsAreCheckedLikeTheOthers) {
+  dir_.write("project/settings.local.json", R"({"maxTurn": 3})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("settings.local.json"), std::string::npos);
+}
+
 TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
   using testing::fake_environment;
   EXPECT_EQ(config_directories(fake_environment({{"XDG_CONFIG_HOME", "/x"}, {"HOME", "/h"}}), "/w")
@@ -161,6 +198,8 @@ TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
             "/x/nib");
   EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").global, "/h/.config/nib");
   EXPECT_EQ(config_directories(fake_environment({}), "/w").project, "/w/.nib");
+  EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").claude_user, "/h/.claude");
+  EXPECT_EQ(config_directories(fake_environment({}), "/w").claude_project, "/w/.claude");
 }
 
 }  // namespace
