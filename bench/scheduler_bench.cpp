@@ -43,11 +43,10 @@ ToolPtr noop_tool(const std::string& name, bool concurrency_safe) {
 
 const ToolRegistry& registry() {
   static const auto instance = [] {
-    std::string error;
     auto created = ToolRegistry::create(
-        {noop_tool("noop_parallel", true), noop_tool("noop_serial", false)}, {}, error);
-    if (!created) throw std::runtime_error("scheduler_bench: " + error);
-    return created;
+        {noop_tool("noop_parallel", true), noop_tool("noop_serial", false)}, {});
+    if (!created.ok()) throw std::runtime_error("scheduler_bench: " + created.error());
+    return std::move(created.value());
   }();
   return *instance;
 }

@@ -67,9 +67,7 @@ void BM_WebFetchCall(benchmark::State& state) {
   testing::TempDir logs;
   WebFetchOptions options;
   options.fetch.allowed_addresses = {"127.0.0.1"};
-  options.create_log = [&](std::string_view prefix) {
-    return create_log_in(open_private_dir(logs.path() / "logs"), prefix);
-  };
+  options.create_log = private_logs_in(logs.path() / "logs");
   const core::ToolPtr tool = make_web_fetch_tool(std::move(options));
   for (auto _ : state) {
     const core::ToolOutput result =

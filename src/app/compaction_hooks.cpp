@@ -12,13 +12,13 @@ std::optional<core::HistoryCompaction> compact_history(
                                          history.begin() + static_cast<std::ptrdiff_t>(cut));
   notice("compacting the conversation: summarising " + std::to_string(cut) + " older messages",
          false);
-  auto outcome = session::summarize(provider, model, older, instructions, stop);
-  if (!outcome.summary) {
-    notice("compaction failed: " + outcome.error, true);
+  auto summary = session::summarize(provider, model, older, instructions, stop);
+  if (!summary.ok()) {
+    notice("compaction failed: " + summary.error(), true);
     return std::nullopt;
   }
-  return core::HistoryCompaction{cut, session::summary_message(*outcome.summary),
-                                 std::move(*outcome.summary)};
+  return core::HistoryCompaction{cut, session::summary_message(summary.value()),
+                                 std::move(summary.value())};
 }
 
 void install_compaction(core::LoopOptions& loop, const session::CompactionSettings& settings,

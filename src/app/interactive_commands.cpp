@@ -131,9 +131,9 @@ void InteractiveSession::switch_model(const std::string& id) {
     }
   }
   auto outcome = resolve_model_config(options, context_.env, configuration_);
-  if (!outcome.config) return notice(outcome.error, ui::NoticeKind::kError);
-  outcome.config->thinking = model_.thinking;
-  model_ = std::move(*outcome.config);
+  if (!outcome.ok()) return notice(outcome.error(), ui::NoticeKind::kError);
+  outcome.value().thinking = model_.thinking;
+  model_ = std::move(outcome.value());
   options_ = std::move(options);
   provider_ = provider::make_provider({model_.api, model_.base_url, model_.api_key}, model_.retry);
   session_->record_model_change(model_.provider, model_.model.id);

@@ -17,13 +17,13 @@ int run_interactive_mode(const CliOptions& options, const ModelConfig& model,
                  "-p).\n";
     return run_print_mode(options, model, context, stop);
   }
-  RunResources run = open_run(options, model, context);
-  if (!run.error.empty()) {
-    std::cerr << "nib: " << run.error << '\n';
+  auto opened = open_run(options, model, context);
+  if (!opened.ok()) {
+    std::cerr << "nib: " << opened.error() << '\n';
     return 2;
   }
-  InteractiveSession interactive(options, model, context, configuration, std::move(*run.session),
-                                 std::move(run.tools), stop);
+  InteractiveSession interactive(options, model, context, configuration, std::move(opened.value()),
+                                 stop);
   return interactive.run();
 }
 

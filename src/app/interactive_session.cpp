@@ -13,6 +13,7 @@
 #include "app/process_hooks.hpp"
 #include "app/prompt_history.hpp"
 #include "app/run_assembly.hpp"
+#include "app/subagent_setup.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
@@ -38,15 +39,15 @@ bool is_blank(const std::string& text) {
 
 InteractiveSession::InteractiveSession(const CliOptions& options, const ModelConfig& model,
                                        const RunContext& context,
-                                       const Configuration& configuration, RunSession session,
-                                       std::unique_ptr<core::ToolRegistry> tools,
+                                       const Configuration& configuration, RunResources resources,
                                        std::stop_token stop)
     : options_(options),
       model_(model),
       context_(context),
       configuration_(configuration),
-      session_(std::move(session)),
-      tools_(std::move(tools)),
+      session_(std::move(resources.session)),
+      tools_(std::move(resources.tools)),
+      subagents_(std::move(resources.subagents)),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
@@ -58,6 +59,9 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
                })) {
   if (const auto file = prompt_history_file(context_.env)) {
     editor_.set_history(load_prompt_history(*file));
+  }
+  for (const std::string& problem : resources.problems) {
+    notice("An agent definition was left out or changed: " + problem, ui::NoticeKind::kWarning);
   }
 }
 
@@ -175,6 +179,14 @@ void InteractiveSession::drain_worker() {
         const auto context = usage.input_tokens + usage.cache_read_tokens +
                              usage.cache_write_tokens + usage.output_tokens;
         if (context > 0) context_tokens_ = static_cast<std::size_t>(context);
+      } else if (const auto* nested = std::get_if<core::SubagentEvent>(event)) {
+        // A subagent's requests count in the session's totals, not in its context.
+        const core::NestedView view = core::innermost(*nested);
+        if (const auto* reply = std::get_if<core::MessageEndEvent>(view.event)) {
+          usage_ += reply->message.usage;
+          if (const auto cost = cost_function(model_))
+            cost_usd_ = cost_usd_.value_or(0) + cost(reply->message.usage);
+        }
       } else if (const auto* run_end = std::get_if<core::RunEndEvent>(event)) {
         last_stop_ = run_end->reason;
       }
@@ -391,6 +403,7 @@ void InteractiveSession::start_run(std::string prompt) {
   install_compaction(loop, context_.compaction, [this](const std::string& text, bool is_error) {
     worker_.post(ui::JobNotice{text, is_error});
   });
+  lend_run_to_subagents(*subagents_, loop, model_, session_->file());
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/interactive_mode.hpp"
+#include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
@@ -37,8 +38,8 @@ inline constexpr std::chrono::milliseconds kEscapeTimeout{25};
 class InteractiveSession {
  public:
   InteractiveSession(const CliOptions& options, const ModelConfig& model, const RunContext& context,
-                     const Configuration& configuration, RunSession session,
-                     std::unique_ptr<core::ToolRegistry> tools, std::stop_token stop);
+                     const Configuration& configuration, RunResources resources,
+                     std::stop_token stop);
   ~InteractiveSession();
 
   // Runs until the user quits; returns the exit status.
@@ -89,6 +90,7 @@ class InteractiveSession {
   const Configuration& configuration_;
   std::optional<RunSession> session_;
   std::unique_ptr<core::ToolRegistry> tools_;
+  std::shared_ptr<agent::SubagentEnvironment> subagents_;
   std::unique_ptr<core::Provider> provider_;
 
   int wake_fd_ = -1;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stop_token>
 
+#include "agent/level_budget.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
 #include "app/interactive_mode.hpp"
@@ -86,13 +87,13 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
     const auto loaded = load_configuration(
         config_directories(process_environment(), std::filesystem::current_path()));
-    if (!loaded.configuration) {
-      std::cerr << loaded.error << '\n';
+    if (!loaded.ok()) {
+      std::cerr << loaded.error() << '\n';
       return 2;
     }
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
-                            withheld_environment(*loaded.configuration), stop.get_token(),
-                            std::cout, std::cerr);
+                            withheld_environment(loaded.value()), stop.get_token(), std::cout,
+                            std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
   if (!parsed.options) {
@@ -107,21 +108,25 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   const EnvLookup env = process_environment();
   const ConfigDirectories directories = config_directories(env, cwd);
   const auto loaded = load_configuration(directories);
-  if (!loaded.configuration) {
-    std::cerr << loaded.error << '\n';
+  if (!loaded.ok()) {
+    std::cerr << loaded.error() << '\n';
     return 2;
   }
-  const Settings& settings = loaded.configuration->settings;
+  const Configuration& configuration = loaded.value();
+  const Settings& settings = configuration.settings;
   if (settings.concurrent_tools) core::process_slot_pool().resize(*settings.concurrent_tools);
   if (settings.concurrent_requests) {
     core::process_request_pool().resize(*settings.concurrent_requests);
   }
+  if (settings.concurrent_subagents) {
+    agent::set_subagents_per_level(static_cast<std::size_t>(*settings.concurrent_subagents));
+  }
   // Whatever nib prints or saves from here on is cleaned of the keys it holds.
-  for (const std::string& name : loaded.configuration->api_key_variables()) {
+  for (const std::string& name : configuration.api_key_variables()) {
     if (const auto value = env(name.c_str())) util::register_secret(*value);
   }
   if (options.list_models) {
-    list_models(*loaded.configuration, env, std::cout);
+    list_models(configuration, env, std::cout);
     return 0;
   }
   // Read once, before the model is chosen: a resumed session names the model it last used.
@@ -137,24 +142,25 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                 << line << '\n';
     }
   }
-  const auto model = resolve_model_config(with_session_model(options, env, existing.value()), env,
-                                          *loaded.configuration);
-  if (!model.config) {
-    std::cerr << model.error << '\n';
+  const auto resolved =
+      resolve_model_config(with_session_model(options, env, existing.value()), env, configuration);
+  if (!resolved.ok()) {
+    std::cerr << resolved.error() << '\n';
     return 2;
   }
-  util::register_secret(model.config->api_key);
+  const ModelConfig& model = resolved.value();
+  util::register_secret(model.api_key);
   RunContext context{env,
                      cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
-                     compaction_settings(loaded.configuration->settings),
+                     compaction_settings(settings),
                      std::move(existing.value()),
-                     options.max_turns > 0 ? options.max_turns
-                                           : loaded.configuration->settings.max_turns.value_or(0),
-                     withheld_environment(*loaded.configuration)};
-  if (options.print) return run_print_mode(options, *model.config, context, stop.get_token());
-  return run_interactive_mode(options, *model.config, context, *loaded.configuration,
-                              stop.get_token());
+                     options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
+                     withheld_environment(configuration),
+                     directories.global,
+                     &configuration};
+  if (options.print) return run_print_mode(options, model, context, stop.get_token());
+  return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }
 
 }  // namespace

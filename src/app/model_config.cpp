@@ -52,8 +52,9 @@ std::string missing_key_message(const provider::ProviderEntry& entry) {
 
 }  // namespace
 
-ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLookup& env,
-                                        const Configuration& configuration) {
+util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,
+                                               const Configuration& configuration) {
+  using Result = util::Result<ModelConfig>;
   const Settings& settings = configuration.settings;
   std::optional<std::string> named_provider = first_of(options.provider, env, "NIB_PROVIDER");
   if (!named_provider) named_provider = settings.provider;
@@ -62,9 +63,9 @@ ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLook
       named_provider.value_or(inferred_provider(options, env, named_model, configuration));
   const provider::ProviderEntry* entry = configuration.find_provider(provider_name);
   if (entry == nullptr) {
-    return {std::nullopt, "nib: unknown provider \"" + provider_name +
-                              "\". Known: " + provider_names(configuration) +
-                              " (add others in ~/.config/nib/models.json)."};
+    return Result::failure("nib: unknown provider \"" + provider_name +
+                           "\". Known: " + provider_names(configuration) +
+                           " (add others in ~/.config/nib/models.json).");
   }
 
   ModelConfig config;
@@ -80,23 +81,23 @@ ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLook
   if (options.api) {
     const auto api = provider::parse_api(*options.api);
     if (!api) {
-      return {std::nullopt, "nib: unknown --api \"" + *options.api +
-                                "\". Use openai-chat, openai-responses or anthropic-messages."};
+      return Result::failure("nib: unknown --api \"" + *options.api +
+                             "\". Use openai-chat, openai-responses or anthropic-messages.");
     }
     config.api = *api;
   }
   if (!entry->api_key_env.empty()) {
     config.api_key = env(entry->api_key_env.c_str()).value_or("");
   }
-  if (official && config.api_key.empty()) return {std::nullopt, missing_key_message(*entry)};
+  if (official && config.api_key.empty()) return Result::failure(missing_key_message(*entry));
 
   std::optional<std::string> model = named_model;
   const bool settings_apply = !settings.provider || *settings.provider == entry->name;
   if (!model && settings_apply) model = settings.model;
   if (!model && !compatible_server && !entry->default_model.empty()) model = entry->default_model;
   if (!model) {
-    return {std::nullopt, "nib: name the model served at " + config.base_url +
-                              " with --model NAME (or set NIB_MODEL)."};
+    return Result::failure("nib: name the model served at " + config.base_url +
+                           " with --model NAME (or set NIB_MODEL).");
   }
 
   config.thinking = core::ThinkingLevel::kOff;
@@ -111,16 +112,13 @@ ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLook
   }
   config.model.id = *model;
   if (const provider::ModelEntry* known = entry->find(*model)) {
-    config.model.supports_images = known->vision;
-    config.model.max_output_tokens = known->max_output_tokens;
-    config.model.reasoning = known->reasoning;
-    config.model.context_window = known->context_window;
+    config.model = provider::model_info(*known);
     config.prices = known->prices;
   } else {
     // An unknown model is taken at its word: asked to think, it is assumed able to.
     config.model.reasoning = config.thinking != core::ThinkingLevel::kOff;
   }
-  return {config, {}};
+  return config;
 }
 
 }  // namespace nib::app

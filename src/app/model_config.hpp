@@ -12,6 +12,7 @@
 #include "core/provider.hpp"
 #include "provider/model_registry.hpp"
 #include "provider/retrying_provider.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
@@ -24,11 +25,6 @@ struct ModelConfig {
   std::optional<provider::ModelPrices> prices;  // when the model is known
   core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
   provider::RetryPolicy retry;  // settings.json's "retry" over the defaults
-};
-
-struct ModelConfigOutcome {
-  std::optional<ModelConfig> config;
-  std::string error;  // one or two lines saying how to fix it (exit status 2)
 };
 
 // Resolution:
@@ -44,7 +40,8 @@ struct ModelConfigOutcome {
 //   provider's default (not for a compatible server); otherwise one must be named.
 // - thinking: --thinking, settings.json, off.
 // - retry: settings.json's maxRetries and baseDelayMs over RetryPolicy's defaults.
-ModelConfigOutcome resolve_model_config(const CliOptions& options, const EnvLookup& env,
-                                        const Configuration& configuration);
+// A failure is one or two lines saying how to fix it (exit status 2).
+util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,
+                                               const Configuration& configuration);
 
 }  // namespace nib::app

@@ -10,6 +10,7 @@
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
+#include "app/subagent_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
 #include "provider/provider_factory.hpp"
@@ -56,13 +57,17 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 2;
   }
 
-  RunResources run = open_run(options, model, context);
-  if (!run.error.empty()) {
-    std::cerr << "nib: " << run.error << '\n';
+  auto opened = open_run(options, model, context);
+  if (!opened.ok()) {
+    std::cerr << "nib: " << opened.error() << '\n';
     return 2;
   }
+  RunResources& run = opened.value();
+  for (const std::string& problem : run.problems) {
+    std::cerr << "nib: warning: an agent definition was left out or changed: " << problem << '\n';
+  }
   const core::ToolRegistry& registry = *run.tools;
-  RunSession& session = *run.session;
+  RunSession& session = run.session;
 
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
@@ -78,6 +83,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
   install_compaction(loop_options, context.compaction,
                      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });
+  lend_run_to_subagents(*run.subagents, loop_options, model, session.file());
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });

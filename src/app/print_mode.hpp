@@ -24,6 +24,8 @@ struct RunContext {
   std::optional<ExistingSession> existing;  // the session to continue (load_named_session)
   int max_turns = 0;  // model requests per run (--max-turns, else maxTurns); 0: no limit
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
+  std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
+  const Configuration* configuration = nullptr;   // outlives every run (main owns it)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

@@ -1,25 +1,32 @@
 #include "app/run_assembly.hpp"
 
+#include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "tools/builtin.hpp"
 
 namespace nib::app {
 
-RunResources open_run(const CliOptions& options, const ModelConfig& model,
-                      const RunContext& context) {
-  RunResources run;
-  auto tools = tools::builtin_tools({.withheld_environment = context.withheld_environment});
-  if (options.tools) tools = tools::select_tools(std::move(tools), *options.tools, run.error);
-  if (run.error.empty()) run.tools = core::ToolRegistry::create(std::move(tools), {}, run.error);
-  if (!run.tools) return run;
+util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
+                                    const RunContext& context) {
+  using Result = util::Result<RunResources>;
+  const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment};
+  auto tools = tools::builtin_tools(tool_options);
+  SubagentSetup subagents = setup_subagents(context);
+  if (subagents.environment->max_depth > 0) tools.push_back(subagents.task_tool);
+  if (options.tools) {
+    auto selected = tools::select_tools(std::move(tools), *options.tools);
+    if (!selected.ok()) return Result::failure(selected.error());
+    tools = std::move(selected.value());
+  }
+  auto registry = core::ToolRegistry::create(std::move(tools), {});
+  if (!registry.ok()) return Result::failure(registry.error());
+  std::vector<std::string> problems =
+      offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
-  if (!session.ok()) {
-    run.error = session.error();
-    return run;
-  }
-  run.session.emplace(std::move(session.value()));
-  return run;
+  if (!session.ok()) return Result::failure(session.error());
+  return RunResources{std::move(registry.value()), std::move(subagents.environment),
+                      std::move(session.value()), std::move(problems)};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -3,9 +3,8 @@
 // flags ask for, and the loop's options for a model. Pure wiring.
 
 #include <memory>
-#include <optional>
-#include <string>
 
+#include "agent/subagent_environment.hpp"
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
 #include "app/print_mode.hpp"
@@ -13,18 +12,22 @@
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
 #include "ui/print_output.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
-// What every run opens first: its tools (the built-in ones, or those --tools names) and its
-// session (new, or the one the options name).
+// What every run opens first: its tools (the built-in ones and task, or those --tools names),
+// what the subagents of task get, and its session (new, or the one the options name). A
+// failure when either cannot be had (exit status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
-  std::optional<RunSession> session;
-  std::string error;  // set when either cannot be had (exit status 2)
+  // Before each run, lend_run_to_subagents (subagent_setup.hpp) with the run's loop options.
+  std::shared_ptr<agent::SubagentEnvironment> subagents;
+  RunSession session;
+  std::vector<std::string> problems;  // of agent definitions, for the start-up report
 };
-RunResources open_run(const CliOptions& options, const ModelConfig& model,
-                      const RunContext& context);
+util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
+                                    const RunContext& context);
 
 // The loop's options for `model`: provider, model, thinking, tools, the system prompt, the
 // turn limit and the working directory. Sinks, gate and hooks are the caller's.

@@ -47,10 +47,10 @@ std::string ended_commands_notice(const std::vector<tools::EndedCommand>& ended)
 
 }  // namespace
 
-session::Outcome<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
-                                                                    const EnvLookup& env,
-                                                                    const fs::path& cwd) {
-  using Result = session::Outcome<std::optional<ExistingSession>>;
+util::Result<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
+                                                                const EnvLookup& env,
+                                                                const fs::path& cwd) {
+  using Result = util::Result<std::optional<ExistingSession>>;
   fs::path file;
   if (options.session_file) {
     std::error_code error;
@@ -81,12 +81,11 @@ SessionModel session_model(const session::LoadedSession& loaded) {
   return model;
 }
 
-session::Outcome<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
-                                              const fs::path& cwd,
-                                              const std::optional<ExistingSession>& existing,
-                                              const std::string& provider,
-                                              const std::string& model) {
-  using Result = session::Outcome<RunSession>;
+util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
+                                          const fs::path& cwd,
+                                          const std::optional<ExistingSession>& existing,
+                                          const std::string& provider, const std::string& model) {
+  using Result = util::Result<RunSession>;
   RunSession run;
   if (options.no_session) {
     tools::set_command_owner_label("");
@@ -117,14 +116,12 @@ session::Outcome<RunSession> RunSession::open(const CliOptions& options, const E
   }
   const auto header =
       session::make_header(cwd.string(), model, provider, std::chrono::system_clock::now());
-  auto writer = session::Outcome<session::SessionWriter>::failure("");
-  if (options.session_file) {
-    writer = session::SessionWriter::create(*options.session_file, header);
-  } else if (const auto store = session::SessionStore::from_environment(env); store.ok()) {
-    writer = store.value().create(header);
-  } else {
-    return Result::failure(store.error());
-  }
+  auto writer = [&]() -> util::Result<session::SessionWriter> {
+    if (options.session_file) return session::SessionWriter::create(*options.session_file, header);
+    const auto store = session::SessionStore::from_environment(env);
+    if (!store.ok()) return util::Result<session::SessionWriter>::failure(store.error());
+    return store.value().create(header);
+  }();
   if (!writer.ok()) return Result::failure(writer.error());
   run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()), 0);
   tools::set_command_owner_label(header.id);

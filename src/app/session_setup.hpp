@@ -18,6 +18,7 @@
 #include "core/history_edit.hpp"
 #include "session/session_file.hpp"
 #include "session/session_recorder.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
@@ -30,8 +31,9 @@ struct ExistingSession {
 
 // The session the options name, loaded; nullopt for a new session (or with --no-session); an
 // error when the named one cannot be found or read.
-session::Outcome<std::optional<ExistingSession>> load_named_session(
-    const CliOptions& options, const EnvLookup& env, const std::filesystem::path& cwd);
+util::Result<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
+                                                                const EnvLookup& env,
+                                                                const std::filesystem::path& cwd);
 
 struct SessionModel {
   std::string provider;
@@ -49,10 +51,10 @@ class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
   // options.no_session; an error names the problem (exit 2).
-  static session::Outcome<RunSession> open(const CliOptions& options, const EnvLookup& env,
-                                           const std::filesystem::path& cwd,
-                                           const std::optional<ExistingSession>& existing,
-                                           const std::string& provider, const std::string& model);
+  static util::Result<RunSession> open(const CliOptions& options, const EnvLookup& env,
+                                       const std::filesystem::path& cwd,
+                                       const std::optional<ExistingSession>& existing,
+                                       const std::string& provider, const std::string& model);
 
   // The conversation to send: the loaded history (after its last compaction: the summary, then
   // the messages it kept), and everything since.

@@ -19,6 +19,10 @@ const json& settings_schema() {
     "type": "object",
     "additionalProperties": false,
     "properties": {
+      "permissions": {"type": "object"},
+      "hooks": {"type": "object"},
+      "sandbox": {"type": "object"},
+      "mcpServers": {"type": "object"},
       "provider": {"type": "string", "minLength": 1},
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},
@@ -28,7 +32,15 @@ const json& settings_schema() {
         "additionalProperties": false,
         "properties": {
           "tools": {"type": "integer", "minimum": 1, "maximum": 64},
-          "requests": {"type": "integer", "minimum": 1, "maximum": 64}
+          "requests": {"type": "integer", "minimum": 1, "maximum": 64},
+          "subagents": {"type": "integer", "minimum": 1, "maximum": 64}
+        }
+      },
+      "subagents": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "maxDepth": {"type": "integer", "minimum": 0, "maximum": 8}
         }
       },
       "retry": {
@@ -64,6 +76,13 @@ const json& settings_schema() {
       }
     }
   })");
+  return schema;
+}
+
+// Claude Code's settings have many fields nib does not know; only their shape is checked here,
+// and each shared section by its owner.
+const json& claude_settings_schema() {
+  static const json schema = {{"type", "object"}};
   return schema;
 }
 
@@ -115,14 +134,15 @@ const json& models_schema() {
   return schema;
 }
 
-// The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist.
-// Throws std::runtime_error with "<file>: <field>: <problem>" otherwise.
-std::optional<json> read_config_file(const fs::path& file, const json& schema) {
+// The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist;
+// otherwise a failure "<file>: <field>: <problem>".
+util::Result<std::optional<json>> read_config_file(const fs::path& file, const json& schema) {
+  using Result = util::Result<std::optional<json>>;
   std::ifstream in(file);
   if (!in) {
     std::error_code error;
-    if (!fs::exists(file, error)) return std::nullopt;
-    throw std::runtime_error(file.string() + ": cannot be read");
+    if (!fs::exists(file, error)) return std::optional<json>();
+    return Result::failure(file.string() + ": cannot be read");
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -133,18 +153,18 @@ std::optional<json> read_config_file(const fs::path& file, const json& schema) {
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = error.what();
     const auto at = what.find("parse error");
-    throw std::runtime_error(
+    return Result::failure(
         file.string() + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at)));
   }
-  std::string schema_error;
-  const auto compiled = core::CompiledSchema::compile(schema, schema_error);
-  const auto errors = compiled->validate(document);
+  // The schemas are nib's own, checked by the tests: compiling them cannot fail.
+  const auto compiled = core::CompiledSchema::compile(schema);
+  const auto errors = compiled.value()->validate(document);
   if (!errors.empty()) {
     const core::FieldError& first = errors.front();
-    throw std::runtime_error(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
-                             ": " + first.message);
+    return Result::failure(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
+                           ": " + first.message);
   }
-  return document;
+  return std::optional<json>(std::move(document));
 }
 
 void apply_settings(const json& document, Settings& settings) {
@@ -160,6 +180,14 @@ void apply_settings(const json& document, Settings& settings) {
     }
     if (concurrency->contains("requests")) {
       settings.concurrent_requests = (*concurrency)["requests"].get<int>();
+    }
+    if (concurrency->contains("subagents")) {
+      settings.concurrent_subagents = (*concurrency)["subagents"].get<int>();
+    }
+  }
+  if (const auto subagents = document.find("subagents"); subagents != document.end()) {
+    if (subagents->contains("maxDepth")) {
+      settings.subagent_max_depth = (*subagents)["maxDepth"].get<int>();
     }
   }
   if (const auto compaction = document.find("compaction"); compaction != document.end()) {
@@ -267,33 +295,54 @@ ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) 
   } else if (const auto home = env("HOME")) {
     global = fs::path(*home) / ".config" / "nib";
   }
-  return {global, cwd / ".nib"};
+  fs::path claude_user;
+  if (const auto home = env("HOME")) claude_user = fs::path(*home) / ".claude";
+  return {global, cwd / ".nib", claude_user, cwd / ".claude"};
 }
 
-ConfigurationOutcome load_configuration(const ConfigDirectories& directories) {
+util::Result<Configuration> load_configuration(const ConfigDirectories& directories) {
+  using Result = util::Result<Configuration>;
+  using Scope = SettingsSource::Scope;
   Configuration configuration;
   configuration.providers = provider::builtin_providers();
-  try {
-    for (const fs::path& directory : {directories.global, directories.project}) {
-      if (directory.empty()) continue;
-      if (const auto settings = read_config_file(directory / "settings.json", settings_schema())) {
-        apply_settings(*settings, configuration.settings);
-      }
-      if (const auto models = read_config_file(directory / "models.json", models_schema())) {
-        apply_models(*models, configuration.providers);
-      }
-    }
-  } catch (const std::runtime_error& error) {
-    return {std::nullopt, std::string("nib: ") + error.what()};
+  struct SettingsFile {
+    fs::path directory;
+    const char* name;
+    Scope scope;
+    bool claude;
+  };
+  const SettingsFile files[] = {
+      {directories.claude_user, "settings.json", Scope::kUser, true},
+      {directories.global, "settings.json", Scope::kUser, false},
+      {directories.claude_project, "settings.json", Scope::kProject, true},
+      {directories.project, "settings.json", Scope::kProject, false},
+      {directories.claude_project, "settings.local.json", Scope::kLocal, true},
+      {directories.project, "settings.local.json", Scope::kLocal, false},
+  };
+  for (const SettingsFile& file : files) {
+    if (file.directory.empty()) continue;
+    const fs::path path = file.directory / file.name;
+    const auto settings =
+        read_config_file(path, file.claude ? claude_settings_schema() : settings_schema());
+    if (!settings.ok()) return Result::failure("nib: " + settings.error());
+    if (!settings.value()) continue;
+    if (!file.claude) apply_settings(*settings.value(), configuration.settings);
+    configuration.sources.push_back({path, file.scope, file.claude, *settings.value()});
+  }
+  for (const fs::path& directory : {directories.global, directories.project}) {
+    if (directory.empty()) continue;
+    const auto models = read_config_file(directory / "models.json", models_schema());
+    if (!models.ok()) return Result::failure("nib: " + models.error());
+    if (models.value()) apply_models(*models.value(), configuration.providers);
   }
   for (const auto& entry : configuration.providers) {
     if (entry.base_url.empty()) {
-      return {std::nullopt, "nib: provider \"" + entry.name +
-                                "\" in models.json has no baseUrl; add \"baseUrl\" (e.g. "
-                                "\"http://localhost:11434/v1\")."};
+      return Result::failure("nib: provider \"" + entry.name +
+                             "\" in models.json has no baseUrl; add \"baseUrl\" (e.g. "
+                             "\"http://localhost:11434/v1\").");
     }
   }
-  return {std::move(configuration), {}};
+  return configuration;
 }
 
 }  // namespace nib::app

@@ -14,6 +14,12 @@
 //                 "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}
 // A provider named like a built-in one ("openai", "anthropic") changes the fields it gives and
 // adds or replaces models by id.
+//
+// Sections owned elsewhere ("permissions", "hooks", "sandbox", "mcpServers") are not read here:
+// every settings document is kept in Configuration::sources, with its file, so the owner of a
+// section reads it from all of them and names the file when something in it is wrong. Claude
+// Code's settings files are among the sources, so rules and hooks written for it carry over;
+// nib reads only those sections of them and ignores the rest.
 
 #include <cstdint>
 #include <filesystem>
@@ -21,9 +27,12 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app/environment.hpp"
 #include "core/provider.hpp"
 #include "provider/model_registry.hpp"
+#include "util/result.hpp"
 
 namespace nib::app {
 
@@ -31,10 +40,14 @@ struct Settings {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
-  std::optional<int> max_turns;    // "maxTurns": model requests per run (no limit when absent)
-  // "concurrency": {"tools": N, "requests": M}: the process's budget (core/slot_pool.hpp).
+  std::optional<int> max_turns;  // "maxTurns": model requests per run (no limit when absent)
+  // "concurrency": {"tools": N, "requests": M, "subagents": S}: the process's budget
+  // (core/slot_pool.hpp; S subagents at once on each level of nesting, agent/limits.hpp).
   std::optional<int> concurrent_tools;
   std::optional<int> concurrent_requests;
+  std::optional<int> concurrent_subagents;
+  // "subagents": {"maxDepth": D}: how deep subagents may nest (0: no task tool at all).
+  std::optional<int> subagent_max_depth;
   std::optional<int> max_retries;  // "retry": {"maxRetries": N, "baseDelayMs": M}
   std::optional<int> retry_base_delay_ms;
   // "compaction": {"enabled": B, "reserveTokens": N, "keepRecentTokens": M}
@@ -48,8 +61,24 @@ struct Settings {
   std::vector<std::string> env_pass_through;
 };
 
+// One settings document, as read.
+struct SettingsSource {
+  enum class Scope {
+    kUser,     // ~/.claude/settings.json, $XDG_CONFIG_HOME/nib/settings.json
+    kProject,  // .claude/settings.json, .nib/settings.json (shared with the repository)
+    kLocal,    // .claude/settings.local.json, .nib/settings.local.json (this checkout only)
+  };
+  std::filesystem::path file;
+  Scope scope = Scope::kUser;
+  bool claude = false;  // Claude Code's file: only the shared sections are nib's to read
+  nlohmann::json document;
+};
+
 struct Configuration {
   Settings settings;
+  // Every settings file that exists, weakest first: a later source's value wins where a
+  // section is "last one wins", and all of them add up where it is a list.
+  std::vector<SettingsSource> sources;
   // The built-in providers with models.json applied, then the new ones in file order.
   std::vector<provider::ProviderEntry> providers;
 
@@ -61,17 +90,15 @@ struct Configuration {
 };
 
 struct ConfigDirectories {
-  std::filesystem::path global;   // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
-  std::filesystem::path project;  // <working directory>/.nib
+  std::filesystem::path global;          // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
+  std::filesystem::path project;         // <working directory>/.nib
+  std::filesystem::path claude_user;     // $HOME/.claude (empty without HOME)
+  std::filesystem::path claude_project;  // <working directory>/.claude
 };
 
 ConfigDirectories config_directories(const EnvLookup& env, const std::filesystem::path& cwd);
 
-struct ConfigurationOutcome {
-  std::optional<Configuration> configuration;
-  std::string error;  // "nib: <file>: <field>: <problem>"
-};
-
-ConfigurationOutcome load_configuration(const ConfigDirectories& directories);
+// Both directories' files applied in turn; a failure reads "nib: <file>: <field>: <problem>".
+util::Result<Configuration> load_configuration(const ConfigDirectories& directories);
 
 }  // namespace nib::app

@@ -36,17 +36,16 @@ int run_tool_command(const std::vector<std::string>& args,
     err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
     return 2;
   }
-  std::string error;
   const auto registry = core::ToolRegistry::create(
       tools::builtin_tools(
           {.trust_unread_files = true, .withheld_environment = withheld_environment}),
-      {}, error);
-  if (!registry) {
-    err << "nib: " << error << '\n';
+      {});
+  if (!registry.ok()) {
+    err << "nib: " << registry.error() << '\n';
     return 2;
   }
   core::SchedulerOptions options;
-  options.tools = registry.get();
+  options.tools = registry.value().get();
   options.cwd = std::filesystem::current_path();
   core::ToolScheduler scheduler(options);
   const core::ToolCall call{"cli", args[0], args.size() > 1 ? args[1] : "{}"};

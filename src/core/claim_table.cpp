@@ -1,11 +1,25 @@
 #include "core/claim_table.hpp"
 
+#include <string_view>
+
 namespace nib::core {
+namespace {
+
+// True when `outer` is `inner` or one of its ancestors: "file:/a" for "file:/a/b", "file:/" for
+// "file:/a", never "file:/a" for "file:/ab".
+bool covers(std::string_view outer, std::string_view inner) {
+  if (!inner.starts_with(outer)) return false;
+  return inner.size() == outer.size() || outer.ends_with('/') || inner[outer.size()] == '/';
+}
+
+}  // namespace
 
 bool claims_conflict(const std::vector<ResourceClaim>& a, const std::vector<ResourceClaim>& b) {
   for (const auto& x : a) {
     for (const auto& y : b) {
-      if (x.key == y.key && (x.exclusive || y.exclusive)) return true;
+      if ((x.exclusive || y.exclusive) && (covers(x.key, y.key) || covers(y.key, x.key))) {
+        return true;
+      }
     }
   }
   return false;

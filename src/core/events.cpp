@@ -16,4 +16,12 @@ const char* run_stop_reason_name(RunStopReason reason) {
   return "unknown";
 }
 
+NestedView innermost(const SubagentEvent& event) {
+  NestedView view{&event, &event.event->event, 1};
+  while (const auto* deeper = std::get_if<SubagentEvent>(view.event)) {
+    view = {deeper, &deeper->event->event, view.depth + 1};
+  }
+  return view;
+}
+
 }  // namespace nib::core

@@ -15,10 +15,14 @@
 //   it carries the same outcome as tool_settled.
 // - Then one tool_results event with the whole batch, results in call order: exactly the
 //   outcomes the tool_end events carried.
+// - A call that runs other runs (a task's subagent) reports their events as subagent events,
+//   each after its call's tool_running and before its tool_settled; the nested run's own events
+//   keep this same contract among themselves.
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -98,6 +102,16 @@ struct HistoryCompactedEvent {
   std::size_t kept = 0;
 };
 
+// An event of a nested run that a tool call started (a task's subagent), relayed to the run
+// that made the call. A subagent's own subagents arrive nested one level deeper.
+struct NestedEvent;
+struct SubagentEvent {
+  std::string tool_call_id;  // the call of this run that started the nested run
+  std::string agent_id;      // unique in the process, e.g. "explore-2"
+  std::string agent_name;    // the agent definition's name, e.g. "explore"
+  std::shared_ptr<const NestedEvent> event;
+};
+
 enum class RunStopReason {
   kDone,      // the model answered without asking for tools
   kAborted,   // the user aborted
@@ -117,8 +131,21 @@ using Event =
     std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
                  ToolCallDeltaEvent, RetryEvent, ReplyRestartEvent, MessageEndEvent, ToolStartEvent,
                  ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent,
-                 UserMessageEvent, HistoryCompactedEvent, RunEndEvent>;
+                 UserMessageEvent, HistoryCompactedEvent, SubagentEvent, RunEndEvent>;
+
+struct NestedEvent {
+  Event event;
+};
 
 using EventSink = std::function<void(const Event&)>;
+
+// What a SubagentEvent finally carries: the event itself, the subagent that emitted it (the
+// innermost SubagentEvent), and how deep that subagent is (1: started by this run).
+struct NestedView {
+  const SubagentEvent* from = nullptr;
+  const Event* event = nullptr;
+  int depth = 0;
+};
+NestedView innermost(const SubagentEvent& event);
 
 }  // namespace nib::core

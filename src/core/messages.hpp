@@ -60,6 +60,7 @@ struct Usage {
   std::int64_t cache_write_tokens = 0;
 
   Usage& operator+=(const Usage& other);
+  friend Usage operator+(Usage a, const Usage& b) { return a += b; }
 };
 
 // Why a request failed, as far as retrying and recovery care.

@@ -136,8 +136,8 @@ struct CompiledSchema::Impl {
 CompiledSchema::CompiledSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CompiledSchema::~CompiledSchema() = default;
 
-std::unique_ptr<CompiledSchema> CompiledSchema::compile(const nlohmann::json& schema,
-                                                        std::string& error) {
+util::Result<std::unique_ptr<CompiledSchema>> CompiledSchema::compile(
+    const nlohmann::json& schema) {
   auto impl = std::make_unique<Impl>();
   impl->document = schema;
   try {
@@ -145,8 +145,7 @@ std::unique_ptr<CompiledSchema> CompiledSchema::compile(const nlohmann::json& sc
     valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
     parser.populateSchema(adapter, impl->schema);
   } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
+    return util::Result<std::unique_ptr<CompiledSchema>>::failure(e.what());
   }
   return std::unique_ptr<CompiledSchema>(new CompiledSchema(std::move(impl)));
 }

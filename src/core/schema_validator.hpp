@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/result.hpp"
+
 namespace nib::core {
 
 struct FieldError {
@@ -18,8 +20,8 @@ struct FieldError {
 
 class CompiledSchema {
  public:
-  // Compiles `schema`; on failure returns nullptr and sets `error` to valijson's explanation.
-  static std::unique_ptr<CompiledSchema> compile(const nlohmann::json& schema, std::string& error);
+  // Compiles `schema`; a failure holds valijson's explanation.
+  static util::Result<std::unique_ptr<CompiledSchema>> compile(const nlohmann::json& schema);
   ~CompiledSchema();
 
   // Every leaf error of `instance` against the schema, in document order; empty when valid.

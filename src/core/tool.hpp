@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/events.hpp"
 #include "core/messages.hpp"
 
 namespace nib::core {
@@ -36,6 +37,10 @@ struct ToolSpec {
 struct ToolContext {
   std::string tool_call_id;
   std::filesystem::path cwd;
+  // Hands an event of a run this call started (a subagent's, as a SubagentEvent) to the run
+  // that made the call, which emits it on its own thread. Callable from any thread until
+  // execute() returns; empty when nobody listens.
+  std::function<void(Event)> report;
 };
 
 // What a tool returns. `content`, when set, replaces `output` as the model-facing result (so a
@@ -51,8 +56,9 @@ struct ToolOutput {
   static ToolOutput error(std::string message) { return {std::move(message), true}; }
 };
 
-// A resource a call touches, used to keep conflicting concurrent calls apart: two claims on
-// the same key conflict unless both are shared.
+// A resource a call touches, used to keep conflicting concurrent calls apart: a claim covers
+// its key and every key below it ('/'-separated), and two claims conflict when one covers the
+// other unless both are shared (claim_table.hpp has the rule).
 struct ResourceClaim {
   std::string key;
   bool exclusive = false;

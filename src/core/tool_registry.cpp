@@ -14,8 +14,9 @@ std::string describe(const Origin& origin) {
 
 }  // namespace
 
-std::unique_ptr<ToolRegistry> ToolRegistry::create(std::vector<ToolPtr> builtin,
-                                                   std::vector<ToolPtr> extra, std::string& error) {
+util::Result<std::unique_ptr<ToolRegistry>> ToolRegistry::create(std::vector<ToolPtr> builtin,
+                                                                 std::vector<ToolPtr> extra) {
+  using Result = util::Result<std::unique_ptr<ToolRegistry>>;
   std::unique_ptr<ToolRegistry> registry(new ToolRegistry());
   std::map<std::string, Origin> origins;
   const std::pair<const char*, std::vector<ToolPtr>*> groups[] = {{"built-in tool", &builtin},
@@ -24,30 +25,22 @@ std::unique_ptr<ToolRegistry> ToolRegistry::create(std::vector<ToolPtr> builtin,
     for (std::size_t i = 0; i < tools->size(); ++i) {
       ToolPtr& tool = (*tools)[i];
       const Origin origin{group, i + 1};
-      if (!tool) {
-        error = describe(origin) + " is null";
-        return nullptr;
-      }
+      if (!tool) return Result::failure(describe(origin) + " is null");
       const std::string& name = tool->name();
-      if (name.empty()) {
-        error = describe(origin) + " has an empty name";
-        return nullptr;
-      }
+      if (name.empty()) return Result::failure(describe(origin) + " has an empty name");
       if (const auto seen = origins.find(name); seen != origins.end()) {
-        error = "tool name \"" + name + "\" is registered twice: by " + describe(seen->second) +
-                " and by " + describe(origin) + "; each tool needs a unique name";
-        return nullptr;
+        return Result::failure("tool name \"" + name + "\" is registered twice: by " +
+                               describe(seen->second) + " and by " + describe(origin) +
+                               "; each tool needs a unique name");
       }
-      std::string schema_error;
-      auto schema = CompiledSchema::compile(tool->spec().parameters, schema_error);
-      if (!schema) {
-        error = "tool \"" + name + "\" (" + describe(origin) +
-                ") has invalid parameters schema: " + schema_error;
-        return nullptr;
+      auto schema = CompiledSchema::compile(tool->spec().parameters);
+      if (!schema.ok()) {
+        return Result::failure("tool \"" + name + "\" (" + describe(origin) +
+                               ") has invalid parameters schema: " + schema.error());
       }
       origins.emplace(name, origin);
       registry->order_.push_back(name);
-      registry->tools_.emplace(name, RegisteredTool{std::move(tool), std::move(schema)});
+      registry->tools_.emplace(name, RegisteredTool{std::move(tool), std::move(schema.value())});
     }
   }
   return registry;

@@ -9,6 +9,7 @@
 
 #include "core/schema_validator.hpp"
 #include "core/tool.hpp"
+#include "util/result.hpp"
 
 namespace nib::core {
 
@@ -21,9 +22,9 @@ class ToolRegistry {
  public:
   // Registers the built-in tools, then the extra tools handed in by embedding code. Refuses a
   // duplicate name (naming both registrations) and a parameters document that is not a valid
-  // JSON Schema: on failure returns nullptr and sets `error`.
-  static std::unique_ptr<ToolRegistry> create(std::vector<ToolPtr> builtin,
-                                              std::vector<ToolPtr> extra, std::string& error);
+  // JSON Schema.
+  static util::Result<std::unique_ptr<ToolRegistry>> create(std::vector<ToolPtr> builtin,
+                                                            std::vector<ToolPtr> extra);
 
   // The tool registered under `name`, or nullptr.
   const RegisteredTool* find(const std::string& name) const;

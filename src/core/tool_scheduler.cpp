@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -22,17 +23,29 @@ struct Completion {
   ToolOutcome outcome;
 };
 
+// An event a running call hands its run (ToolContext::report).
+struct Report {
+  std::size_t index;
+  Event event;
+};
+
 // Where workers report and what the scheduler's thread sleeps on. Shared with the workers, so
 // an abandoned worker can still push its (ignored) result after the batch is gone.
 struct CompletionQueue {
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<Completion> items;
-  bool woken = false;  // a stop request or a freed slot wants the scheduler to look again
+  std::deque<Report> reports;  // of running calls, each before its call's completion
+  bool woken = false;          // a stop request or a freed slot wants the scheduler to look again
 
   void push(Completion completion) {
     std::lock_guard lock(mutex);
     items.push_back(std::move(completion));
+    cv.notify_all();
+  }
+  void report(Report report) {
+    std::lock_guard lock(mutex);
+    reports.push_back(std::move(report));
     cv.notify_all();
   }
   void wake() {
@@ -201,9 +214,13 @@ class ToolScheduler::Batch {
       // The worker touches only what it shares ownership of (see lingering_workers.hpp); its
       // call's duration is measured here, on the scheduler's thread.
       states_[i].started = options_.clock->now();
+      ToolContext context = context_for(i);
+      context.report = [queue = std::weak_ptr(queue_), i](Event event) {
+        if (const auto alive = queue.lock()) alive->report(Report{i, std::move(event)});
+      };
       std::thread thread =
           options_.start_thread([queue = queue_, call = calls_[i], prepared = *states_[i].prepared,
-                                 stop = stop_, context = context_for(i), finished, i] {
+                                 stop = stop_, context = std::move(context), finished, i] {
             queue->push(Completion{i, run_tool(call, prepared, stop, context)});
             finished->store(true);
           });
@@ -254,9 +271,10 @@ class ToolScheduler::Batch {
       if (!grace_deadline) launch_ready(waiting);
 
       std::deque<Completion> done;
+      std::deque<Report> reports;
       {
         std::unique_lock lock(queue_->mutex);
-        while (queue_->items.empty() && !queue_->woken) {
+        while (queue_->items.empty() && queue_->reports.empty() && !queue_->woken) {
           if (!grace_deadline) {
             queue_->cv.wait(lock);
           } else if (options_.clock->now() < *grace_deadline) {
@@ -267,6 +285,12 @@ class ToolScheduler::Batch {
         }
         queue_->woken = false;
         done.swap(queue_->items);
+        reports.swap(queue_->reports);
+      }
+      // Taken together, so a call's reports all come before its completion; the reports of an
+      // abandoned call, which has settled, are dropped with its late result.
+      for (auto& report : reports) {
+        if (!states_[report.index].outcome) emit(std::move(report.event));
       }
       for (auto& completion : done) finish_running(completion.index, std::move(completion.outcome));
 

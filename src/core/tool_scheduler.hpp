@@ -11,6 +11,8 @@
 //   process, this batch's or another run's, never overlap (the process-wide ClaimTable).
 // - Events: tool_start when a call is registered, tool_running when it starts, tool_settled when
 //   it finishes (completion order), tool_end in call order as soon as every earlier call ended.
+//   What a running call reports (ToolContext::report: its subagent's events) is emitted from
+//   the scheduler's thread too, between the call's tool_running and tool_settled.
 // - Abort: running tools get the stop request; one grace deadline is shared by the batch; a call
 //   still running then gets a synthesized "abandoned" result and its late result is dropped; its
 //   thread goes to the process's lingering workers (lingering_workers.hpp).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "util/byte_size.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 namespace {
@@ -41,13 +42,13 @@ void keep_warning(const gchar*, GLogLevelFlags, const gchar* message, gpointer) 
   decoder_warnings.emplace_back(message);
 }
 
-// Starts libvips once per process; returns why it failed, or an empty string.
-const std::string& start_vips() {
+// Starts libvips once per process; the same status for every call.
+const util::Status& start_vips() {
   static std::once_flag once;
-  static std::string failure;
+  static util::Status started = util::Status::success();
   std::call_once(once, [] {
     if (VIPS_INIT("nib") != 0) {
-      failure = vips_error_buffer();
+      started = util::Status::failure(vips_error_buffer());
       vips_error_clear();
       return;
     }
@@ -62,7 +63,7 @@ const std::string& start_vips() {
                       static_cast<GLogLevelFlags>(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE),
                       keep_warning, nullptr);
   });
-  return failure;
+  return started;
 }
 
 // Owns a reference to a VipsBlob.
@@ -179,8 +180,8 @@ std::string decode_failure(const vips::VError& error) {
 
 ImageOutcome prepare(std::string_view bytes, ImageFormat format, const ImageLimits& limits,
                      std::stop_token stop) {
-  if (const std::string& failure = start_vips(); !failure.empty()) {
-    return failed("the image library could not start: " + first_line(failure));
+  if (const util::Status& started = start_vips(); !started.ok()) {
+    return failed("the image library could not start: " + first_line(started.error()));
   }
   PreparedImage result;
   result.source_mime_type = image_mime_type(format);

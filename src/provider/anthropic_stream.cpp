@@ -30,13 +30,13 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
 }
 
 bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
-  std::string unreadable;
-  const json payload = parse_event_data(event.data, unreadable);
-  if (payload.is_discarded()) {
+  const auto parsed = parse_event_data(event.data);
+  if (!parsed.ok()) {
     // After the stop reason every block has ended: trailing garbage only ends the reply.
-    if (!stop_reason_) error_ = std::move(unreadable);
+    if (!stop_reason_) error_ = parsed.error();
     return false;
   }
+  const json& payload = parsed.value();
   if (!payload.is_object()) {
     error_ =
         "the service sent a stream event that is not a JSON object: " + event_excerpt(event.data);

@@ -29,16 +29,17 @@ const json& object_field(const json& object, const char* name) {
   return value != nullptr && value->is_object() ? *value : kEmpty;
 }
 
-json parse_event_data(std::string_view data, std::string& error) {
+util::Result<json> parse_event_data(std::string_view data) {
+  using Result = util::Result<json>;
   if (util::json_nests_deeper_than(data, util::kMaxJsonDepth)) {
-    error = "the service sent a stream event nested deeper than " +
-            std::to_string(util::kMaxJsonDepth) +
-            " levels, which nib refuses: " + event_excerpt(data);
-    return json(json::value_t::discarded);
+    return Result::failure("the service sent a stream event nested deeper than " +
+                           std::to_string(util::kMaxJsonDepth) +
+                           " levels, which nib refuses: " + event_excerpt(data));
   }
   json value = json::parse(data, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) {
-    error = "the service sent a stream event that is not JSON: " + event_excerpt(data);
+    return Result::failure("the service sent a stream event that is not JSON: " +
+                           event_excerpt(data));
   }
   return value;
 }

@@ -9,15 +9,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/result.hpp"
+
 namespace nib::provider {
 
 // How much of an unreadable event is quoted in an error message.
 inline constexpr std::size_t kBadEventExcerptBytes = 200;
 // The JSON value of a stream event's data. When the data is not JSON, or nests deeper than
-// util::kMaxJsonDepth (real events nest a handful of levels), returns a discarded value
-// (is_discarded()) and sets `error` to "the service sent a stream event that is not JSON:
-// <excerpt>" or one naming the depth.
-nlohmann::json parse_event_data(std::string_view data, std::string& error);
+// util::kMaxJsonDepth (real events nest a handful of levels), a failure: "the service sent a
+// stream event that is not JSON: <excerpt>" or one naming the depth.
+util::Result<nlohmann::json> parse_event_data(std::string_view data);
 
 // The member `name` of `object`, or nullptr when absent or `object` is not an object.
 const nlohmann::json* find_field(const nlohmann::json& object, const char* name);

@@ -62,6 +62,11 @@ const ModelEntry* ProviderEntry::find(std::string_view id) const {
   return nullptr;
 }
 
+core::ModelInfo model_info(const ModelEntry& entry) {
+  return core::ModelInfo{entry.id, entry.vision, entry.max_output_tokens, entry.reasoning,
+                         entry.context_window};
+}
+
 const std::vector<ProviderEntry>& builtin_providers() {
   static const std::vector<ProviderEntry> providers{
       {"openai", Api::kOpenAIResponses, "https://api.openai.com/v1", "OPENAI_BASE_URL",

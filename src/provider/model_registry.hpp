@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/messages.hpp"
+#include "core/provider.hpp"
 
 namespace nib::provider {
 
@@ -50,6 +51,9 @@ struct ProviderEntry {
   // The model with this id, or nullptr.
   const ModelEntry* find(std::string_view id) const;
 };
+
+// What the loop needs to know of `entry`.
+core::ModelInfo model_info(const ModelEntry& entry);
 
 // OpenAI (its own service spoken to over the Responses API) and Anthropic.
 const std::vector<ProviderEntry>& builtin_providers();

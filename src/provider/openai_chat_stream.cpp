@@ -52,13 +52,13 @@ bool ChatStreamAssembler::read_event(const SseEvent& event) {
     done_ = true;
     return false;
   }
-  std::string unreadable;
-  const json chunk = parse_event_data(event.data, unreadable);
-  if (chunk.is_discarded()) {
+  const auto parsed = parse_event_data(event.data);
+  if (!parsed.ok()) {
     // After the finish, the reply is whole: trailing garbage only ends it.
-    if (!finish_reason_) error_ = std::move(unreadable);
+    if (!finish_reason_) error_ = parsed.error();
     return false;
   }
+  const json& chunk = parsed.value();
   if (event.event == "error" || (chunk.is_object() && chunk.contains("error"))) {
     const json& error = chunk.is_object() && chunk.contains("error") ? chunk["error"] : chunk;
     error_ = "the service reported an error in the stream: " + error_text(error);

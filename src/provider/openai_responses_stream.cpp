@@ -56,8 +56,12 @@ bool ResponsesStreamAssembler::consume(const SseEvent& event) {
 bool ResponsesStreamAssembler::read_event(const SseEvent& event) {
   // Not part of the protocol, but some compatible servers end every stream this way.
   if (event.data == "[DONE]") return false;
-  const json payload = parse_event_data(event.data, error_);
-  if (payload.is_discarded()) return false;
+  const auto parsed = parse_event_data(event.data);
+  if (!parsed.ok()) {
+    error_ = parsed.error();
+    return false;
+  }
+  const json& payload = parsed.value();
   if (!payload.is_object()) {
     if (event.event == "error") {
       fail("the service reported an error in the stream", payload);

@@ -124,9 +124,10 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages) {
   return text;
 }
 
-SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
-                         const std::vector<core::Message>& messages,
-                         const std::string& instructions, std::stop_token stop) {
+util::Result<std::string> summarize(core::Provider& provider, const core::ModelInfo& model,
+                                    const std::vector<core::Message>& messages,
+                                    const std::string& instructions, std::stop_token stop) {
+  using Result = util::Result<std::string>;
   std::string prompt =
       "<conversation>\n" + serialize_for_summary(messages) + "</conversation>\n\n" +
       "Summarise the conversation above (it may begin with the summary of an earlier "
@@ -139,18 +140,17 @@ SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
   request.system_prompt = kSummarizerPrompt;
   request.messages = &request_messages;
   core::AssistantMessage reply = provider.stream(request, stop, [](const core::Event&) {});
-  SummaryOutcome outcome;
-  std::string summary = core::assistant_text(reply);
   if (reply.stop_reason == core::StopReason::kAborted) {
-    outcome.error = "compaction was aborted";
-  } else if (reply.stop_reason == core::StopReason::kError) {
-    outcome.error = "the summary request failed: " + reply.error_message;
-  } else if (summary.find_first_not_of(" \n\t") == std::string::npos) {
-    outcome.error = "the model returned an empty summary";
-  } else {
-    outcome.summary = std::move(summary);
+    return Result::failure("compaction was aborted");
   }
-  return outcome;
+  if (reply.stop_reason == core::StopReason::kError) {
+    return Result::failure("the summary request failed: " + reply.error_message);
+  }
+  std::string summary = core::assistant_text(reply);
+  if (summary.find_first_not_of(" \n\t") == std::string::npos) {
+    return Result::failure("the model returned an empty summary");
+  }
+  return summary;
 }
 
 core::Message summary_message(const std::string& summary) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/provider.hpp"
+#include "util/result.hpp"
 
 namespace nib::session {
 
@@ -54,17 +55,13 @@ std::size_t find_cut_point(const std::vector<core::Message>& history,
 // calls with their arguments, tool results (long ones cut), images as markers.
 std::string serialize_for_summary(const std::vector<core::Message>& messages);
 
-struct SummaryOutcome {
-  std::optional<std::string> summary;
-  std::string error;  // when there is no summary
-};
-
 // Asks the model behind `provider` to summarise `messages` (which begin with the summary of an
 // earlier compaction, if there was one), following the user's extra `instructions` (e.g. from
-// /compact), so that the work can go on from the summary alone.
-SummaryOutcome summarize(core::Provider& provider, const core::ModelInfo& model,
-                         const std::vector<core::Message>& messages,
-                         const std::string& instructions, std::stop_token stop);
+// /compact), so that the work can go on from the summary alone. A failure when the request
+// fails or is aborted, or the summary is empty.
+util::Result<std::string> summarize(core::Provider& provider, const core::ModelInfo& model,
+                                    const std::vector<core::Message>& messages,
+                                    const std::string& instructions, std::stop_token stop);
 
 // The message that stands for the summarised part of a conversation.
 core::Message summary_message(const std::string& summary);

@@ -85,7 +85,7 @@ json tool_results_json(const core::ToolResultMessage& message) {
 
 // --- decoding ---
 
-// Thrown inside this file only; decode_message turns it into an Outcome.
+// Thrown inside this file only; decode_message turns it into a Result.
 struct DecodeError {
   std::string message;
 };
@@ -278,7 +278,7 @@ nlohmann::json encode_message(const core::Message& message) {
   return tool_results_json(std::get<core::ToolResultMessage>(message));
 }
 
-Outcome<core::Message> decode_message(const nlohmann::json& json) {
+util::Result<core::Message> decode_message(const nlohmann::json& json) {
   try {
     const ObjectReader message(json, "");
     const std::string role = message.required_string("role");
@@ -287,10 +287,10 @@ Outcome<core::Message> decode_message(const nlohmann::json& json) {
     if (role == "tool_result") return core::Message(decode_tool_results(message));
     ObjectReader::fail_at("role", "unknown role \"" + role + "\"");
   } catch (const DecodeError& error) {
-    return Outcome<core::Message>::failure(error.message);
+    return util::Result<core::Message>::failure(error.message);
   } catch (const std::exception& error) {
     // Not expected (every access is checked first), but a decoder must not throw out.
-    return Outcome<core::Message>::failure(std::string("message: ") + error.what());
+    return util::Result<core::Message>::failure(std::string("message: ") + error.what());
   }
 }
 

@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/messages.hpp"
-#include "session/outcome.hpp"
+#include "util/result.hpp"
 
 namespace nib::session {
 
@@ -35,6 +35,6 @@ nlohmann::json encode_message(const core::Message& message);
 
 // The message `json` encodes, or an error naming the offending field ("content[2].type:
 // unknown block type \"video\""). Never throws. Unknown extra fields are ignored.
-Outcome<core::Message> decode_message(const nlohmann::json& json);
+util::Result<core::Message> decode_message(const nlohmann::json& json);
 
 }  // namespace nib::session

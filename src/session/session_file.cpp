@@ -37,17 +37,18 @@ std::string typed_line(const char* type, const json& body) {
   return line;
 }
 
-Outcome<json> parse_object(std::string_view line) {
+util::Result<json> parse_object(std::string_view line) {
   if (util::json_nests_deeper_than(line, util::kMaxJsonDepth)) {
-    return Outcome<json>::failure("nested deeper than " + std::to_string(util::kMaxJsonDepth) +
-                                  " levels");
+    return util::Result<json>::failure("nested deeper than " + std::to_string(util::kMaxJsonDepth) +
+                                       " levels");
   }
   try {
     json value = json::parse(line);
-    if (!value.is_object()) return Outcome<json>::failure("not a JSON object");
+    if (!value.is_object()) return util::Result<json>::failure("not a JSON object");
     return value;
   } catch (const json::parse_error& error) {
-    return Outcome<json>::failure("not valid JSON (at byte " + std::to_string(error.byte) + ")");
+    return util::Result<json>::failure("not valid JSON (at byte " + std::to_string(error.byte) +
+                                       ")");
   }
 }
 
@@ -119,8 +120,8 @@ std::string entry_line(const SessionEntry& entry) {
                                       {"first_kept_index", compaction.first_kept_index}});
 }
 
-Outcome<SessionHeader> parse_header_line(std::string_view line) {
-  using Result = Outcome<SessionHeader>;
+util::Result<SessionHeader> parse_header_line(std::string_view line) {
+  using Result = util::Result<SessionHeader>;
   auto parsed = parse_object(line);
   if (!parsed.ok()) return Result::failure(parsed.error());
   const json& object = parsed.value();
@@ -148,8 +149,8 @@ Outcome<SessionHeader> parse_header_line(std::string_view line) {
   return header;
 }
 
-Outcome<SessionEntry> parse_entry_line(std::string_view line) {
-  using Result = Outcome<SessionEntry>;
+util::Result<SessionEntry> parse_entry_line(std::string_view line) {
+  using Result = util::Result<SessionEntry>;
   auto parsed = parse_object(line);
   if (!parsed.ok()) return Result::failure(parsed.error());
   const json& object = parsed.value();
@@ -180,8 +181,8 @@ Outcome<SessionEntry> parse_entry_line(std::string_view line) {
   return Result::failure("unknown entry type \"" + type + "\"");
 }
 
-Outcome<LoadedSession> load_session(const std::filesystem::path& file) {
-  using Result = Outcome<LoadedSession>;
+util::Result<LoadedSession> load_session(const std::filesystem::path& file) {
+  using Result = util::Result<LoadedSession>;
   std::ifstream in(file, std::ios::binary);
   if (!in) return Result::failure(open_error(file));
   const auto line_error = [&](std::size_t number, const std::string& problem) {
@@ -231,8 +232,8 @@ Outcome<LoadedSession> load_session(const std::filesystem::path& file) {
   return out;
 }
 
-Outcome<SessionHeader> read_session_header(const std::filesystem::path& file) {
-  using Result = Outcome<SessionHeader>;
+util::Result<SessionHeader> read_session_header(const std::filesystem::path& file) {
+  using Result = util::Result<SessionHeader>;
   std::ifstream in(file, std::ios::binary);
   if (!in) return Result::failure(open_error(file));
   std::string line;

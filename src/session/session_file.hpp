@@ -27,7 +27,7 @@
 
 #include "core/messages.hpp"
 #include "session/message_codec.hpp"
-#include "session/outcome.hpp"
+#include "util/result.hpp"
 
 namespace nib::session {
 
@@ -88,9 +88,9 @@ std::string header_line(const SessionHeader& header);
 std::string entry_line(const SessionEntry& entry);
 
 // The header that `line` (without its newline) encodes, or what is wrong with it.
-Outcome<SessionHeader> parse_header_line(std::string_view line);
+util::Result<SessionHeader> parse_header_line(std::string_view line);
 // The entry that `line` (without its newline) encodes, or what is wrong with it.
-Outcome<SessionEntry> parse_entry_line(std::string_view line);
+util::Result<SessionEntry> parse_entry_line(std::string_view line);
 
 struct LoadedSession {
   SessionHeader header;
@@ -107,9 +107,9 @@ struct LoadedSession {
 // Reads the whole session file. Errors (no file, no valid header) name the file; a bad entry
 // line is skipped and named in unreadable_lines:
 // "<file>:7: message entry: content[0].type: unknown content block type \"video\"".
-Outcome<LoadedSession> load_session(const std::filesystem::path& file);
+util::Result<LoadedSession> load_session(const std::filesystem::path& file);
 
 // Reads only the header (the first line) of a session file.
-Outcome<SessionHeader> read_session_header(const std::filesystem::path& file);
+util::Result<SessionHeader> read_session_header(const std::filesystem::path& file);
 
 }  // namespace nib::session

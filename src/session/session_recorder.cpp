@@ -11,7 +11,7 @@ SessionRecorder::SessionRecorder(SessionWriter writer, std::size_t stored_messag
 
 void SessionRecorder::append(const SessionEntry& entry) {
   if (closed_) return;
-  const Status status = writer_.append(entry);
+  const util::Status status = writer_.append(entry);
   if (!status.ok() && write_error_.empty()) write_error_ = status.error();
 }
 

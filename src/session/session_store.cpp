@@ -125,7 +125,7 @@ std::string session_file_name(const SessionHeader& header) {
   return start + "_" + header.id + std::string(kSessionExtension);
 }
 
-Outcome<SessionStore> SessionStore::from_environment(const EnvLookup& env) {
+util::Result<SessionStore> SessionStore::from_environment(const EnvLookup& env) {
   if (const auto data_home = env("XDG_DATA_HOME");
       data_home && fs::path(*data_home).is_absolute()) {
     return SessionStore(fs::path(*data_home) / "nib" / "sessions");
@@ -133,7 +133,7 @@ Outcome<SessionStore> SessionStore::from_environment(const EnvLookup& env) {
   if (const auto home = env("HOME")) {
     return SessionStore(fs::path(*home) / ".local" / "share" / "nib" / "sessions");
   }
-  return Outcome<SessionStore>::failure(
+  return util::Result<SessionStore>::failure(
       "cannot tell where to keep sessions: neither XDG_DATA_HOME nor HOME is set");
 }
 
@@ -141,27 +141,27 @@ fs::path SessionStore::directory_for(const fs::path& cwd) const {
   return root_ / encode_directory_name(cwd);
 }
 
-Outcome<SessionWriter> SessionStore::create(const SessionHeader& header) const {
+util::Result<SessionWriter> SessionStore::create(const SessionHeader& header) const {
   const fs::path directory = directory_for(header.cwd);
   std::error_code error;
   fs::create_directories(directory, error);
   if (error) {
-    return Outcome<SessionWriter>::failure("cannot create " + directory.string() + ": " +
-                                           error.message());
+    return util::Result<SessionWriter>::failure("cannot create " + directory.string() + ": " +
+                                                error.message());
   }
   return SessionWriter::create(directory / session_file_name(header), header);
 }
 
-Outcome<fs::path> SessionStore::latest(const fs::path& cwd) const {
+util::Result<fs::path> SessionStore::latest(const fs::path& cwd) const {
   const auto files = session_files(directory_for(cwd));
   if (files.empty()) {
-    return Outcome<fs::path>::failure("no saved session for " + cwd.string() + " yet");
+    return util::Result<fs::path>::failure("no saved session for " + cwd.string() + " yet");
   }
   return files.back().file;
 }
 
-Outcome<fs::path> SessionStore::find(const fs::path& cwd, const std::string& id_prefix) const {
-  using Result = Outcome<fs::path>;
+util::Result<fs::path> SessionStore::find(const fs::path& cwd, const std::string& id_prefix) const {
+  using Result = util::Result<fs::path>;
   std::string prefix = id_prefix;
   std::transform(prefix.begin(), prefix.end(), prefix.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

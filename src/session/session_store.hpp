@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "session/outcome.hpp"
 #include "session/session_file.hpp"
 #include "session/session_summary.hpp"
 #include "session/session_writer.hpp"
+#include "util/result.hpp"
 
 namespace nib::session {
 
@@ -48,7 +48,7 @@ class SessionStore {
 
   // $XDG_DATA_HOME/nib/sessions when XDG_DATA_HOME is absolute (the XDG rule: a relative value
   // is ignored), else $HOME/.local/share/nib/sessions; an error when neither is usable.
-  static Outcome<SessionStore> from_environment(const EnvLookup& env);
+  static util::Result<SessionStore> from_environment(const EnvLookup& env);
 
   const std::filesystem::path& root() const { return root_; }
 
@@ -57,16 +57,16 @@ class SessionStore {
 
   // Creates a session file for `header` in the directory of header.cwd (made when missing) and
   // returns its writer.
-  Outcome<SessionWriter> create(const SessionHeader& header) const;
+  util::Result<SessionWriter> create(const SessionHeader& header) const;
 
   // The most recently started session of `cwd`; an error when it has none.
-  Outcome<std::filesystem::path> latest(const std::filesystem::path& cwd) const;
+  util::Result<std::filesystem::path> latest(const std::filesystem::path& cwd) const;
 
   // The session whose id starts with `id_prefix` (case-insensitive): looked for among the
   // sessions of `cwd` first, then in every working directory. An error when none matches or
   // when several do (the message lists them, so the user can type more digits).
-  Outcome<std::filesystem::path> find(const std::filesystem::path& cwd,
-                                      const std::string& id_prefix) const;
+  util::Result<std::filesystem::path> find(const std::filesystem::path& cwd,
+                                           const std::string& id_prefix) const;
 
   // The sessions of `cwd`, newest first.
   std::vector<SessionSummary> list(const std::filesystem::path& cwd) const;

@@ -26,7 +26,7 @@ std::string errno_text() {
 
 // Writes all of `data` at the end of `fd` (opened with O_APPEND), retrying short writes. When
 // it fails part-way, cuts the partial data off again and reports the error.
-Status append_all(int fd, std::string_view data) {
+util::Status append_all(int fd, std::string_view data) {
   std::size_t done = 0;
   while (done < data.size()) {
     const ssize_t written = ::write(fd, data.data() + done, data.size() - done);
@@ -41,9 +41,9 @@ Status append_all(int fd, std::string_view data) {
       const off_t end = ::lseek(fd, 0, SEEK_CUR);
       if (end >= 0) (void)::ftruncate(fd, end - static_cast<off_t>(done));
     }
-    return Status::failure(error);
+    return util::Status::failure(error);
   }
-  return Status::success();
+  return util::Status::success();
 }
 
 // The length of `fd`'s content up to and including its last newline; -1 on a read error.
@@ -65,9 +65,9 @@ off_t complete_lines_length(int fd, off_t size) {
 
 }  // namespace
 
-Outcome<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
-                                             const SessionHeader& header) {
-  using Result = Outcome<SessionWriter>;
+util::Result<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
+                                                  const SessionHeader& header) {
+  using Result = util::Result<SessionWriter>;
   std::error_code exists_error;
   if (std::filesystem::exists(file, exists_error)) {
     return Result::failure("cannot create " + file.string() + ": it exists already");
@@ -82,7 +82,7 @@ Outcome<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
     ::unlink(temporary.c_str());
     return Result::failure(error);
   };
-  if (const Status written = append_all(fd, header_line(header)); !written.ok()) {
+  if (const util::Status written = append_all(fd, header_line(header)); !written.ok()) {
     return fail("cannot write " + temporary.string() + ": " + written.error());
   }
   if (::rename(temporary.c_str(), file.c_str()) != 0) {
@@ -91,8 +91,8 @@ Outcome<SessionWriter> SessionWriter::create(const std::filesystem::path& file,
   return Result(std::move(writer));
 }
 
-Outcome<SessionWriter> SessionWriter::open_existing(const std::filesystem::path& file) {
-  using Result = Outcome<SessionWriter>;
+util::Result<SessionWriter> SessionWriter::open_existing(const std::filesystem::path& file) {
+  using Result = util::Result<SessionWriter>;
   const int fd = ::open(file.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0) return Result::failure("cannot open " + file.string() + ": " + errno_text());
   SessionWriter writer(file, fd);
@@ -148,13 +148,13 @@ void SessionWriter::close() {
   fd_ = -1;
 }
 
-Status SessionWriter::append(const SessionEntry& entry) {
-  if (fd_ < 0) return Status::failure("the session file is not open");
+util::Status SessionWriter::append(const SessionEntry& entry) {
+  if (fd_ < 0) return util::Status::failure("the session file is not open");
   // The keys nib holds never reach the file, whichever message carried them.
-  const Status written = append_all(fd_, util::redact_secrets(entry_line(entry)));
+  const util::Status written = append_all(fd_, util::redact_secrets(entry_line(entry)));
   if (!written.ok())
-    return Status::failure("cannot write " + file_.string() + ": " + written.error());
-  return Status::success();
+    return util::Status::failure("cannot write " + file_.string() + ": " + written.error());
+  return util::Status::success();
 }
 
 }  // namespace nib::session

@@ -25,8 +25,8 @@
 
 #include <filesystem>
 
-#include "session/outcome.hpp"
 #include "session/session_file.hpp"
+#include "util/result.hpp"
 
 namespace nib::session {
 
@@ -36,13 +36,13 @@ class SessionWriter {
   // owner-only permissions: sessions hold code and secrets seen by the agent. The file appears
   // complete or not at all (written under a temporary name, then renamed), so a crash here
   // cannot leave a headerless file that --continue would trip over.
-  static Outcome<SessionWriter> create(const std::filesystem::path& file,
-                                       const SessionHeader& header);
+  static util::Result<SessionWriter> create(const std::filesystem::path& file,
+                                            const SessionHeader& header);
 
   // Opens an existing session file to append to. A last line without its newline (cut off by a
   // crash) is removed first: the next line would otherwise complete it into a corrupt line.
   // Fails, saying so, when another writer (another nib) holds the file.
-  static Outcome<SessionWriter> open_existing(const std::filesystem::path& file);
+  static util::Result<SessionWriter> open_existing(const std::filesystem::path& file);
 
   SessionWriter(SessionWriter&& other) noexcept;
   SessionWriter& operator=(SessionWriter&& other) noexcept;
@@ -52,7 +52,7 @@ class SessionWriter {
 
   // Appends `entry` as one line and makes it durable. When the write fails, the file is left as
   // it was.
-  Status append(const SessionEntry& entry);
+  util::Status append(const SessionEntry& entry);
 
   const std::filesystem::path& file() const { return file_; }
 

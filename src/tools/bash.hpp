@@ -4,7 +4,6 @@
 // concurrency_safe: commands may change files other calls read. Thread-safe: execute() keeps
 // no state between calls.
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +15,7 @@ namespace nib::tools {
 
 struct BashToolOptions {
   // Creates the log for a long stream; `prefix` is "bash-stdout" or "bash-stderr".
-  std::function<LogFile(std::string_view prefix)> create_log = create_private_log;
+  LogCreator create_log = create_private_log;
   // Variables of nib's environment that commands do not get (secrets such as API keys, which a
   // command's output would otherwise carry into the conversation).
   std::vector<std::string> withheld_environment;

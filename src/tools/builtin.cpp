@@ -26,16 +26,16 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
           make_grep_tool(),      make_web_fetch_tool()};
 }
 
-std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,
-                                        const std::vector<std::string>& names, std::string& error) {
+util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr> tools,
+                                                      const std::vector<std::string>& names) {
   for (const auto& name : names) {
     const bool known = std::any_of(tools.begin(), tools.end(),
                                    [&](const core::ToolPtr& tool) { return tool->name() == name; });
     if (!known) {
       std::string available;
       for (const auto& tool : tools) available += (available.empty() ? "" : ", ") + tool->name();
-      error = "unknown tool \"" + name + "\" in --tools; available: " + available;
-      return {};
+      return util::Result<std::vector<core::ToolPtr>>::failure(
+          "unknown tool \"" + name + "\" in --tools; available: " + available);
     }
   }
   std::erase_if(tools, [&](const core::ToolPtr& tool) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/tool.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 
@@ -20,9 +21,9 @@ struct BuiltinOptions {
 // of the files the model has seen.
 std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options = {});
 
-// Keeps only the tools named in `names`, in the built-in order. On an unknown name returns an
-// empty vector and sets `error` (naming the tool and listing the available ones).
-std::vector<core::ToolPtr> select_tools(std::vector<core::ToolPtr> tools,
-                                        const std::vector<std::string>& names, std::string& error);
+// Keeps only the tools named in `names`, in the built-in order. An unknown name is a failure
+// naming the tool and listing the available ones.
+util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr> tools,
+                                                      const std::vector<std::string>& names);
 
 }  // namespace nib::tools

@@ -69,7 +69,10 @@ bool is_private(int fd) {
 }
 
 UniqueFd open_checked(const std::filesystem::path& dir, bool create) {
-  if (create) return open_private_dir(dir).fd;
+  if (create) {
+    auto opened = open_private_dir(dir);
+    return opened.ok() ? std::move(opened.value().fd) : UniqueFd();
+  }
   UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.valid() && !is_private(fd.get())) fd.reset();
   return fd;

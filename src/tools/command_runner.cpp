@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <span>
 #include <unordered_set>
 #include <vector>
 
@@ -20,7 +21,7 @@
 namespace nib::tools {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using TimePoint = core::Clock::TimePoint;
 using namespace std::chrono_literals;
 
 constexpr const char* kShell = "/bin/bash";
@@ -40,6 +41,14 @@ std::string resumed_note(int times) {
          std::to_string(kStoppedProcessGrace.count()) + " ms, so nib resumed it with SIGCONT (" +
          std::to_string(times) + (times == 1 ? " time" : " times") +
          "): commands run without job control, and nothing else would have resumed it";
+}
+
+std::string drain_cap_note() {
+  return "output was still arriving " + std::to_string(kDrainCap.count()) +
+         " ms after the shell exited, from a process the command left running in the "
+         "background; nib stopped collecting there, so what it prints later is not shown. "
+         "Redirect a background process's output to a file (cmd > file.log 2>&1 &) and read "
+         "the file";
 }
 
 struct Stream {
@@ -62,16 +71,17 @@ void drain_eventfd(int fd) {
 // The poll loop for one spawned command; see command_runner.hpp for the rules it implements.
 class CommandWaiter {
  public:
-  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag,
-                std::optional<Clock::time_point> deadline, std::stop_token stop)
+  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag, core::Clock& clock,
+                std::optional<TimePoint> deadline, std::stop_token stop)
       : process_(process),
         result_(result),
         tag_(std::move(tag)),
+        clock_(clock),
         deadline_(deadline),
         stop_(std::move(stop)),
         streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
                   {process.stderr_fd.get(), &result.stderr_capture, true}}},
-        next_stop_check_(Clock::now() + kStoppedProcessGrace) {}
+        next_stop_check_(clock.now() + kStoppedProcessGrace) {}
 
   // True when nib killed the command's tree (on timeout, stop, or a shell that would not exit).
   bool killed() const { return kill_reason_.has_value(); }
@@ -81,13 +91,17 @@ class CommandWaiter {
     std::stop_callback on_stop(stop_, [fd = wake.get()] { signal_eventfd(fd); });
     std::vector<char> buffer(kReadChunkBytes);
     while (true) {
-      const Clock::time_point now = Clock::now();
+      const TimePoint now = clock_.now();
       if (!exited_ && !process_.pidfd.valid()) check_exit(now);
       if (exited_) {
         if (!streams_[0].open && !streams_[1].open) break;
         // A stop after a normal exit ends the drain; after a kill, the dead tree's pipes
         // reach end-of-file at once and what they still hold is worth reading.
-        if (now >= drain_end() || (stop_.stop_requested() && !kill_reason_)) break;
+        if (stop_.stop_requested() && !kill_reason_) break;
+        if (now >= drain_end()) {
+          if (now >= exit_time_ + kDrainCap) add_note(result_.error, drain_cap_note());
+          break;
+        }
       } else if (kill_time_) {
         if (now >= *kill_time_ + kDrainCap) {
           give_up();
@@ -111,14 +125,14 @@ class CommandWaiter {
 
  private:
   // When collecting stops after the exit: quiet for kQuietAfterExit, or kDrainCap after it.
-  Clock::time_point drain_end() const {
+  TimePoint drain_end() const {
     return std::min(std::max(exit_time_, last_output_) + kQuietAfterExit, exit_time_ + kDrainCap);
   }
 
   // The next moment a decision in run() may change without any descriptor becoming ready.
-  std::optional<Clock::time_point> next_deadline(Clock::time_point now, bool can_wake) const {
-    std::optional<Clock::time_point> next;
-    const auto consider = [&next](Clock::time_point when) {
+  std::optional<TimePoint> next_deadline(TimePoint now, bool can_wake) const {
+    std::optional<TimePoint> next;
+    const auto consider = [&next](TimePoint when) {
       if (!next || when < *next) next = when;
     };
     if (exited_) consider(drain_end());
@@ -129,7 +143,7 @@ class CommandWaiter {
     return next;
   }
 
-  void poll_once(Clock::time_point now, int wake_fd, std::vector<char>& buffer) {
+  void poll_once(TimePoint now, int wake_fd, std::vector<char>& buffer) {
     std::array<pollfd, 4> fds{};
     std::array<Stream*, 4> stream_of{};  // null for the exit and wake-up descriptors
     nfds_t count = 0;
@@ -141,13 +155,9 @@ class CommandWaiter {
     if (!exited_ && process_.pidfd.valid()) fds[count++] = {process_.pidfd.get(), POLLIN, 0};
     if (wake_fd >= 0) fds[count++] = {wake_fd, POLLIN, 0};
 
-    int timeout_ms = -1;
-    if (const auto next = next_deadline(now, wake_fd >= 0)) {
-      const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*next - now);
-      timeout_ms = static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(
-          wait.count(), 0, std::numeric_limits<int>::max()));
-    }
-    if (::poll(fds.data(), count, timeout_ms) <= 0) return;  // timeout, or EINTR: re-evaluate
+    const auto ready =
+        clock_.poll_until(std::span(fds.data(), count), next_deadline(now, wake_fd >= 0));
+    if (ready <= 0) return;  // timeout, or EINTR: re-evaluate
     for (nfds_t i = 0; i < count; ++i) {
       if (fds[i].revents == 0) continue;
       if (stream_of[i] != nullptr) {
@@ -155,7 +165,7 @@ class CommandWaiter {
       } else if (fds[i].fd == wake_fd) {
         drain_eventfd(wake_fd);
       } else {
-        check_exit(Clock::now());
+        check_exit(clock_.now());
       }
     }
   }
@@ -164,13 +174,13 @@ class CommandWaiter {
     const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
     if (got > 0) {
       stream.capture->append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      last_output_ = Clock::now();
+      last_output_ = clock_.now();
     } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
       stream.open = false;
     }
   }
 
-  void check_exit(Clock::time_point now) {
+  void check_exit(TimePoint now) {
     int status = 0;
     switch (reap_registered(process_.pid, &status)) {
       case ReapStatus::kRunning:
@@ -193,7 +203,7 @@ class CommandWaiter {
     exit_time_ = now;
   }
 
-  void kill(CommandEnd reason, Clock::time_point now) {
+  void kill(CommandEnd reason, TimePoint now) {
     kill_reason_ = reason;
     kill_time_ = now;
     kill_process_tree(process_.pid, std::string(kCommandTagVariable) + "=" + tag_);
@@ -232,15 +242,16 @@ class CommandWaiter {
   SpawnedProcess& process_;
   CommandResult& result_;
   const std::string tag_;
-  const std::optional<Clock::time_point> deadline_;
+  core::Clock& clock_;
+  const std::optional<TimePoint> deadline_;
   const std::stop_token stop_;
   std::array<Stream, 2> streams_;
   bool exited_ = false;
-  Clock::time_point exit_time_{};
-  Clock::time_point last_output_{};
-  std::optional<Clock::time_point> kill_time_;
+  TimePoint exit_time_{};
+  TimePoint last_output_{};
+  std::optional<TimePoint> kill_time_;
   std::optional<CommandEnd> kill_reason_;
-  Clock::time_point next_stop_check_;
+  TimePoint next_stop_check_;
   // Processes of the tree seen stopped at the last check (pid and start time).
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
 };
@@ -264,27 +275,29 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
   EnvironmentOverrides overrides = request.environment;
   overrides.emplace_back(kCommandTagVariable, tag);
   const auto deadline =
-      request.timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                         std::min(*request.timeout, kMaxTimeout)))
-                      : std::nullopt;
+      request.timeout
+          ? std::optional(request.clock->now() + std::chrono::duration_cast<TimePoint::duration>(
+                                                     std::min(*request.timeout, kMaxTimeout)))
+          : std::nullopt;
   // Recorded before the shell starts, so that nothing it starts runs unrecorded.
   const CommandEntryId entry = register_command({.started_after = boot_time_ticks(),
                                                  .tag = tag,
                                                  .call_id = request.call_id,
                                                  .command = request.command});
-  SpawnedProcess process = spawn_process(
+  auto spawned = spawn_process(
       {.argv = {kShell, "-c", request.command},
        .cwd = request.cwd,
        .environment = merge_environment(environ, overrides, request.withheld_environment),
        .open_pidfd = request.use_pidfd});
-  if (process.pid < 0) {
+  if (!spawned.ok()) {
     command_ended(entry, /*tree_killed=*/true);
-    result.error = process.error;
+    result.error = spawned.error();
     return result;
   }
+  SpawnedProcess& process = spawned.value();
   result.pid = process.pid;
   record_shell(entry, process.pid);
-  CommandWaiter waiter(process, result, tag, deadline, std::move(stop));
+  CommandWaiter waiter(process, result, tag, *request.clock, deadline, std::move(stop));
   waiter.run();
   command_ended(entry, waiter.killed());
   // Background processes of earlier commands that have ended since are collected here, and

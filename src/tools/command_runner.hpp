@@ -1,14 +1,16 @@
 #pragma once
 // Running one shell command to completion: spawn it (subprocess.hpp), collect stdout and
 // stderr into bounded captures, and wait in one poll() loop over both pipes, the process's
-// exit (a pidfd), a wake-up eventfd fired by the stop token, and the timeout.
+// exit (a pidfd), a wake-up eventfd fired by the stop token, and the timeout. Every time it
+// reads and every wait goes through the request's clock (core/clock.hpp), so tests can drive
+// the rules below with a fake clock.
 //
 // The call ends when the process has exited and both pipes are at end-of-file; a background
 // child still holding a pipe ends it after kQuietAfterExit without output (output resets the
-// wait) and at most kDrainCap after the exit. On timeout or stop the command's whole tree is
-// killed (process_reaper.hpp) and the output collected so far is kept. A process of the tree
-// that stays stopped for kStoppedProcessGrace is resumed (SIGCONT), since nothing else would
-// resume it; the result's note says so.
+// wait) and at most kDrainCap after the exit, which the result's note then says. On timeout or stop
+// the command's whole tree is killed (process_reaper.hpp) and the output collected so far is kept.
+// A process of the tree that stays stopped for kStoppedProcessGrace is resumed (SIGCONT), since
+// nothing else would resume it; the result's note says so.
 //
 // Every process of the command carries kCommandTagVariable in its environment, and the command
 // is recorded in the per-user registry (command_registry.hpp) from its spawn until nothing of
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "tools/output_capture.hpp"
 #include "tools/subprocess.hpp"
 
@@ -40,6 +43,7 @@ struct CommandRequest {
   LogOpener stdout_log;  // where each stream's full output goes when it is long
   LogOpener stderr_log;
   bool use_pidfd = true;  // false waits by polling waitpid, as on kernels without pidfds
+  core::Clock* clock = &core::steady_clock();  // the time every rule above is measured in
 };
 
 enum class CommandEnd {

@@ -13,6 +13,7 @@
 #include "tools/text_view.hpp"
 #include "tools/unified_diff.hpp"
 #include "util/byte_size.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 namespace {
@@ -82,13 +83,14 @@ struct EditArguments {
 };
 
 // The arguments, or a message saying what is wrong with them.
-std::variant<EditArguments, std::string> parse_arguments(const json& args) {
+util::Result<EditArguments> parse_arguments(const json& args) {
+  using Result = util::Result<EditArguments>;
   EditArguments parsed;
   const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return std::string("path must be a string.");
+  if (path == args.end() || !path->is_string()) return Result::failure("path must be a string.");
   parsed.path = path->get<std::string>();
   if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return std::string("path is blank: give the file to edit.");
+    return Result::failure("path is blank: give the file to edit.");
   }
   const auto text = [](const json& object, const char* name) -> const json* {
     const auto it = object.find(name);
@@ -98,15 +100,15 @@ std::variant<EditArguments, std::string> parse_arguments(const json& args) {
   const json* old_text = text(args, "oldText");
   const json* new_text = text(args, "newText");
   if (edits != nullptr && (old_text != nullptr || new_text != nullptr)) {
-    return std::string(
+    return Result::failure(
         "Give either oldText and newText, or edits, not both: put every replacement in edits.");
   }
   if (edits == nullptr) {
     if (old_text == nullptr || !old_text->is_string()) {
-      return std::string("oldText must be a string: the exact text to replace (or use edits).");
+      return Result::failure("oldText must be a string: the exact text to replace (or use edits).");
     }
     if (new_text == nullptr || !new_text->is_string()) {
-      return std::string(
+      return Result::failure(
           "newText must be a string: the replacement text (an empty string deletes oldText).");
     }
     parsed.edits.push_back({without_carriage_returns(old_text->get<std::string>()),
@@ -114,7 +116,7 @@ std::variant<EditArguments, std::string> parse_arguments(const json& args) {
     return parsed;
   }
   if (!edits->is_array() || edits->empty()) {
-    return std::string("edits must be a non-empty list of {oldText, newText} objects.");
+    return Result::failure("edits must be a non-empty list of {oldText, newText} objects.");
   }
   for (std::size_t i = 0; i < edits->size(); ++i) {
     const json& edit = (*edits)[i];
@@ -122,8 +124,8 @@ std::variant<EditArguments, std::string> parse_arguments(const json& args) {
     const json* new_part = edit.is_object() ? text(edit, "newText") : nullptr;
     if (old_part == nullptr || !old_part->is_string() || new_part == nullptr ||
         !new_part->is_string()) {
-      return "edits[" + std::to_string(i) + "] must be an object with string fields oldText and " +
-             "newText.";
+      return Result::failure("edits[" + std::to_string(i) +
+                             "] must be an object with string fields oldText and " + "newText.");
     }
     parsed.edits.push_back({without_carriage_returns(old_part->get<std::string>()),
                             without_carriage_returns(new_part->get<std::string>())});
@@ -180,9 +182,9 @@ class EditTool final : public core::Tool {
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
     if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
-    auto parsed = parse_arguments(args);
-    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
-    const auto& arguments = std::get<EditArguments>(parsed);
+    const auto parsed = parse_arguments(args);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    const auto& arguments = parsed.value();
     const LocatedPath resolved = locate_path(arguments.path, context.cwd);
     if (!resolved.ambiguous.empty()) {
       return ToolOutput::error(ambiguous_path_message(arguments.path, resolved, context.cwd));

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <string_view>
 #include <system_error>
-#include <variant>
 
 #include "tools/file_type.hpp"
 #include "tools/glob.hpp"
@@ -18,6 +17,7 @@
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 namespace {
@@ -88,11 +88,12 @@ bool flag(const json& args, const char* name) {
 }
 
 // The arguments, or a message saying what is wrong with them.
-std::variant<FindArguments, std::string> parse_arguments(const json& args) {
+util::Result<FindArguments> parse_arguments(const json& args) {
+  using Result = util::Result<FindArguments>;
   FindArguments parsed;
   const auto pattern = args.find("pattern");
   if (pattern == args.end() || !pattern->is_string()) {
-    return std::string("pattern must be a string, e.g. \"*.cpp\".");
+    return Result::failure("pattern must be a string, e.g. \"*.cpp\".");
   }
   std::string_view text = pattern->get_ref<const std::string&>();
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -102,14 +103,14 @@ std::variant<FindArguments, std::string> parse_arguments(const json& args) {
     parsed.directories_only = true;
     while (text.ends_with('/')) text.remove_suffix(1);
   }
-  if (text.empty()) return std::string("pattern is empty: give a glob such as \"*.cpp\".");
+  if (text.empty()) return Result::failure("pattern is empty: give a glob such as \"*.cpp\".");
   parsed.pattern = text;
   if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
     parsed.path = path->get<std::string>();
   }
   if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
   if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
-    if (limit->get<double>() < 1) return std::string("limit must be at least 1.");
+    if (limit->get<double>() < 1) return Result::failure("limit must be at least 1.");
     parsed.limit = limit->get<std::size_t>();
   }
   parsed.include_hidden = flag(args, "include_hidden");
@@ -164,6 +165,13 @@ class FindTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
+  // A shared claim on the path it searches (default: the working directory), so that it never runs
+  // while a file under it is edited or written, and overlaps reads and other searches.
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  }
+
   FindTool() : Tool({"find", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -172,8 +180,8 @@ class FindTool final : public core::Tool {
       return ToolOutput::error(*refusal);
     }
     auto parsed = parse_arguments(args);
-    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
-    auto& arguments = std::get<FindArguments>(parsed);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    auto& arguments = parsed.value();
     const LocatedPath located = locate_path(arguments.path, context.cwd);
     if (!located.ambiguous.empty()) {
       return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <mutex>
 #include <system_error>
-#include <variant>
 
 #include "tools/glob.hpp"
 #include "tools/grep_format.hpp"
@@ -21,6 +20,7 @@
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 namespace {
@@ -106,8 +106,8 @@ struct GrepArguments {
 
 // A whole number >= `minimum` from args[name]: `fallback` when absent, or a message saying what is
 // wrong. 10.0 is taken as 10, since some models write whole numbers that way.
-std::variant<std::size_t, std::string> whole_number(const json& args, const char* name,
-                                                    std::size_t minimum, std::size_t fallback) {
+util::Result<std::size_t> whole_number(const json& args, const char* name, std::size_t minimum,
+                                       std::size_t fallback) {
   const auto it = args.find(name);
   if (it == args.end() || it->is_null()) return fallback;
   if (it->is_number_unsigned() || (it->is_number_integer() && it->get<std::int64_t>() >= 0)) {
@@ -120,52 +120,60 @@ std::variant<std::size_t, std::string> whole_number(const json& args, const char
       return static_cast<std::size_t>(value);
     }
   }
-  return std::string(name) + " must be a whole number >= " + std::to_string(minimum) + ", got " +
-         it->dump() + ".";
+  return util::Result<std::size_t>::failure(std::string(name) + " must be a whole number >= " +
+                                            std::to_string(minimum) + ", got " + it->dump() + ".");
 }
 
 // args[name] as a boolean; false when absent.
-std::variant<bool, std::string> flag(const json& args, const char* name) {
+util::Result<bool> flag(const json& args, const char* name) {
   const auto it = args.find(name);
   if (it == args.end() || it->is_null()) return false;
   if (!it->is_boolean())
-    return std::string(name) + " must be true or false, got " + it->dump() + ".";
+    return util::Result<bool>::failure(std::string(name) + " must be true or false, got " +
+                                       it->dump() + ".");
   return it->get<bool>();
 }
 
-// args[name] as a string into `out`, left as it is when absent or blank; an error message, or
-// empty.
-std::string text_argument(const json& args, const char* name, std::string& out) {
+// args[name] as a string: `fallback` when absent or blank, or a message saying what is wrong.
+util::Result<std::string> text_argument(const json& args, const char* name, std::string fallback) {
   const auto it = args.find(name);
-  if (it == args.end() || it->is_null()) return {};
-  if (!it->is_string()) return std::string(name) + " must be a string, got " + it->dump() + ".";
+  if (it == args.end() || it->is_null()) return fallback;
+  if (!it->is_string()) {
+    return util::Result<std::string>::failure(std::string(name) + " must be a string, got " +
+                                              it->dump() + ".");
+  }
   std::string value = it->get<std::string>();
-  if (value.find_first_not_of(" \t\r\n") != std::string::npos) out = std::move(value);
-  return {};
+  if (value.find_first_not_of(" \t\r\n") == std::string::npos) return fallback;
+  return value;
 }
 
-std::variant<GrepArguments, std::string> parse_arguments(const json& args) {
+util::Result<GrepArguments> parse_arguments(const json& args) {
+  using Result = util::Result<GrepArguments>;
   GrepArguments parsed;
   const auto pattern = args.find("pattern");
   if (pattern == args.end() || !pattern->is_string())
-    return std::string("pattern must be a string.");
+    return Result::failure("pattern must be a string.");
   parsed.pattern = pattern->get<std::string>();
   if (parsed.pattern.empty())
-    return std::string("pattern is empty: give the text or regex to find.");
-  if (auto error = text_argument(args, "path", parsed.path); !error.empty()) return error;
-  if (auto error = text_argument(args, "glob", parsed.glob); !error.empty()) return error;
-  auto ignore_case = flag(args, "ignoreCase");
-  if (auto* error = std::get_if<std::string>(&ignore_case)) return std::move(*error);
-  parsed.ignore_case = std::get<bool>(ignore_case);
-  auto literal = flag(args, "literal");
-  if (auto* error = std::get_if<std::string>(&literal)) return std::move(*error);
-  parsed.literal = std::get<bool>(literal);
-  auto context = whole_number(args, "context", 0, 0);
-  if (auto* error = std::get_if<std::string>(&context)) return std::move(*error);
-  parsed.context = std::min(std::get<std::size_t>(context), kGrepMaxContextLines);
-  auto limit = whole_number(args, "limit", 1, kGrepDefaultLimit);
-  if (auto* error = std::get_if<std::string>(&limit)) return std::move(*error);
-  parsed.limit = std::get<std::size_t>(limit);
+    return Result::failure("pattern is empty: give the text or regex to find.");
+  const auto path = text_argument(args, "path", parsed.path);
+  if (!path.ok()) return Result::failure(path.error());
+  parsed.path = path.value();
+  const auto glob = text_argument(args, "glob", parsed.glob);
+  if (!glob.ok()) return Result::failure(glob.error());
+  parsed.glob = glob.value();
+  const auto ignore_case = flag(args, "ignoreCase");
+  if (!ignore_case.ok()) return Result::failure(ignore_case.error());
+  parsed.ignore_case = ignore_case.value();
+  const auto literal = flag(args, "literal");
+  if (!literal.ok()) return Result::failure(literal.error());
+  parsed.literal = literal.value();
+  const auto context = whole_number(args, "context", 0, 0);
+  if (!context.ok()) return Result::failure(context.error());
+  parsed.context = std::min(context.value(), kGrepMaxContextLines);
+  const auto limit = whole_number(args, "limit", 1, kGrepDefaultLimit);
+  if (!limit.ok()) return Result::failure(limit.error());
+  parsed.limit = limit.value();
   return parsed;
 }
 
@@ -464,6 +472,13 @@ class GrepTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
+  // A shared claim on the path it searches (default: the working directory), so that it never runs
+  // while a file under it is edited or written, and overlaps reads and other searches.
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  }
+
   GrepTool() : Tool({"grep", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -471,26 +486,27 @@ class GrepTool final : public core::Tool {
     if (auto refusal = nul_refusal(args, {"pattern", "path", "glob"})) {
       return ToolOutput::error(*refusal);
     }
-    auto parsed = parse_arguments(args);
-    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
-    const auto& arguments = std::get<GrepArguments>(parsed);
+    const auto parsed = parse_arguments(args);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    const auto& arguments = parsed.value();
     if (has_line_break(arguments.pattern, arguments.literal)) {
       return ToolOutput::error("The pattern " + json_quoted(arguments.pattern) +
                                " holds a line break, but grep matches within single lines. "
                                "Search for a part that lies on one line.");
     }
-    std::string error;
     const auto matcher =
-        LineMatcher::compile(arguments.pattern, {arguments.literal, arguments.ignore_case}, error);
-    if (!matcher) {
-      return ToolOutput::error("Invalid regex " + json_quoted(arguments.pattern) + ": " + error +
+        LineMatcher::compile(arguments.pattern, {arguments.literal, arguments.ignore_case});
+    if (!matcher.ok()) {
+      return ToolOutput::error("Invalid regex " + json_quoted(arguments.pattern) + ": " +
+                               matcher.error() +
                                ". Fix it, or set literal=true to search for the text as written.");
     }
     LocatedPath located = locate_path(arguments.path, context.cwd);
     if (!located.ambiguous.empty()) {
       return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
     }
-    SearchPlan plan{arguments, *matcher, std::move(located.path), {}, false, {}, context.cwd};
+    SearchPlan plan{arguments, matcher.value(), std::move(located.path), {}, false,
+                    {},        context.cwd};
     plan.shown_root = display_path(plan.root, context.cwd);
     struct stat info {};
     if (stat(plan.root.c_str(), &info) != 0) return root_failure(errno, plan);

@@ -99,8 +99,8 @@ std::optional<ClassWindowFinder> window_prefilter(std::string_view pattern, bool
 
 }  // namespace
 
-std::optional<LineMatcher> LineMatcher::compile(std::string_view pattern,
-                                                const MatchOptions& options, std::string& error) {
+util::Result<LineMatcher> LineMatcher::compile(std::string_view pattern,
+                                               const MatchOptions& options) {
   LineMatcher matcher;
   if (options.literal && !options.ignore_case && !pattern.empty()) {
     matcher.literal_.emplace(std::string(pattern));
@@ -119,14 +119,12 @@ std::optional<LineMatcher> LineMatcher::compile(std::string_view pattern,
   if (!regex->ok()) {
     // RE2's message about the pattern as written, not about the "(?m)" added to it.
     const RE2 plain(std::string(pattern), re2_options);
-    error = plain.ok() ? regex->error() : plain.error();
-    return std::nullopt;
+    return util::Result<LineMatcher>::failure(plain.ok() ? regex->error() : plain.error());
   }
   // RE2 compiles the reverse program (used to find where a match starts) on first use, and a
   // failure there would read as "no match"; compile it now and report it.
   if (regex->ReverseProgramSize() < 0) {
-    error = "pattern too large - reverse compile failed";
-    return std::nullopt;
+    return util::Result<LineMatcher>::failure("pattern too large - reverse compile failed");
   }
   matcher.regex_ = std::move(regex);
   // A piece of text every match holds lets the search skip to the lines holding it. Without

@@ -31,6 +31,7 @@
 #include "tools/grep_literal.hpp"
 #include "tools/grep_window.hpp"
 #include "tools/limits.hpp"
+#include "util/result.hpp"
 
 namespace re2 {
 class RE2;
@@ -53,10 +54,9 @@ struct MatchSpan {
 // a literal), and ^ and $ match at line boundaries.
 class LineMatcher {
  public:
-  // The matcher for `pattern`, or nullopt with `error` set to RE2's message for a bad regex. A
-  // pattern that needs a line break compiles but never matches.
-  static std::optional<LineMatcher> compile(std::string_view pattern, const MatchOptions& options,
-                                            std::string& error);
+  // The matcher for `pattern`, or RE2's message for a bad regex. A pattern that needs a line
+  // break compiles but never matches.
+  static util::Result<LineMatcher> compile(std::string_view pattern, const MatchOptions& options);
 
   // The first match on a line that starts at or after `from`. `text` holds whole lines: `from`
   // is 0 or follows a '\n', and the end of `text` ends a line (after its '\n', or the end of a

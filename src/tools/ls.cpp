@@ -10,7 +10,6 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
-#include <variant>
 
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
@@ -19,6 +18,7 @@
 #include "tools/path_locate.hpp"
 #include "tools/unique_fd.hpp"
 #include "util/byte_size.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 namespace {
@@ -63,14 +63,15 @@ struct LsArguments {
 };
 
 // The arguments, or a message saying what is wrong with them.
-std::variant<LsArguments, std::string> parse_arguments(const json& args) {
+util::Result<LsArguments> parse_arguments(const json& args) {
+  using Result = util::Result<LsArguments>;
   LsArguments parsed;
   if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
     parsed.path = path->get<std::string>();
     if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
   }
   if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
-    if (limit->get<double>() < 1) return std::string("limit must be at least 1.");
+    if (limit->get<double>() < 1) return Result::failure("limit must be at least 1.");
     parsed.limit = limit->get<std::size_t>();
   }
   return parsed;
@@ -123,14 +124,21 @@ class LsTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
+  // A shared claim on the path it lists (default: the working directory), so that it never runs
+  // while a file under it is edited or written, and overlaps reads and other searches.
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  }
+
   LsTool() : Tool({"ls", description(), parameters(), /*concurrency_safe=*/true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
     if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
-    auto parsed = parse_arguments(args);
-    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
-    const auto& arguments = std::get<LsArguments>(parsed);
+    const auto parsed = parse_arguments(args);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    const auto& arguments = parsed.value();
     const LocatedPath located = locate_path(arguments.path, context.cwd);
     if (!located.ambiguous.empty()) {
       return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));

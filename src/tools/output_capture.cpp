@@ -84,13 +84,13 @@ std::string OutputCapture::tail() const {
 
 void OutputCapture::start_log() {
   log_started_ = true;
-  LogFile log = open_log_ ? open_log_() : LogFile{{}, {}, "no log file available"};
-  if (!log.fd.valid()) {
-    log_error_ = log.error.empty() ? "the log file could not be created" : log.error;
+  auto log = open_log_ ? open_log_() : util::Result<LogFile>::failure("no log file available");
+  if (!log.ok()) {
+    log_error_ = log.error();
     return;
   }
-  log_fd_ = std::move(log.fd);
-  log_path_ = std::move(log.path);
+  log_fd_ = std::move(log.value().fd);
+  log_path_ = std::move(log.value().path);
   // Only called while the ring still holds the whole stream.
   write_log(tail());
 }

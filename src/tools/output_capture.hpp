@@ -27,7 +27,7 @@ namespace nib::tools {
 inline constexpr std::size_t kTailBufferBytes = 2 * kMaxOutputBytes;
 
 // Opens the file that will hold a stream's full output (see create_private_log).
-using LogOpener = std::function<LogFile()>;
+using LogOpener = std::function<util::Result<LogFile>()>;
 
 struct CaptureLimits {
   std::size_t tail_bytes = kTailBufferBytes;  // the ring's size

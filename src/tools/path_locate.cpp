@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 
+#include "tools/file_tracker.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "util/edit_distance.hpp"
@@ -235,14 +236,24 @@ std::string did_you_mean(const fs::path& missing, const fs::path& cwd) {
 }
 
 std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
-                                                     const fs::path& cwd, bool exclusive) {
+                                                     const fs::path& cwd, bool exclusive,
+                                                     std::string_view fallback) {
   const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return {};
-  const std::string& requested = path->get_ref<const std::string&>();
-  std::vector<core::ResourceClaim> claims{
-      {file_claim_key(resolve_path(requested, cwd)), exclusive}};
-  const std::string located = file_claim_key(locate_path(requested, cwd, LocateFor::kCreate).path);
-  if (located != claims.front().key) claims.push_back({located, exclusive});
+  const bool given =
+      path != args.end() && path->is_string() &&
+      path->get_ref<const std::string&>().find_first_not_of(" \t\r\n") != std::string::npos;
+  if (!given && fallback.empty()) return {};
+  const std::string requested = given ? path->get<std::string>() : std::string(fallback);
+  std::vector<core::ResourceClaim> claims;
+  const auto claim = [&](const fs::path& absolute) {
+    for (const auto& key : {file_claim_key(absolute), file_claim_key(resolve_file(absolute))}) {
+      const bool known = std::any_of(claims.begin(), claims.end(),
+                                     [&](const core::ResourceClaim& c) { return c.key == key; });
+      if (!known) claims.push_back({key, exclusive});
+    }
+  };
+  claim(resolve_path(requested, cwd));
+  claim(locate_path(requested, cwd, LocateFor::kCreate).path);
   return claims;
 }
 

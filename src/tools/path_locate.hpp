@@ -66,13 +66,23 @@ std::string ambiguous_path_message(std::string_view requested, const LocatedPath
 // directories end with '/'), at most kMaxSuggestedNames. Empty when nothing is close.
 std::string did_you_mean(const std::filesystem::path& missing, const std::filesystem::path& cwd);
 
-// The claims of a call on the file its "path" argument names: shared for readers, exclusive for
-// writers; none when the argument is missing. Both the path as written and the one
-// locate_path() finds (kCreate, which is kExisting's answer whenever a file exists) are
-// claimed, so calls conflict whichever spelling they used, and even when a file they race for
-// is created between the claim and the call.
+// The claims of a call on the file or directory its "path" argument names (a claim on a
+// directory covers everything under it, core/claim_table.hpp): shared for readers and searches,
+// exclusive for writers. When the argument is missing or blank, `fallback` is claimed instead
+// (the search tools' ".", the working directory), or nothing when `fallback` is empty.
+//
+// Two spellings of one file must conflict, so each path a call may touch is claimed twice: as
+// the tool opens it (absolute and lexically normal, as resolve_path() gives it) and with every
+// symbolic link resolved (file_tracker.hpp's resolve_file(): the file edit and write change, and
+// for a missing path its existing part), so that a read through a link, or a search of a linked
+// directory, conflicts with an edit of the target. The lexical key stays because a link may
+// change between the claim and the call. The paths claimed are the one as written and the one
+// locate_path() finds (kCreate, which is kExisting's answer whenever a file exists), so calls
+// conflict whichever spelling they used, and even when a file they race for is created between
+// the claim and the call.
 std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
                                                      const std::filesystem::path& cwd,
-                                                     bool exclusive);
+                                                     bool exclusive,
+                                                     std::string_view fallback = {});
 
 }  // namespace nib::tools

@@ -21,6 +21,7 @@
 #include "tools/unique_fd.hpp"
 #include "util/base64.hpp"
 #include "util/byte_size.hpp"
+#include "util/result.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -91,8 +92,7 @@ struct ReadArguments {
 };
 
 // A whole number >= 1 from `args[name]`, nullopt when absent, or a message saying what is wrong.
-std::variant<std::optional<std::size_t>, std::string> positive_integer(const json& args,
-                                                                       const char* name) {
+util::Result<std::optional<std::size_t>> positive_integer(const json& args, const char* name) {
   const auto it = args.find(name);
   if (it == args.end() || it->is_null()) return std::optional<std::size_t>{};
   const json& value = *it;
@@ -104,24 +104,26 @@ std::variant<std::optional<std::size_t>, std::string> positive_integer(const jso
       value.get<double>() == static_cast<double>(static_cast<std::uint64_t>(value.get<double>()))) {
     return std::optional<std::size_t>(static_cast<std::uint64_t>(value.get<double>()));
   }
-  return std::string(name) + " must be a whole number >= 1, got " + value.dump() + ".";
+  return util::Result<std::optional<std::size_t>>::failure(
+      std::string(name) + " must be a whole number >= 1, got " + value.dump() + ".");
 }
 
 // The arguments, or a message saying what is wrong with them.
-std::variant<ReadArguments, std::string> parse_arguments(const json& args) {
+util::Result<ReadArguments> parse_arguments(const json& args) {
+  using Result = util::Result<ReadArguments>;
   ReadArguments parsed;
   const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return std::string("path must be a string.");
+  if (path == args.end() || !path->is_string()) return Result::failure("path must be a string.");
   parsed.path = path->get<std::string>();
   if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return std::string("path is blank: give the file to read.");
+    return Result::failure("path is blank: give the file to read.");
   }
-  auto offset = positive_integer(args, "offset");
-  if (auto* error = std::get_if<std::string>(&offset)) return std::move(*error);
-  parsed.offset = std::get<0>(offset).value_or(1);
-  auto limit = positive_integer(args, "limit");
-  if (auto* error = std::get_if<std::string>(&limit)) return std::move(*error);
-  parsed.limit = std::get<0>(limit);
+  const auto offset = positive_integer(args, "offset");
+  if (!offset.ok()) return Result::failure(offset.error());
+  parsed.offset = offset.value().value_or(1);
+  const auto limit = positive_integer(args, "limit");
+  if (!limit.ok()) return Result::failure(limit.error());
+  parsed.limit = limit.value();
   return parsed;
 }
 
@@ -355,9 +357,9 @@ class ReadTool final : public core::Tool {
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
     if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
-    auto parsed = parse_arguments(args);
-    if (const auto* error = std::get_if<std::string>(&parsed)) return ToolOutput::error(*error);
-    const auto& arguments = std::get<ReadArguments>(parsed);
+    const auto parsed = parse_arguments(args);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    const auto& arguments = parsed.value();
     const LocatedPath located = locate_path(arguments.path, context.cwd);
     if (!located.ambiguous.empty()) {
       return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));

@@ -141,13 +141,14 @@ struct KernelSigaction {
   return fail(setup, "run the program");
 }
 
-// Starts the child described by `setup`; its pid, or -1 with the reason in `error`.
-pid_t clone_child(ChildSetup& setup, std::string& error) {
+// Starts the child described by `setup`; its pid, or why it could not be started.
+util::Result<pid_t> clone_child(ChildSetup& setup) {
+  using Result = util::Result<pid_t>;
   void* stack = ::mmap(nullptr, kChildStackBytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) {
-    error = std::string("cannot allocate a stack for the child: ") + std::strerror(errno);
-    return -1;
+    return Result::failure(std::string("cannot allocate a stack for the child: ") +
+                           std::strerror(errno));
   }
   // The child starts with every signal blocked, so no handler of nib's runs in it.
   sigset_t all;
@@ -160,14 +161,12 @@ pid_t clone_child(ChildSetup& setup, std::string& error) {
   const int clone_error = errno;
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::munmap(stack, kChildStackBytes);
-  if (pid < 0) {
-    error = std::string("cannot start a process: ") + std::strerror(clone_error);
-    return -1;
-  }
+  if (pid < 0)
+    return Result::failure(std::string("cannot start a process: ") + std::strerror(clone_error));
   if (setup.failed_step != nullptr) {
     ::waitpid(pid, nullptr, 0);  // it has exited already
-    error = std::string("cannot ") + setup.failed_step + ": " + std::strerror(setup.error);
-    return -1;
+    return Result::failure(std::string("cannot ") + setup.failed_step + ": " +
+                           std::strerror(setup.error));
   }
   return pid;
 }
@@ -212,13 +211,13 @@ std::vector<std::string> merge_environment(const char* const* base,
   return merged;
 }
 
-SpawnedProcess spawn_process(const SpawnRequest& request) {
+util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   SpawnedProcess process;
   Pipe out;
   Pipe err;
   if (!make_pipe(out) || !make_pipe(err)) {
-    process.error = std::string("cannot create pipes: ") + std::strerror(errno);
-    return process;
+    return util::Result<SpawnedProcess>::failure(std::string("cannot create pipes: ") +
+                                                 std::strerror(errno));
   }
   std::vector<char*> argv = c_strings(request.argv);
   std::vector<char*> envp = c_strings(request.environment);
@@ -233,8 +232,13 @@ SpawnedProcess spawn_process(const SpawnRequest& request) {
                    .max_descriptor = ::sysconf(_SC_OPEN_MAX),
                    .error = 0,
                    .failed_step = nullptr};
-  process.pid = spawn_registered([&] { return clone_child(setup, process.error); });
-  if (process.pid < 0) return process;
+  // spawn_registered wants the pid alone; the reason for a failure is kept beside it.
+  auto child = util::Result<pid_t>::failure("the process was not started");
+  process.pid = spawn_registered([&] {
+    child = clone_child(setup);
+    return child.ok() ? child.value() : -1;
+  });
+  if (!child.ok()) return util::Result<SpawnedProcess>::failure(child.error());
   // A pidfd makes the exit pollable next to the pipes. The pid cannot be reused before this:
   // the child stays a zombie until its owner reaps it.
   // (glibc 2.36's <sys/pidfd.h> lacks extern "C", hence the raw system call.)

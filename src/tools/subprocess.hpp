@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tools/unique_fd.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 
@@ -54,15 +55,15 @@ struct SpawnRequest {
 };
 
 struct SpawnedProcess {
-  pid_t pid = -1;      // also the id of its session and process group; -1 when not started
+  pid_t pid = -1;      // also the id of its session and process group
   UniqueFd stdout_fd;  // read ends of the pipes, non-blocking and close-on-exec
   UniqueFd stderr_fd;
-  UniqueFd pidfd;     // readable once the process exits; invalid when the kernel lacks pidfds
-  std::string error;  // why the process could not be started
+  UniqueFd pidfd;  // readable once the process exits; invalid when the kernel lacks pidfds
 };
 
 // Starts the process, registered with the process reaper (spawn_registered): the caller must
-// reap it with reap_registered or hand it over with release_registered.
-SpawnedProcess spawn_process(const SpawnRequest& request);
+// reap it with reap_registered or hand it over with release_registered. A failure says why it
+// could not be started.
+util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request);
 
 }  // namespace nib::tools

@@ -28,68 +28,61 @@ std::string errno_text(int error) {
 
 }  // namespace
 
-PrivateDir open_private_temp_dir() {
+util::Result<PrivateDir> open_private_temp_dir() {
   return open_private_dir(temp_base() / ("nib-" + std::to_string(::geteuid())));
 }
 
-PrivateDir open_private_dir(const std::filesystem::path& path) {
-  PrivateDir dir;
-  dir.path = path;
-  if (::mkdir(dir.path.c_str(), 0700) != 0 && errno != EEXIST) {
-    dir.error = "cannot create " + dir.path.string() + ": " + errno_text(errno);
-    return dir;
+util::Result<PrivateDir> open_private_dir(const std::filesystem::path& path) {
+  using Result = util::Result<PrivateDir>;
+  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Result::failure("cannot create " + path.string() + ": " + errno_text(errno));
   }
   // O_NOFOLLOW refuses a symlink planted in place of the directory.
-  UniqueFd fd(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) {
-    dir.error = "cannot open " + dir.path.string() + ": " + errno_text(errno);
-    return dir;
+    return Result::failure("cannot open " + path.string() + ": " + errno_text(errno));
   }
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) {
-    dir.error = "cannot inspect " + dir.path.string() + ": " + errno_text(errno);
-    return dir;
+    return Result::failure("cannot inspect " + path.string() + ": " + errno_text(errno));
   }
-  if (info.st_uid != ::geteuid()) {
-    dir.error = dir.path.string() + " belongs to another user";
-    return dir;
-  }
+  if (info.st_uid != ::geteuid())
+    return Result::failure(path.string() + " belongs to another user");
   if ((info.st_mode & 077) != 0 && ::fchmod(fd.get(), 0700) != 0) {
-    dir.error = "cannot make " + dir.path.string() + " private: " + errno_text(errno);
-    return dir;
+    return Result::failure("cannot make " + path.string() + " private: " + errno_text(errno));
   }
-  dir.fd = std::move(fd);
-  return dir;
+  return PrivateDir{std::move(fd), path};
 }
 
-LogFile create_log_in(const PrivateDir& dir, std::string_view prefix) {
-  LogFile log;
-  if (!dir.fd.valid()) {
-    log.error = dir.error;
-    return log;
-  }
+util::Result<LogFile> create_log_in(const PrivateDir& dir, std::string_view prefix) {
+  using Result = util::Result<LogFile>;
   static std::atomic<unsigned> counter{0};
   for (int attempt = 0; attempt < kMaxNameAttempts; ++attempt) {
     const std::string name = std::string(prefix) + "-" + std::to_string(::getpid()) + "-" +
                              std::to_string(counter.fetch_add(1) + 1) + ".log";
     const int fd = ::openat(dir.fd.get(), name.c_str(),
                             O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-      log.fd.reset(fd);
-      log.path = dir.path / name;
-      return log;
-    }
+    if (fd >= 0) return LogFile{UniqueFd(fd), dir.path / name};
     if (errno != EEXIST) {
-      log.error = "cannot create a log in " + dir.path.string() + ": " + errno_text(errno);
-      return log;
+      return Result::failure("cannot create a log in " + dir.path.string() + ": " +
+                             errno_text(errno));
     }
   }
-  log.error = "cannot find a free log name in " + dir.path.string();
-  return log;
+  return Result::failure("cannot find a free log name in " + dir.path.string());
 }
 
-LogFile create_private_log(std::string_view prefix) {
-  return create_log_in(open_private_temp_dir(), prefix);
+util::Result<LogFile> create_private_log(std::string_view prefix) {
+  const auto dir = open_private_temp_dir();
+  if (!dir.ok()) return util::Result<LogFile>::failure(dir.error());
+  return create_log_in(dir.value(), prefix);
+}
+
+LogCreator private_logs_in(std::filesystem::path dir) {
+  return [dir = std::move(dir)](std::string_view prefix) {
+    auto opened = open_private_dir(dir);
+    if (!opened.ok()) return util::Result<LogFile>::failure(opened.error());
+    return create_log_in(opened.value(), prefix);
+  };
 }
 
 }  // namespace nib::tools

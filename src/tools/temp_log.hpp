@@ -5,41 +5,50 @@
 // Thread-safe.
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "tools/unique_fd.hpp"
+#include "util/result.hpp"
 
 namespace nib::tools {
 
 // What follows a log's path in a result: how the model sees more of it.
 inline constexpr std::string_view kReadLogHint = " (read it with offset and limit, or grep it).";
 
-// An open, empty log file, or the reason there is none (`error` set, `fd` invalid).
+// An open, empty log file.
 struct LogFile {
   UniqueFd fd;
   std::filesystem::path path;
-  std::string error;
 };
 
-// The per-user directory for logs, created if missing; an error text in `error` when it
-// cannot be created or fails the ownership/symlink checks.
+// An open directory of this user's that no one else may enter.
 struct PrivateDir {
   UniqueFd fd;
   std::filesystem::path path;
-  std::string error;
 };
-PrivateDir open_private_temp_dir();
+
+// The per-user directory for logs, created if missing; a failure when it cannot be created or
+// fails the ownership/symlink checks.
+util::Result<PrivateDir> open_private_temp_dir();
 
 // The directory `path`, created (mode 0700) if missing, opened without following a symbolic
 // link, and checked to belong to this user; its mode is made 0700 if it was wider.
-PrivateDir open_private_dir(const std::filesystem::path& path);
+util::Result<PrivateDir> open_private_dir(const std::filesystem::path& path);
 
 // Creates a new log file named "<prefix>-<pid>-<n>.log" in `dir` (mode 0600, never replacing
 // an existing file).
-LogFile create_log_in(const PrivateDir& dir, std::string_view prefix);
+util::Result<LogFile> create_log_in(const PrivateDir& dir, std::string_view prefix);
 
-// create_log_in(open_private_temp_dir(), prefix).
-LogFile create_private_log(std::string_view prefix);
+// create_log_in(open_private_temp_dir(), prefix), or why the directory cannot be had.
+util::Result<LogFile> create_private_log(std::string_view prefix);
+
+// How a tool gets a new log for output too long to show; `prefix` names what it holds.
+using LogCreator = std::function<util::Result<LogFile>(std::string_view prefix)>;
+
+// A LogCreator putting the logs in the private directory `dir` (open_private_dir) instead of
+// the per-user one: for tests and benchmarks that keep their logs apart.
+LogCreator private_logs_in(std::filesystem::path dir);
 
 }  // namespace nib::tools

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <variant>
 
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
@@ -94,14 +93,16 @@ std::size_t cut_length(std::string_view text, std::size_t chars) {
 }
 
 // Saves `text` in a new log; its path, or the reason it could not be saved.
-std::variant<std::filesystem::path, std::string> save_text(const WebFetchOptions& options,
-                                                           std::string_view text) {
-  LogFile log = options.create_log("web_fetch");
-  if (!log.fd.valid()) return log.error;
-  if (!util::write_all(log.fd.get(), text)) {
-    return "cannot write " + log.path.string() + ": " + std::strerror(errno);
+util::Result<std::filesystem::path> save_text(const WebFetchOptions& options,
+                                              std::string_view text) {
+  using Result = util::Result<std::filesystem::path>;
+  auto log = options.create_log("web_fetch");
+  if (!log.ok()) return Result::failure(log.error());
+  if (!util::write_all(log.value().fd.get(), text)) {
+    return Result::failure("cannot write " + log.value().path.string() + ": " +
+                           std::strerror(errno));
   }
-  return log.path;
+  return log.value().path;
 }
 
 std::string header(const FetchOutcome& fetched, const WebContent& content) {
@@ -123,9 +124,7 @@ class WebFetchTool final : public core::Tool {
                      const core::ToolContext& /*context*/) override {
     if (auto refusal = nul_refusal(args, {"url"})) return ToolOutput::error("Error: " + *refusal);
     auto parsed = parse_web_url(args.value("url", ""));
-    if (const auto* error = std::get_if<std::string>(&parsed)) {
-      return ToolOutput::error("Error: " + *error);
-    }
+    if (!parsed.ok()) return ToolOutput::error("Error: " + parsed.error());
     std::size_t max_chars = kWebFetchDefaultMaxChars;
     if (const auto given = args.find("max_chars"); given != args.end() && given->is_number()) {
       if (given->get<double>() < 1)
@@ -133,7 +132,7 @@ class WebFetchTool final : public core::Tool {
       max_chars = std::min(given->get<std::size_t>(), kWebFetchMaxChars);
     }
 
-    FetchOutcome fetched = fetch_web_page(std::get<WebUrl>(parsed).url, options_.fetch, stop);
+    FetchOutcome fetched = fetch_web_page(parsed.value().url, options_.fetch, stop);
     if (!fetched.error.empty()) return failure(fetched, stop);
     const WebContent content =
         web_content({fetched.body, fetched.content_type, fetched.chain.back(), fetched.cut}, stop);
@@ -159,10 +158,10 @@ class WebFetchTool final : public core::Tool {
                          count_text(char_count(content.text.substr(0, length))) + " of " +
                          count_text(total) + " characters.";
       auto saved = save_text(options_, content.text);
-      if (const auto* path = std::get_if<std::filesystem::path>(&saved)) {
-        note += " Full text: " + path->string() + std::string(kReadLogHint);
+      if (saved.ok()) {
+        note += " Full text: " + saved.value().string() + std::string(kReadLogHint);
       } else {
-        note += " The full text could not be saved: " + std::get<std::string>(saved) + ".";
+        note += " The full text could not be saved: " + saved.error() + ".";
       }
       notes.push_back(std::move(note));
     }

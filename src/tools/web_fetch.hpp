@@ -5,7 +5,6 @@
 // at most `max_chars` characters of it; a longer text is saved whole in a private log whose
 // path the result gives. Concurrency-safe: it changes nothing, and calls share no state.
 
-#include <functional>
 #include <string_view>
 
 #include "core/tool.hpp"
@@ -19,7 +18,7 @@ struct WebFetchOptions {
   // unless allowed here (tests allow their local server; later a permission rule will).
   FetchPolicy fetch;
   // Creates the log for a text longer than the model is shown; `prefix` is "web_fetch".
-  std::function<LogFile(std::string_view prefix)> create_log = create_private_log;
+  LogCreator create_log = create_private_log;
 };
 
 core::ToolPtr make_web_fetch_tool(WebFetchOptions options = {});

@@ -1,7 +1,6 @@
 #include "tools/web_fetcher.hpp"
 
 #include <algorithm>
-#include <variant>
 
 #include "provider/http_stream.hpp"
 #include "tools/web_address.hpp"
@@ -113,12 +112,12 @@ FetchOutcome fetch_web_page(const std::string& url, const FetchPolicy& policy,
       return outcome;
     }
     auto parsed = parse_web_url(result.redirect_url);
-    if (const auto* refusal = std::get_if<std::string>(&parsed)) {
-      outcome.error =
-          next + " redirects to " + result.redirect_url + ", which is not followed: " + *refusal;
+    if (!parsed.ok()) {
+      outcome.error = next + " redirects to " + result.redirect_url +
+                      ", which is not followed: " + parsed.error();
       return outcome;
     }
-    next = std::get<WebUrl>(parsed).url;
+    next = parsed.value().url;
   }
 }
 

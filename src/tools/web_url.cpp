@@ -27,25 +27,29 @@ constexpr unsigned kParseFlags = CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE;
 
 }  // namespace
 
-std::variant<WebUrl, std::string> parse_web_url(std::string_view text) {
+util::Result<WebUrl> parse_web_url(std::string_view text) {
+  using Result = util::Result<WebUrl>;
   const std::string given(text);
   UrlPtr url(curl_url());
-  if (!url) return std::string("could not parse the URL (out of memory)");
+  if (!url) return Result::failure("could not parse the URL (out of memory)");
   if (given.find("://") == std::string::npos) {
-    return "\"" + given + "\" is not an absolute URL: give the whole URL, starting with https:// " +
-           "or http://.";
+    return Result::failure(
+        "\"" + given + "\" is not an absolute URL: give the whole URL, starting with https:// " +
+        "or http://.");
   }
   if (const CURLUcode code = curl_url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
       code != CURLUE_OK) {
-    return "\"" + given + "\" is not a valid URL (" + curl_url_strerror(code) + ").";
+    return Result::failure("\"" + given + "\" is not a valid URL (" + curl_url_strerror(code) +
+                           ").");
   }
   WebUrl parsed{url_part(url.get(), CURLUPART_URL), url_part(url.get(), CURLUPART_SCHEME),
                 url_part(url.get(), CURLUPART_HOST)};
   if (parsed.scheme != "http" && parsed.scheme != "https") {
-    return parsed.scheme + ":// URLs are not fetched: web_fetch reads http and https URLs only." +
-           (parsed.scheme == "file" ? " Read local files with read." : "");
+    return Result::failure(parsed.scheme +
+                           ":// URLs are not fetched: web_fetch reads http and https URLs only." +
+                           (parsed.scheme == "file" ? " Read local files with read." : ""));
   }
-  if (parsed.host.empty()) return "\"" + given + "\" names no host.";
+  if (parsed.host.empty()) return Result::failure("\"" + given + "\" names no host.");
   return parsed;
 }
 

@@ -6,7 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+
+#include "util/result.hpp"
 
 namespace nib::tools {
 
@@ -19,7 +20,7 @@ struct WebUrl {
 
 // `text` as a URL to fetch, or a message saying what is wrong with it (not a URL, no scheme, a
 // scheme other than http and https).
-std::variant<WebUrl, std::string> parse_web_url(std::string_view text);
+util::Result<WebUrl> parse_web_url(std::string_view text);
 
 // `reference` (an href: absolute, relative, "//host/x", "?q", "#part") resolved against the
 // absolute URL `base`; nothing when either cannot be parsed.

@@ -5,6 +5,8 @@
 
 #include "ui/stream_json.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/byte_size.hpp"
+#include "util/plural.hpp"
 #include "util/secret_redaction.hpp"
 #include "util/terminal_sanitize.hpp"
 #include "util/utf8.hpp"
@@ -17,26 +19,16 @@ namespace {
 constexpr const char* kGoOnAfterTurnLimit =
     " (--max-turns or maxTurns); `nib -c -p \"go on\"` continues this session from here";
 
-// 1234567 -> "1,234,567".
-std::string grouped(std::int64_t value) {
-  const std::string digits = std::to_string(value);
-  const std::size_t sign = digits[0] == '-' ? 1 : 0;
-  std::string out = digits.substr(0, sign);
-  for (std::size_t i = sign; i < digits.size(); ++i) {
-    if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string usage_summary(int turns, const core::Usage& usage, const CostFunction& cost) {
   std::string text = std::to_string(turns) + (turns == 1 ? " turn, " : " turns, ") +
-                     grouped(usage.input_tokens) + " tokens in";
+                     util::format_count(static_cast<std::uint64_t>(usage.input_tokens)) +
+                     " tokens in";
   const std::int64_t cached = usage.cache_read_tokens + usage.cache_write_tokens;
-  if (cached > 0) text += " (+" + grouped(cached) + " cached)";
-  text += ", " + grouped(usage.output_tokens) + " out";
+  if (cached > 0)
+    text += " (+" + util::format_count(static_cast<std::uint64_t>(cached)) + " cached)";
+  text += ", " + util::format_count(static_cast<std::uint64_t>(usage.output_tokens)) + " out";
   if (cost) {
     char price[32];
     std::snprintf(price, sizeof price, ", $%.4f", cost(usage));
@@ -92,7 +84,10 @@ nlohmann::json PrintOutput::event_json(const core::Event& event) const {
     line["cost_usd"] = cost_(end->message.usage);
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
     line["result"] = final_text_;
-    if (cost_) line["cost_usd"] = cost_(run_end->usage);
+    if (cost_) line["cost_usd"] = cost_(run_end->usage + subagent_usage_);
+    if (subagent_runs_ > 0) {
+      line["subagents"] = {{"runs", subagent_runs_}, {"usage", to_json(subagent_usage_)}};
+    }
   }
   return line;
 }
@@ -100,6 +95,8 @@ nlohmann::json PrintOutput::event_json(const core::Event& event) const {
 void PrintOutput::on_event(const core::Event& event) {
   // Print mode reports a compaction through its notices on stderr (app/compaction_hooks).
   if (std::holds_alternative<core::HistoryCompactedEvent>(event)) return;
+  if (const auto* nested = std::get_if<core::SubagentEvent>(&event))
+    return on_subagent_event(*nested);
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     final_text_ = core::assistant_text(end->message);
   }
@@ -118,6 +115,31 @@ void PrintOutput::on_event(const core::Event& event) {
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event);
       end != nullptr && core::is_empty_reply(end->message)) {
     write(err_, "nib: the model returned an empty reply\n");
+  }
+}
+
+void PrintOutput::on_subagent_event(const core::SubagentEvent& event) {
+  const core::NestedView view = core::innermost(event);
+  if (std::holds_alternative<core::HistoryCompactedEvent>(*view.event)) return;
+  if (const auto* end = std::get_if<core::MessageEndEvent>(view.event)) {
+    subagent_usage_ += end->message.usage;
+  } else if (std::holds_alternative<core::RunStartEvent>(*view.event)) {
+    ++subagent_runs_;
+  }
+  if (format_ == PrintFormat::kStreamJson) {
+    write(out_, json_line(event));
+    return;
+  }
+  if (format_ != PrintFormat::kText) return;
+  // One line per finished call of a subagent, indented under the task that started it.
+  const std::string key = view.from->agent_id + '\n';
+  if (const auto* start = std::get_if<core::ToolStartEvent>(view.event)) {
+    summaries_[key + start->id] = presenter_.call(start->name, start->arguments);
+  } else if (const auto* tool_end = std::get_if<core::ToolEndEvent>(view.event)) {
+    const std::string id = key + tool_end->outcome.result.tool_call_id;
+    write(err_, std::string(2 * static_cast<std::size_t>(view.depth), ' ') + view.from->agent_id +
+                    ": " + outcome_line(summaries_[id], tool_end->outcome) + '\n');
+    summaries_.erase(id);
   }
 }
 
@@ -177,7 +199,9 @@ void PrintOutput::on_text_event(const core::Event& event) {
         break;
     }
     if (run_end->turns > 0) {
-      write(err_, "nib: " + usage_summary(run_end->turns, run_end->usage, cost_) + '\n');
+      std::string line = usage_summary(run_end->turns, run_end->usage + subagent_usage_, cost_);
+      if (subagent_runs_ > 0) line += " (with " + util::plural(subagent_runs_, "subagent") + ")";
+      write(err_, "nib: " + line + '\n');
     }
   }
 }

@@ -9,9 +9,13 @@
 //   reply that the service started over (core::ReplyRestartEvent) after live text was written
 //   gets a note on `err` that the text before it was abandoned. A reply that ended with nothing
 //   in it (core::is_empty_reply) gets a note on `err`, in the json format too.
-//   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost.
+//   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost,
+//   subagents' included. A subagent's finished tool calls get a line each on `err`, indented by
+//   its depth and named by its agent id; its text is not written (its answer is the task
+//   call's result).
 // - json: one JSON object on `out` when the run ends (the "result" line plus "result" text).
-// - stream-json: every event as one JSON line on `out`, as it happens.
+// - stream-json: every event as one JSON line on `out`, as it happens, subagents' included.
+//   The result line (json and stream-json) carries "subagents" (runs, usage) when there were any.
 // With a cost function, each message_end and the result carry "cost_usd". The values of the keys
 // nib holds (util/secret_redaction.hpp) are replaced in everything written.
 // Not thread-safe: fed from the loop's thread only.
@@ -48,6 +52,7 @@ class PrintOutput {
 
  private:
   void on_text_event(const core::Event& event);
+  void on_subagent_event(const core::SubagentEvent& event);
   static std::size_t streamable_prefix(std::string_view pending);
   // Writes the first `length` bytes of live_pending_, cleaned of control sequences.
   void write_live_text(std::size_t length);
@@ -66,7 +71,10 @@ class PrintOutput {
   bool wrote_live_text_ = false;     // this reply's text deltas were written to `out`
   bool live_text_ends_line_ = true;  // the last text written there ended with a newline
   std::string live_pending_;         // streamed text not yet written to the terminal
-  std::map<std::string, std::string> summaries_;  // call id -> summary, from tool_start
+  // call id (a subagent's: its agent id, a newline, the call id) -> summary, from tool_start
+  std::map<std::string, std::string> summaries_;
+  core::Usage subagent_usage_;  // of every subagent's replies so far
+  std::size_t subagent_runs_ = 0;
 };
 
 }  // namespace nib::ui

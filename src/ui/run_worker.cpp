@@ -81,6 +81,8 @@ std::vector<std::string> RunWorker::queued_steering() const {
 
 permissions::ApprovalAnswer RunWorker::ask_approval(const permissions::ApprovalQuestion& question,
                                                     std::stop_token stop) {
+  const std::lock_guard one_question(asking_);
+  if (stop.stop_requested()) return permissions::ApprovalAnswer::kInterrupted;
   {
     const std::lock_guard lock(mutex_);
     answer_.reset();

@@ -63,7 +63,8 @@ class RunWorker {
   std::vector<std::string> queued_steering() const;
 
   // Job thread (the approval policy's AskUser): puts the question to the UI and waits for the
-  // answer; kInterrupted when `stop` fires first.
+  // answer; kInterrupted when `stop` fires first. Callable from several threads at once (a
+  // run's subagents): one question is put at a time, the others wait their turn.
   permissions::ApprovalAnswer ask_approval(const permissions::ApprovalQuestion& question,
                                            std::stop_token stop);
   // UI thread: the answer to the pending question.
@@ -73,6 +74,7 @@ class RunWorker {
   std::function<void()> wake_;
   mutable std::mutex mutex_;
   std::condition_variable_any answered_;
+  std::mutex asking_;  // held by the one ask_approval whose question is on screen
   std::deque<WorkerMessage> to_ui_;
   std::vector<std::string> steering_;
   std::optional<permissions::ApprovalAnswer> answer_;

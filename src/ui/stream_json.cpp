@@ -128,6 +128,17 @@ json to_json(const Event& event) {
           return {{"type", "user_message"}, {"message", to_json(Message{e.message})}};
         } else if constexpr (std::is_same_v<T, HistoryCompactedEvent>) {
           return {{"type", "compaction"}, {"summary", e.summary}, {"kept_messages", e.kept}};
+        } else if constexpr (std::is_same_v<T, SubagentEvent>) {
+          // Flat: the subagent's event as it would be its own run's, tagged with where it
+          // comes from; a deeper subagent's names its own parent call, which is a call of the
+          // subagent above it, so the tree can be rebuilt.
+          const NestedView view = innermost(e);
+          json out = to_json(*view.event);
+          out["parent_tool_call_id"] = view.from->tool_call_id;
+          out["agent_id"] = view.from->agent_id;
+          out["agent_name"] = view.from->agent_name;
+          out["depth"] = view.depth;
+          return out;
         } else {
           static_assert(std::is_same_v<T, RunEndEvent>);
           json out = {{"type", "result"},

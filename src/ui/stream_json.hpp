@@ -17,6 +17,8 @@ nlohmann::json to_json(const core::Usage& usage);
 nlohmann::json to_json(const core::ToolResult& result);
 nlohmann::json to_json(const core::Message& message);
 // One line of stream-json: {"type": "<event name>", ...}. The run's end is the "result" line.
+// A subagent's event is the line its own run would have, plus "parent_tool_call_id" (the task
+// call that started it), "agent_id", "agent_name" and "depth" (1 for this run's subagents).
 nlohmann::json to_json(const core::Event& event);
 
 }  // namespace nib::ui

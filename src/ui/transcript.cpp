@@ -104,8 +104,24 @@ void Transcript::on_event(const core::Event& event, UiClock::time_point now) {
                NoticeKind::kWarning);
   } else if (const auto* steering = std::get_if<core::UserMessageEvent>(&event)) {
     add_user(core::content_text(steering->message.content, "[image]"));
+  } else if (const auto* nested = std::get_if<core::SubagentEvent>(&event)) {
+    on_subagent_event(*nested);
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
     on_run_end(*run_end);
+  }
+}
+
+void Transcript::on_subagent_event(const core::SubagentEvent& event) {
+  // The subagent's work shows on its task's row: what it does now, and how much it has done.
+  ToolItem* item = tool(event.tool_call_id);
+  if (item == nullptr) return;
+  const core::NestedView view = core::innermost(event);
+  if (const auto* start = std::get_if<core::ToolStartEvent>(view.event)) {
+    item->activity = view.from->agent_id + ": " + presenter_.call(start->name, start->arguments);
+  } else if (std::holds_alternative<core::ToolEndEvent>(*view.event)) {
+    ++item->subagent_calls_done;
+  } else if (std::holds_alternative<core::TurnStartEvent>(*view.event)) {
+    ++item->subagent_turns;
   }
 }
 

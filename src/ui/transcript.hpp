@@ -52,6 +52,7 @@ class Transcript {
   // The service started the reply over (core::ReplyRestartEvent).
   void on_reply_restart();
   void on_run_end(const core::RunEndEvent& end);
+  void on_subagent_event(const core::SubagentEvent& event);
   // Cuts the streaming reply (the last item) at its last finished block (kStreamingSplitBytes).
   void split_streaming_reply(UiClock::time_point now);
 

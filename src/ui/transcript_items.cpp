@@ -7,6 +7,7 @@
 #include "ui/markdown.hpp"
 #include "ui/tool_summary.hpp"
 #include "util/byte_size.hpp"
+#include "util/plural.hpp"
 
 namespace nib::ui {
 namespace {
@@ -134,6 +135,13 @@ void add_excerpt(StyledLines& rows, const Excerpt& excerpt, std::size_t width, b
 
 StyledLines render_tool(const ToolItem& item, std::size_t width, UiClock::time_point now) {
   StyledLines rows{truncate(tool_header(item, now), width)};
+  if (item.state == ToolState::kRunning && !item.activity.empty()) {
+    const std::string counts =
+        " · " + util::plural(static_cast<std::size_t>(item.subagent_calls_done), "call") +
+        " done, " + util::plural(static_cast<std::size_t>(item.subagent_turns), "turn");
+    rows.push_back(
+        truncate(styled("  ⎿ ", kGray).add(item.activity, kDim).add(counts, kDim), width));
+  }
   if (item.state != ToolState::kDone) return rows;
   bool first = true;
   if (!item.display.lines.empty() && !item.is_error) {

@@ -78,6 +78,12 @@ struct ToolItem {
   Excerpt output;
   Excerpt display;     // UI-only content, e.g. a unified diff
   bool ended = false;  // its result is final (tool_end or the batch's results)
+  // A call that runs a subagent (task): the subagent's latest call ("explore-1: grep TODO"),
+  // how many of its calls have ended and how many requests it has made (its own subagents'
+  // included).
+  std::string activity;
+  int subagent_calls_done = 0;
+  int subagent_turns = 0;
 
   // Takes the result (and display) of a finished call; `result_line`, when the tool gives one
   // (ToolPresenter::result), stands in for the result's first lines.

@@ -1,6 +1,7 @@
 #include "util/edit_distance.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace nib::util {
@@ -36,6 +37,33 @@ std::size_t bounded_edit_distance(std::string_view a, std::string_view b, std::s
     std::swap(last, row);
   }
   return std::min(last[columns], over);
+}
+
+namespace {
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates,
+                         std::size_t limit) {
+  const std::string wanted = ascii_lowercase(name);
+  std::string best;
+  std::size_t best_distance = limit + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = bounded_edit_distance(wanted, ascii_lowercase(candidate), limit);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 }  // namespace nib::util

@@ -13,8 +13,8 @@ Configuration configuration_of(const std::string& settings, const std::string& m
   if (!settings.empty()) dir.write("global/settings.json", settings);
   if (!models.empty()) dir.write("global/models.json", models);
   auto outcome = load_configuration({dir.path() / "global", dir.path() / "project"});
-  EXPECT_TRUE(outcome.configuration) << outcome.error;
-  return outcome.configuration.value_or(Configuration{});
+  EXPECT_TRUE(outcome.ok()) << outcome.error();
+  return outcome.ok() ? std::move(outcome.value()) : Configuration{};
 }
 
 TEST(WithheldEnvironment, HoldsBackTheBuiltInProvidersKeys) {

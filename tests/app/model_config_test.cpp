@@ -15,24 +15,24 @@ Configuration builtin() {
   return configuration;
 }
 
-ModelConfigOutcome resolve(const CliOptions& options, std::map<std::string, std::string> env,
-                           const Configuration& configuration = builtin()) {
+util::Result<ModelConfig> resolve(const CliOptions& options, std::map<std::string, std::string> env,
+                                  const Configuration& configuration = builtin()) {
   return resolve_model_config(options, testing::fake_environment(std::move(env)), configuration);
 }
 
 TEST(ModelConfigTest, NothingConfiguredExplainsHowInTwoLines) {
   const auto outcome = resolve({}, {});
-  EXPECT_FALSE(outcome.config);
-  EXPECT_NE(outcome.error.find("OPENAI_API_KEY"), std::string::npos);
-  EXPECT_NE(outcome.error.find("ANTHROPIC_API_KEY"), std::string::npos);
-  EXPECT_NE(outcome.error.find("--base-url"), std::string::npos);
-  EXPECT_LE(std::count(outcome.error.begin(), outcome.error.end(), '\n'), 1);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("OPENAI_API_KEY"), std::string::npos);
+  EXPECT_NE(outcome.error().find("ANTHROPIC_API_KEY"), std::string::npos);
+  EXPECT_NE(outcome.error().find("--base-url"), std::string::npos);
+  EXPECT_LE(std::count(outcome.error().begin(), outcome.error().end(), '\n'), 1);
 }
 
 TEST(ModelConfigTest, OpenAIKeyGivesTheDefaultModelOverTheResponsesApi) {
   const auto outcome = resolve({}, {{"OPENAI_API_KEY", "sk-test"}});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  const ModelConfig& config = *outcome.config;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const ModelConfig& config = outcome.value();
   EXPECT_EQ(config.provider, "openai");
   EXPECT_EQ(config.api, provider::Api::kOpenAIResponses);
   EXPECT_EQ(config.base_url, "https://api.openai.com/v1");
@@ -46,21 +46,21 @@ TEST(ModelConfigTest, OpenAIKeyGivesTheDefaultModelOverTheResponsesApi) {
 
 TEST(ModelConfigTest, AnthropicKeyAloneChoosesAnthropic) {
   const auto outcome = resolve({}, {{"ANTHROPIC_API_KEY", "sk-ant"}});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->provider, "anthropic");
-  EXPECT_EQ(outcome.config->api, provider::Api::kAnthropicMessages);
-  EXPECT_EQ(outcome.config->base_url, "https://api.anthropic.com");
-  EXPECT_EQ(outcome.config->model.id, "claude-sonnet-4-6");
-  EXPECT_EQ(outcome.config->api_key, "sk-ant");
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().provider, "anthropic");
+  EXPECT_EQ(outcome.value().api, provider::Api::kAnthropicMessages);
+  EXPECT_EQ(outcome.value().base_url, "https://api.anthropic.com");
+  EXPECT_EQ(outcome.value().model.id, "claude-sonnet-4-6");
+  EXPECT_EQ(outcome.value().api_key, "sk-ant");
 }
 
 TEST(ModelConfigTest, AKnownModelNameChoosesItsProvider) {
   CliOptions options;
   options.model = "claude-haiku-4-5";
   const auto outcome = resolve(options, {{"OPENAI_API_KEY", "sk"}, {"ANTHROPIC_API_KEY", "a"}});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->provider, "anthropic");
-  EXPECT_EQ(outcome.config->model.max_output_tokens, 64000);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().provider, "anthropic");
+  EXPECT_EQ(outcome.value().model.max_output_tokens, 64000);
 }
 
 TEST(ModelConfigTest, AnotherServerForOpenAISpeaksChatCompletions) {
@@ -69,12 +69,12 @@ TEST(ModelConfigTest, AnotherServerForOpenAISpeaksChatCompletions) {
   options.model = "flag-model";
   const auto outcome =
       resolve(options, {{"OPENAI_BASE_URL", "http://other/v1"}, {"NIB_MODEL", "env-model"}});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->base_url, "http://localhost:8080/v1");
-  EXPECT_EQ(outcome.config->api, provider::Api::kOpenAIChat);
-  EXPECT_EQ(outcome.config->model.id, "flag-model");
-  EXPECT_EQ(outcome.config->api_key, "");
-  EXPECT_FALSE(outcome.config->prices);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().base_url, "http://localhost:8080/v1");
+  EXPECT_EQ(outcome.value().api, provider::Api::kOpenAIChat);
+  EXPECT_EQ(outcome.value().model.id, "flag-model");
+  EXPECT_EQ(outcome.value().api_key, "");
+  EXPECT_FALSE(outcome.value().prices);
 }
 
 TEST(ModelConfigTest, ApiFlagOverridesTheProtocol) {
@@ -83,8 +83,8 @@ TEST(ModelConfigTest, ApiFlagOverridesTheProtocol) {
   options.model = "m";
   options.api = "openai-responses";
   const auto outcome = resolve(options, {});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->api, provider::Api::kOpenAIResponses);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().api, provider::Api::kOpenAIResponses);
 }
 
 TEST(ModelConfigTest, AnthropicBaseUrlFromTheEnvironment) {
@@ -92,30 +92,30 @@ TEST(ModelConfigTest, AnthropicBaseUrlFromTheEnvironment) {
   options.provider = "anthropic";
   options.model = "claude-x";
   const auto outcome = resolve(options, {{"ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"}});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->base_url, "http://127.0.0.1:9");
-  EXPECT_EQ(outcome.config->api, provider::Api::kAnthropicMessages);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().base_url, "http://127.0.0.1:9");
+  EXPECT_EQ(outcome.value().api, provider::Api::kAnthropicMessages);
 }
 
 TEST(ModelConfigTest, AnthropicWithoutKeyNamesTheVariable) {
   CliOptions options;
   options.provider = "anthropic";
   const auto outcome = resolve(options, {});
-  EXPECT_FALSE(outcome.config);
-  EXPECT_NE(outcome.error.find("ANTHROPIC_API_KEY"), std::string::npos) << outcome.error;
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("ANTHROPIC_API_KEY"), std::string::npos) << outcome.error();
 }
 
 TEST(ModelConfigTest, LocalServerNeedsAModelName) {
   const auto outcome = resolve({}, {{"OPENAI_BASE_URL", "http://localhost:11434/v1"}});
-  EXPECT_FALSE(outcome.config);
-  EXPECT_NE(outcome.error.find("--model"), std::string::npos);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("--model"), std::string::npos);
 }
 
 TEST(ModelConfigTest, UnknownProviderIsAnErrorListingTheKnownOnes) {
   const auto outcome = resolve({}, {{"NIB_PROVIDER", "acme"}});
-  EXPECT_FALSE(outcome.config);
-  EXPECT_NE(outcome.error.find("acme"), std::string::npos);
-  EXPECT_NE(outcome.error.find("openai, anthropic"), std::string::npos) << outcome.error;
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("acme"), std::string::npos);
+  EXPECT_NE(outcome.error().find("openai, anthropic"), std::string::npos) << outcome.error();
 }
 
 TEST(ModelConfigTest, SettingsGiveProviderModelAndThinkingFlagsWin) {
@@ -124,18 +124,18 @@ TEST(ModelConfigTest, SettingsGiveProviderModelAndThinkingFlagsWin) {
   const std::map<std::string, std::string> keys{{"OPENAI_API_KEY", "o"},
                                                 {"ANTHROPIC_API_KEY", "a"}};
   auto outcome = resolve({}, keys, configuration);
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->provider, "anthropic");
-  EXPECT_EQ(outcome.config->model.id, "claude-opus-4-7");
-  EXPECT_EQ(outcome.config->thinking, core::ThinkingLevel::kHigh);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().provider, "anthropic");
+  EXPECT_EQ(outcome.value().model.id, "claude-opus-4-7");
+  EXPECT_EQ(outcome.value().thinking, core::ThinkingLevel::kHigh);
 
   CliOptions options;
   options.provider = "openai";
   options.thinking = "low";
   outcome = resolve(options, keys, configuration);
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->model.id, "gpt-5.4") << "the settings' model belongs to anthropic";
-  EXPECT_EQ(outcome.config->thinking, core::ThinkingLevel::kLow);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().model.id, "gpt-5.4") << "the settings' model belongs to anthropic";
+  EXPECT_EQ(outcome.value().thinking, core::ThinkingLevel::kLow);
 }
 
 TEST(ModelConfigTest, CustomProviderFromModelsJson) {
@@ -150,11 +150,11 @@ TEST(ModelConfigTest, CustomProviderFromModelsJson) {
   CliOptions options;
   options.provider = "ollama";
   const auto outcome = resolve(options, {}, configuration);
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_EQ(outcome.config->model.id, "qwen3:8b");
-  EXPECT_FALSE(outcome.config->model.supports_images);
-  EXPECT_EQ(outcome.config->model.context_window, 40960);
-  EXPECT_EQ(outcome.config->api_key, "");
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().model.id, "qwen3:8b");
+  EXPECT_FALSE(outcome.value().model.supports_images);
+  EXPECT_EQ(outcome.value().model.context_window, 40960);
+  EXPECT_EQ(outcome.value().api_key, "");
 }
 
 TEST(ModelConfigTest, UnknownModelAskedToThinkIsAssumedAble) {
@@ -163,8 +163,8 @@ TEST(ModelConfigTest, UnknownModelAskedToThinkIsAssumedAble) {
   options.model = "mystery";
   options.thinking = "medium";
   const auto outcome = resolve(options, {});
-  ASSERT_TRUE(outcome.config) << outcome.error;
-  EXPECT_TRUE(outcome.config->model.reasoning);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_TRUE(outcome.value().model.reasoning);
 }
 
 }  // namespace

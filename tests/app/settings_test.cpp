@@ -15,19 +15,20 @@ using testing::TempDir;
 class SettingsTest : public ::testing::Test {
  protected:
   ConfigDirectories directories() const {
-    return {dir_.path() / "global", dir_.path() / "project"};
+    return {dir_.path() / "global", dir_.path() / "project", dir_.path() / "claude-user",
+            dir_.path() / "claude-project"};
   }
-  ConfigurationOutcome load() const { return load_configuration(directories()); }
+  util::Result<Configuration> load() const { return load_configuration(directories()); }
 
   TempDir dir_;
 };
 
 TEST_F(SettingsTest, NoFilesGiveTheBuiltInProviders) {
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  EXPECT_NE(outcome.configuration->find_provider("openai"), nullptr);
-  EXPECT_NE(outcome.configuration->find_provider("anthropic"), nullptr);
-  EXPECT_FALSE(outcome.configuration->settings.provider);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_NE(outcome.value().find_provider("openai"), nullptr);
+  EXPECT_NE(outcome.value().find_provider("anthropic"), nullptr);
+  EXPECT_FALSE(outcome.value().settings.provider);
 }
 
 TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
@@ -36,8 +37,8 @@ TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
   dir_.write("project/settings.json",
              R"({"thinking": "high", "retry": {"maxRetries": 2, "baseDelayMs": 250}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.provider, "anthropic");
   EXPECT_EQ(settings.model, "claude-opus-4-5");
   EXPECT_EQ(settings.thinking, core::ThinkingLevel::kHigh);
@@ -47,15 +48,18 @@ TEST_F(SettingsTest, ProjectSettingsWinOverGlobalOnes) {
 
 TEST_F(SettingsTest, TurnLimitAndConcurrencyBudget) {
   dir_.write("project/settings.json",
-             R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2}})");
+             R"({"maxTurns": 40, "concurrency": {"tools": 8, "requests": 2, "subagents": 3},
+                 "subagents": {"maxDepth": 1}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.max_turns, 40);
   EXPECT_EQ(settings.concurrent_tools, 8);
   EXPECT_EQ(settings.concurrent_requests, 2);
+  EXPECT_EQ(settings.concurrent_subagents, 3);
+  EXPECT_EQ(settings.subagent_max_depth, 1);
   dir_.write("project/settings.json", R"({"concurrency": {"tools": 0}})");
-  EXPECT_NE(load().error.find("concurrency/tools"), std::string::npos) << load().error;
+  EXPECT_NE(load().error().find("concurrency/tools"), std::string::npos) << load().error();
 }
 
 TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
@@ -68,14 +72,14 @@ TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
   dir_.write("project/models.json", R"({"providers": {
     "ollama": {"models": [{"id": "qwen3:8b", "contextWindow": 8192}]}}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const auto* ollama = outcome.configuration->find_provider("ollama");
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const auto* ollama = outcome.value().find_provider("ollama");
   ASSERT_NE(ollama, nullptr);
   EXPECT_EQ(ollama->api, provider::Api::kOpenAIChat);
   EXPECT_EQ(ollama->base_url, "http://localhost:11434/v1");
   ASSERT_EQ(ollama->models.size(), 1u);
   EXPECT_EQ(ollama->models[0].context_window, 8192) << "the project's entry replaces the model";
-  const auto* openai = outcome.configuration->find_provider("openai");
+  const auto* openai = outcome.value().find_provider("openai");
   ASSERT_NE(openai, nullptr);
   EXPECT_NE(openai->find("gpt-next"), nullptr);
   EXPECT_NE(openai->find("gpt-5"), nullptr);
@@ -85,36 +89,36 @@ TEST_F(SettingsTest, ModelsJsonAddsProvidersAndExtendsBuiltInOnes) {
 TEST_F(SettingsTest, InvalidJsonNamesTheFileAndThePlace) {
   dir_.write("global/settings.json", "{\"provider\": \"openai\",\n  \"model\": }");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("global/settings.json: not valid JSON"), std::string::npos)
-      << outcome.error;
-  EXPECT_NE(outcome.error.find("line 2"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("global/settings.json: not valid JSON"), std::string::npos)
+      << outcome.error();
+  EXPECT_NE(outcome.error().find("line 2"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AWrongFieldNamesTheFileTheFieldAndTheProblem) {
   dir_.write("project/models.json", R"({"providers": {"ollama": {
     "baseUrl": "http://localhost:11434/v1", "models": [{"id": "m", "contextWindow": "big"}]}}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("project/models.json: /providers/ollama/models/0/contextWindow: "),
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("project/models.json: /providers/ollama/models/0/contextWindow: "),
             std::string::npos)
-      << outcome.error;
-  EXPECT_NE(outcome.error.find("integer"), std::string::npos) << outcome.error;
+      << outcome.error();
+  EXPECT_NE(outcome.error().find("integer"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AMisspelledSettingIsAnError) {
   dir_.write("global/settings.json", R"({"modle": "gpt-5"})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("settings.json"), std::string::npos) << outcome.error;
-  EXPECT_NE(outcome.error.find("modle"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("settings.json"), std::string::npos) << outcome.error();
+  EXPECT_NE(outcome.error().find("modle"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, AnUnknownThinkingLevelIsAnError) {
   dir_.write("global/settings.json", R"({"thinking": "extreme"})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("/thinking"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("/thinking"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
@@ -122,8 +126,8 @@ TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
              R"({"env": {"withhold": ["GITHUB_TOKEN"], "passThrough": ["OPENAI_API_KEY"]}})");
   dir_.write("project/settings.json", R"({"env": {"withhold": ["NPM_TOKEN"]}})");
   const auto outcome = load();
-  ASSERT_TRUE(outcome.configuration) << outcome.error;
-  const Settings& settings = outcome.configuration->settings;
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  const Settings& settings = outcome.value().settings;
   EXPECT_EQ(settings.env_withhold, (std::vector<std::string>{"GITHUB_TOKEN", "NPM_TOKEN"}));
   EXPECT_EQ(settings.env_pass_through, (std::vector<std::string>{"OPENAI_API_KEY"}));
 }
@@ -131,24 +135,60 @@ TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
 TEST_F(SettingsTest, AnEnvEntryThatIsNoVariableNameIsAnError) {
   dir_.write("project/settings.json", R"({"env": {"withhold": ["GOOD", "NOT=A NAME"]}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("project/settings.json: /env/withhold/1: "), std::string::npos)
-      << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("project/settings.json: /env/withhold/1: "), std::string::npos)
+      << outcome.error();
 }
 
 TEST_F(SettingsTest, AMisspelledEnvListIsAnError) {
   dir_.write("global/settings.json", R"({"env": {"passthrough": ["X"]}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("passthrough"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("passthrough"), std::string::npos) << outcome.error();
 }
 
 TEST_F(SettingsTest, ANewProviderNeedsABaseUrl) {
   dir_.write("global/models.json", R"({"providers": {"mine": {"models": [{"id": "m"}]}}})");
   const auto outcome = load();
-  ASSERT_FALSE(outcome.configuration);
-  EXPECT_NE(outcome.error.find("\"mine\""), std::string::npos) << outcome.error;
-  EXPECT_NE(outcome.error.find("baseUrl"), std::string::npos) << outcome.error;
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("\"mine\""), std::string::npos) << outcome.error();
+  EXPECT_NE(outcome.error().find("baseUrl"), std::string::npos) << outcome.error();
+}
+
+TEST_F(SettingsTest, EverySettingsFileIsASourceWeakestFirst) {
+  dir_.write("project/settings.local.json", R"j({"permissions": {"allow": ["Bash(ls)"]}})j");
+  dir_.write("global/settings.json", R"({"hooks": {}})");
+  dir_.write("claude-user/settings.json", R"({"theme": "dark", "permissions": {}})");
+  dir_.write("claude-project/settings.local.json", R"({"enabledPlugins": {}})");
+  dir_.write("project/settings.json", R"({"sandbox": {}, "mcpServers": {}})");
+  const auto outcome = load();
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  std::vector<std::string> files;
+  for (const SettingsSource& source : outcome.value().sources) {
+    files.push_back(source.file.lexically_relative(dir_.path()).string());
+  }
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "claude-user/settings.json", "global/settings.json", "project/settings.json",
+                       "claude-project/settings.local.json", "project/settings.local.json"}));
+  const SettingsSource& local = outcome.value().sources.back();
+  EXPECT_EQ(local.scope, SettingsSource::Scope::kLocal);
+  EXPECT_FALSE(local.claude);
+  EXPECT_EQ(local.document["permissions"]["allow"][0], "Bash(ls)");
+  EXPECT_TRUE(outcome.value().sources.front().claude);
+}
+
+TEST_F(SettingsTest, ClaudeCodeSettingsMustBeAnObject) {
+  dir_.write("claude-project/settings.json", "[1]");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("claude-project/settings.json"), std::string::npos);
+}
+
+TEST_F(SettingsTest, LocalSettingsAreCheckedLikeTheOthers) {
+  dir_.write("project/settings.local.json", R"({"maxTurn": 3})");
+  const auto outcome = load();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("settings.local.json"), std::string::npos);
 }
 
 TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
@@ -158,6 +198,8 @@ TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
             "/x/nib");
   EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").global, "/h/.config/nib");
   EXPECT_EQ(config_directories(fake_environment({}), "/w").project, "/w/.nib");
+  EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").claude_user, "/h/.claude");
+  EXPECT_EQ(config_directories(fake_environment({}), "/w").claude_project, "/w/.claude");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "support/event_recorder.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 #include "support/scripted_provider.hpp"
 
 namespace nib::core {
@@ -44,8 +45,7 @@ void expect_one_result_per_call(const std::vector<Message>& history) {
 class AgentLoopTest : public ::testing::Test {
  protected:
   AgentLoopTest() : gated_(std::make_shared<GatedTool>("gated", true)) {
-    std::string error;
-    registry_ = ToolRegistry::create({testing::make_echo_tool(), gated_}, {}, error);
+    registry_ = testing::registry_of({testing::make_echo_tool(), gated_});
   }
 
   LoopOptions options() {

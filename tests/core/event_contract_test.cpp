@@ -7,10 +7,13 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "core/agent_loop.hpp"
+#include "core/lingering_workers.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 #include "support/scripted_provider.hpp"
 
 namespace nib::core {
@@ -118,9 +121,7 @@ class EventContractTest : public ::testing::Test {
       : safe_(std::make_shared<GatedTool>("safe", true)),
         serial_(std::make_shared<GatedTool>("serial", false)),
         stubborn_(std::make_shared<GatedTool>("stubborn", true, /*honour_stop=*/false)) {
-    std::string error;
-    registry_ =
-        ToolRegistry::create({safe_, serial_, stubborn_, testing::make_echo_tool()}, {}, error);
+    registry_ = testing::registry_of({safe_, serial_, stubborn_, testing::make_echo_tool()});
   }
 
   LoopOptions options() {
@@ -217,7 +218,8 @@ TEST_F(EventContractTest, AbandonedAfterTheGrace) {
   clock_.await_waits(1);
   clock_.advance(kAbortGrace);
   EXPECT_EQ(finished.get().reason, RunStopReason::kAborted);
-  stubborn_->open_all();  // let the abandoned worker end
+  stubborn_->open_all();  // let the abandoned worker end, and see it joined
+  while (lingering_workers().reap() != 0) std::this_thread::yield();
   expect_contract(recorder_.events(), 2);
 }
 

@@ -11,6 +11,7 @@
 #include "core/tool_scheduler.hpp"
 #include "support/event_recorder.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 
 namespace nib::core {
 namespace {
@@ -70,8 +71,7 @@ TEST(ClaimTableTest, LeavingWakesListeners) {
 class TwoRunsTest : public ::testing::Test {
  protected:
   TwoRunsTest() : safe_(std::make_shared<GatedTool>("safe", true)) {
-    std::string error;
-    registry_ = ToolRegistry::create({safe_, delegating_}, {}, error);
+    registry_ = testing::registry_of({safe_, delegating_});
   }
   SchedulerOptions options(testing::EventRecorder& events) {
     SchedulerOptions options;

@@ -11,6 +11,7 @@
 #include "support/event_recorder.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 
 namespace nib::core {
 namespace {
@@ -71,8 +72,7 @@ TEST(SchedulerInvariantTest, RandomBatchesGetExactlyOneResultPerCall) {
     auto serial = std::make_shared<testing::GatedTool>("serial", false);
     safe->open_all();
     serial->open_all();
-    std::string error;
-    auto registry = ToolRegistry::create({safe, serial}, {}, error);
+    auto registry = testing::registry_of({safe, serial});
     testing::EventRecorder events;
     testing::FakeClock clock;
     SlotPool slots(1 + rng() % kMaxConcurrentTools);
@@ -102,8 +102,7 @@ TEST(SchedulerInvariantTest, AbortAtEveryPointOfABatchKeepsTheInvariant) {
     SCOPED_TRACE("abort after " + std::to_string(abort_after));
     auto safe = std::make_shared<testing::GatedTool>("safe", true);
     auto serial = std::make_shared<testing::GatedTool>("serial", false);
-    std::string error;
-    auto registry = ToolRegistry::create({safe, serial}, {}, error);
+    auto registry = testing::registry_of({safe, serial});
     testing::EventRecorder events;
     SchedulerOptions options;
     options.tools = registry.get();

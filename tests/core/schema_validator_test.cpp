@@ -11,11 +11,10 @@ using nlohmann::json;
 
 // The one error `instance` has against `schema`, as "pointer: message".
 std::string only_error(const json& schema, const json& instance) {
-  std::string error;
-  const auto compiled = CompiledSchema::compile(schema, error);
-  EXPECT_TRUE(compiled) << error;
-  if (!compiled) return error;
-  const auto errors = compiled->validate(instance);
+  const auto compiled = CompiledSchema::compile(schema);
+  EXPECT_TRUE(compiled.ok()) << compiled.error();
+  if (!compiled.ok()) return compiled.error();
+  const auto errors = compiled.value()->validate(instance);
   EXPECT_EQ(errors.size(), 1u) << instance.dump();
   if (errors.empty()) return "(valid)";
   return errors.front().path + ": " + errors.front().message;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 
 namespace nib::core {
 namespace {
@@ -11,13 +12,6 @@ ToolPtr tool_with_schema(const std::string& name, nlohmann::json schema) {
   return make_tool(
       ToolSpec{name, "test", std::move(schema)},
       [](const nlohmann::json&, std::stop_token, const ToolContext&) { return ToolOutput{"ran"}; });
-}
-
-std::unique_ptr<ToolRegistry> registry_of(std::vector<ToolPtr> tools) {
-  std::string error;
-  auto registry = ToolRegistry::create(std::move(tools), {}, error);
-  EXPECT_TRUE(registry) << error;
-  return registry;
 }
 
 std::string rejection(const ToolCall& call, const ToolRegistry& registry) {
@@ -37,42 +31,39 @@ const nlohmann::json kReadSchema = {
     {"required", {"path"}}};
 
 TEST(RegistryTest, DuplicateNameIsAnErrorNamingBoth) {
-  std::string error;
-  auto registry = ToolRegistry::create(
+  const auto registry = ToolRegistry::create(
       {tool_with_schema("read", kReadSchema)},
-      {tool_with_schema("grep", kReadSchema), tool_with_schema("read", kReadSchema)}, error);
-  EXPECT_EQ(registry, nullptr);
-  EXPECT_EQ(error,
+      {tool_with_schema("grep", kReadSchema), tool_with_schema("read", kReadSchema)});
+  EXPECT_FALSE(registry.ok());
+  EXPECT_EQ(registry.error(),
             "tool name \"read\" is registered twice: by built-in tool #1 and by extra tool #2; "
             "each tool needs a unique name");
 }
 
 TEST(RegistryTest, InvalidSchemaIsAnErrorAtStartUp) {
-  std::string error;
-  auto registry = ToolRegistry::create(
-      {tool_with_schema("bad", {{"type", "object"}, {"properties", {{"x", {{"type", 7}}}}}})}, {},
-      error);
-  EXPECT_EQ(registry, nullptr);
-  EXPECT_NE(error.find("tool \"bad\""), std::string::npos);
+  const auto registry = ToolRegistry::create(
+      {tool_with_schema("bad", {{"type", "object"}, {"properties", {{"x", {{"type", 7}}}}}})}, {});
+  EXPECT_FALSE(registry.ok());
+  EXPECT_NE(registry.error().find("tool \"bad\""), std::string::npos);
 }
 
 TEST(RegistryTest, SpecsKeepRegistrationOrder) {
-  auto registry =
-      registry_of({tool_with_schema("b", kReadSchema), tool_with_schema("a", kReadSchema)});
+  auto registry = testing::registry_of(
+      {tool_with_schema("b", kReadSchema), tool_with_schema("a", kReadSchema)});
   ASSERT_EQ(registry->specs().size(), 2u);
   EXPECT_EQ(registry->specs()[0].name, "b");
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "a"}));
 }
 
 TEST(PrepareTest, UnknownToolListsTheAvailableOnes) {
-  auto registry =
-      registry_of({tool_with_schema("read", kReadSchema), tool_with_schema("bash", kReadSchema)});
+  auto registry = testing::registry_of(
+      {tool_with_schema("read", kReadSchema), tool_with_schema("bash", kReadSchema)});
   EXPECT_EQ(rejection(ToolCall{"1", "Read", "{}"}, *registry),
             "Error: unknown tool \"Read\". Available tools: read, bash.");
 }
 
 TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
-  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "read", "{\"path\": \"a"}, *registry).find("not valid JSON"),
             std::string::npos);
   EXPECT_NE(
@@ -83,7 +74,7 @@ TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
 }
 
 TEST(PrepareTest, DeeplyNestedArgumentsAreRefusedBeforeTheyAreParsed) {
-  const auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  const auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   // 100,000 levels: copying or printing such a value recursively overflows the stack.
   const std::string deep =
       R"({"path":"a","x":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
@@ -96,27 +87,27 @@ TEST(PrepareTest, DeeplyNestedArgumentsAreRefusedBeforeTheyAreParsed) {
 }
 
 TEST(PrepareTest, UnknownToolIsCheckedBeforeArguments) {
-  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "nope", "not json"}, *registry).find("unknown tool"),
             std::string::npos);
 }
 
 TEST(PrepareTest, SchemaErrorNamesFieldAndWhatWasExpected) {
-  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_EQ(rejection(ToolCall{"1", "read", "{\"path\":123}"}, *registry),
             "Error: invalid arguments for read — /path: expected \"string\", got integer. Fix the "
             "arguments and retry.");
 }
 
 TEST(PrepareTest, ABoundIsNamedAsTheSchemaWritesIt) {
-  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_EQ(rejection(ToolCall{"1", "read", R"({"path":"a","offset":0})"}, *registry),
             "Error: invalid arguments for read — /offset: must be ≥ 1, got 0. Fix the arguments "
             "and retry.");
 }
 
 TEST(PrepareTest, MissingRequiredFieldIsARootError) {
-  auto registry = registry_of({tool_with_schema("read", kReadSchema)});
+  auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "read", "{}"}, *registry)
                 .find("(root): Missing required property 'path'"),
             std::string::npos);
@@ -129,8 +120,8 @@ TEST(PrepareTest, AtMostFiveFieldErrorsAreReported) {
     properties[field] = {{"type", "string"}};
     args[field] = 1;
   }
-  auto registry =
-      registry_of({tool_with_schema("many", {{"type", "object"}, {"properties", properties}})});
+  auto registry = testing::registry_of(
+      {tool_with_schema("many", {{"type", "object"}, {"properties", properties}})});
   const std::string text = rejection(ToolCall{"1", "many", args.dump()}, *registry);
   EXPECT_EQ(std::count(text.begin(), text.end(), ';'), 4) << text;
   EXPECT_NE(text.find("/a:"), std::string::npos);
@@ -139,7 +130,7 @@ TEST(PrepareTest, AtMostFiveFieldErrorsAreReported) {
 }
 
 TEST(PrepareTest, NestedArrayErrorsUseJsonPointers) {
-  auto registry = registry_of({tool_with_schema(
+  auto registry = testing::registry_of({tool_with_schema(
       "edit",
       {{"type", "object"},
        {"properties",
@@ -160,7 +151,7 @@ TEST(PrepareTest, ValidCallIsPreparedButNotRun) {
                           ++runs;
                           return ToolOutput{"ran"};
                         });
-  auto registry = registry_of({tool});
+  auto registry = testing::registry_of({tool});
   auto prepared = prepare_tool_call(ToolCall{"1", "read", R"({"path":"README.md"})"}, *registry);
   ASSERT_TRUE(std::holds_alternative<PreparedCall>(prepared));
   EXPECT_EQ(std::get<PreparedCall>(prepared).args["path"], "README.md");

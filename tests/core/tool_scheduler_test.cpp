@@ -8,9 +8,11 @@
 #include <system_error>
 #include <thread>
 
+#include "core/lingering_workers.hpp"
 #include "support/event_recorder.hpp"
 #include "support/fake_clock.hpp"
 #include "support/gated_tool.hpp"
+#include "support/registry_of.hpp"
 
 namespace nib::core {
 namespace {
@@ -40,10 +42,7 @@ class SchedulerTest : public ::testing::Test {
       : safe_(std::make_shared<GatedTool>("safe", true)),
         serial_(std::make_shared<GatedTool>("serial", false)),
         stubborn_(std::make_shared<GatedTool>("stubborn", true, /*honour_stop=*/false)) {
-    std::string error;
-    registry_ =
-        ToolRegistry::create({safe_, serial_, stubborn_, testing::make_echo_tool()}, {}, error);
-    EXPECT_TRUE(registry_) << error;
+    registry_ = testing::registry_of({safe_, serial_, stubborn_, testing::make_echo_tool()});
   }
 
   SchedulerOptions options() {
@@ -230,6 +229,8 @@ TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult)
   ASSERT_EQ(next.results.size(), 1u);
   EXPECT_EQ(text_of(next.results[0]), "done e");
   EXPECT_EQ(events_.events_with("end:b").size(), 1u);
+  // The next batch joins the late worker only if it had finished by then; see it joined.
+  while (lingering_workers().reap() != 0) std::this_thread::yield();
 }
 
 TEST_F(SchedulerTest, AbortBeforeTheBatchRunsNothing) {
@@ -367,8 +368,7 @@ TEST_F(SchedulerTest, ThousandsOfCallsHoldNoMoreThreadsThanTheBudget) {
                            }
                            return ToolOutput{"ok"};
                          });
-  std::string error;
-  const auto registry = ToolRegistry::create({probe}, {}, error);
+  const auto registry = testing::registry_of({probe});
   auto opts = options();
   opts.tools = registry.get();
   ToolScheduler scheduler(opts);

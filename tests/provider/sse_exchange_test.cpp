@@ -11,11 +11,11 @@
 #include "provider/openai_chat.hpp"
 #include "provider/openai_responses.hpp"
 #include "provider/reply_builder.hpp"
-#include "util/json_depth.hpp"
 #include "support/mock_anthropic_replies.hpp"
 #include "support/mock_responses_replies.hpp"
 #include "support/provider_fixture.hpp"
 #include "support/text_match.hpp"
+#include "util/json_depth.hpp"
 
 namespace nib::provider {
 namespace {

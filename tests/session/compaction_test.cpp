@@ -77,8 +77,8 @@ TEST(CompactionTest, SummarizeAsksTheModelWithThePreviousSummaryAndInstructions)
       summarize(provider, {"m"},
                 {summary_message("Earlier: set up the repo."), user(10), call(), results(10)},
                 "focus on the build", {});
-  ASSERT_TRUE(outcome.summary) << outcome.error;
-  EXPECT_EQ(*outcome.summary, "Goal: fix the build. Done: read a.");
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value(), "Goal: fix the build. Done: read a.");
   const auto requests = provider.requests();
   ASSERT_EQ(requests.size(), 1u);
   const std::string prompt =
@@ -96,10 +96,11 @@ TEST(CompactionTest, AFailedOrEmptySummaryIsAnError) {
   provider.push(failed);
   provider.push(text_reply("  \n"));
   auto outcome = summarize(provider, {"m"}, {user(10)}, "", {});
-  EXPECT_FALSE(outcome.summary);
-  EXPECT_NE(outcome.error.find("HTTP 500"), std::string::npos);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("HTTP 500"), std::string::npos);
   outcome = summarize(provider, {"m"}, {user(10)}, "", {});
-  EXPECT_EQ(outcome.error, "the model returned an empty summary");
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.error(), "the model returned an empty summary");
 }
 
 }  // namespace

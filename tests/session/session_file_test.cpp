@@ -46,7 +46,7 @@ class SessionFileTest : public ::testing::Test {
     auto writer = SessionWriter::create(file_, header_);
     EXPECT_TRUE(writer.ok()) << writer.error();
     for (const auto& message : messages) {
-      const Status status = writer.value().append(MessageEntry{message});
+      const util::Status status = writer.value().append(MessageEntry{message});
       EXPECT_TRUE(status.ok()) << status.error();
     }
     return file_;

@@ -5,7 +5,9 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
+#include "support/mock_conversation.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::testing {
@@ -46,6 +48,12 @@ std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
+}
+
+// The HTTP 500 of a request no scripted reply is left for; `message` says which queue is empty.
+MockReply no_reply_left(const std::string& message) {
+  return MockReply::http_error(500,
+                               json{{"error", {{"message", message}, {"type", "mock"}}}}.dump());
 }
 
 }  // namespace
@@ -165,6 +173,11 @@ MockReply& MockReply::hold_after_chunks(std::size_t count) {
   return *this;
 }
 
+MockReply& MockReply::after_peers(std::string barrier, std::size_t count) {
+  peers = MockBarrier{std::move(barrier), count};
+  return *this;
+}
+
 std::string RecordedRequest::header(const std::string& lower_name) const {
   const auto found = headers.find(lower_name);
   return found == headers.end() ? std::string() : found->second;
@@ -214,9 +227,30 @@ std::size_t MockModelServer::replies_left() const {
   return replies_.size();
 }
 
+void MockModelServer::enqueue_for(std::string first_user_text, MockReply reply) {
+  const std::lock_guard lock(mutex_);
+  conversation_replies_[std::move(first_user_text)].push_back(std::move(reply));
+}
+
+std::size_t MockModelServer::replies_left_for(const std::string& first_user_text) const {
+  const std::lock_guard lock(mutex_);
+  const auto found = conversation_replies_.find(first_user_text);
+  return found == conversation_replies_.end() ? 0 : found->second.size();
+}
+
 std::vector<RecordedRequest> MockModelServer::requests() const {
   const std::lock_guard lock(mutex_);
   return requests_;
+}
+
+std::vector<RecordedRequest> MockModelServer::requests_for(
+    const std::string& first_user_text) const {
+  const std::lock_guard lock(mutex_);
+  std::vector<RecordedRequest> out;
+  for (const auto& request : requests_) {
+    if (request.first_user_text == first_user_text) out.push_back(request);
+  }
+  return out;
 }
 
 bool MockModelServer::wait_for_requests(std::size_t count,
@@ -239,6 +273,33 @@ bool MockModelServer::wait_for_release() {
   return released_ && !stopping_;
 }
 
+bool MockModelServer::wait_for_peers(const MockBarrier& barrier) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    const auto arrived = barrier_arrivals_.find(barrier.name);
+    return released_ || stopping_ ||
+           (arrived != barrier_arrivals_.end() && arrived->second >= barrier.count);
+  });
+  return !stopping_;
+}
+
+MockReply MockModelServer::take_reply(const RecordedRequest& recorded) {
+  std::deque<MockReply>* queue = &replies_;
+  std::string missing = "mock: no scripted reply left";
+  if (recorded.first_user_text) {
+    if (const auto found = conversation_replies_.find(*recorded.first_user_text);
+        found != conversation_replies_.end()) {
+      queue = &found->second;
+      missing += " for the conversation starting \"" + *recorded.first_user_text + "\"";
+    }
+  }
+  if (queue->empty()) return no_reply_left(missing);
+  MockReply reply = std::move(queue->front());
+  queue->pop_front();
+  if (reply.peers) ++barrier_arrivals_[reply.peers->name];
+  return reply;
+}
+
 void MockModelServer::handle(const httplib::Request& request, httplib::Response& response) {
   RecordedRequest recorded;
   recorded.arrived_at = std::chrono::steady_clock::now();
@@ -248,33 +309,25 @@ void MockModelServer::handle(const httplib::Request& request, httplib::Response&
   recorded.body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (recorded.body.is_discarded()) recorded.body = nullptr;
   for (const auto& [name, value] : request.headers) recorded.headers[lower(name)] = value;
+  recorded.first_user_text = first_user_text(recorded.body);
 
-  std::optional<MockReply> reply;
+  MockReply reply;
   std::size_t index = 0;
   {
     const std::lock_guard lock(mutex_);
     index = requests_.size();
+    reply = take_reply(recorded);
     requests_.push_back(std::move(recorded));
-    if (!replies_.empty()) {
-      reply = std::move(replies_.front());
-      replies_.pop_front();
-    }
   }
   changed_.notify_all();
 
-  if (!reply) {
-    response.status = 500;
-    response.set_content(R"({"error":{"message":"mock: no scripted reply left","type":"mock"}})",
-                         "application/json");
+  for (const auto& [name, value] : reply.headers) response.set_header(name, value);
+  if (reply.status != 200) {
+    response.status = reply.status;
+    response.set_content(reply.body, "application/json");
     return;
   }
-  for (const auto& [name, value] : reply->headers) response.set_header(name, value);
-  if (reply->status != 200) {
-    response.status = reply->status;
-    response.set_content(reply->body, "application/json");
-    return;
-  }
-  auto shared = std::make_shared<MockReply>(std::move(*reply));
+  auto shared = std::make_shared<MockReply>(std::move(reply));
   response.set_chunked_content_provider(
       "text/event-stream", [this, shared, index](std::size_t /*offset*/, httplib::DataSink& sink) {
         // Returning false makes httplib drop the connection without the final empty chunk.
@@ -309,6 +362,9 @@ bool MockModelServer::write_stream(const MockReply& reply, httplib::DataSink& si
     }
     return true;
   };
+  if (reply.peers && !wait_for_peers(*reply.peers)) return false;
+  // A model's time to its first token, for benchmarks; tests use barriers and holds instead.
+  if (reply.latency.count() > 0) std::this_thread::sleep_for(reply.latency);
   for (std::size_t index = 0; index <= reply.chunks.size(); ++index) {
     if (reply.hold_after == index && !wait_for_release()) return false;
     if (index < reply.chunks.size() && !write(reply.chunks[index])) return false;

@@ -4,6 +4,11 @@
 // speaks every protocol; MockReply's own builders write OpenAI Chat Completions streams, and
 // mock_*_replies.hpp build the other protocols' streams.
 //
+// Conversations that run at the same time (subagents, each with its own history) get replies
+// scripted per conversation: enqueue_for() queues for the requests whose first user message
+// has a given text (see mock_conversation.hpp), whatever order they arrive in, and a reply's
+// after_peers() barrier holds its stream until all the conversations' requests are in flight.
+//
 // It listens on 127.0.0.1 with an ephemeral port and serves from its own threads, so it can
 // back both in-process provider tests and end-to-end tests that run the real `nib` binary with
 // `--base-url server.base_url()`. All public methods are thread-safe.
@@ -32,6 +37,12 @@ struct MockToolCall {
   std::string arguments;  // raw argument text, sent in fragments
 };
 
+// Holds a stream until `count` requests whose replies carry this barrier name have arrived.
+struct MockBarrier {
+  std::string name;
+  std::size_t count = 0;
+};
+
 struct MockUsage {
   std::int64_t prompt_tokens = 12;
   std::int64_t completion_tokens = 7;
@@ -56,6 +67,15 @@ struct MockReply {
   // Before writing chunk number `*hold_after` (so after that many chunks), wait until the test
   // calls MockModelServer::release() or the server stops.
   std::optional<std::size_t> hold_after;
+  // Before the first chunk (and before any hold_after), wait until `peers->count` requests
+  // whose replies carry the barrier `peers->name` have arrived (this one included), or
+  // release() is called, or the server stops. An error reply is not held but counts as a peer.
+  // Each held stream keeps one of httplib's serving threads (8 or more), so a count beyond
+  // them opens only at release() or shutdown.
+  std::optional<MockBarrier> peers;
+  // Before the first chunk (after any barrier): how long the model takes to start answering.
+  // For benchmarks that need a model's latency; never for a test's correctness.
+  std::chrono::milliseconds latency{0};
   // When > 0, every chunk is written in pieces of at most this many bytes (which splits lines
   // and UTF-8 sequences at the transport level).
   std::size_t max_write_bytes = 0;
@@ -102,6 +122,8 @@ struct MockReply {
   MockReply& disconnect_after(std::size_t count);
   // Holds the stream after the first `count` chunks (see `hold_after`).
   MockReply& hold_after_chunks(std::size_t count);
+  // Holds the stream until `count` peers of `barrier` have arrived (see `peers`).
+  MockReply& after_peers(std::string barrier, std::size_t count);
 };
 
 struct RecordedRequest {
@@ -109,6 +131,9 @@ struct RecordedRequest {
   std::string raw_body;
   nlohmann::json body;                         // the parsed body; null when not JSON
   std::map<std::string, std::string> headers;  // names lower-cased
+  // The conversation: the text of the first user message (see mock_conversation.hpp); nullopt
+  // when the body has none.
+  std::optional<std::string> first_user_text;
   int remote_port = 0;  // the client's port: equal for requests over one kept-alive connection
   // When the handler received the request (its body fully read), for latency benchmarks.
   std::chrono::steady_clock::time_point arrived_at;
@@ -146,23 +171,38 @@ class MockModelServer {
   // Queues the answer to a later request. When the queue is empty a request gets HTTP 500
   // with the JSON error "mock: no scripted reply left".
   void enqueue(MockReply reply);
+  // The replies left in the general queue.
   std::size_t replies_left() const;
+  // Queues the answer to a later request of the conversation whose first user message's text
+  // is `first_user_text`. Once a conversation has been given a reply, its requests take only
+  // from its own queue: when that is empty they get HTTP 500 with the JSON error "mock: no
+  // scripted reply left for the conversation starting \"<text>\"".
+  void enqueue_for(std::string first_user_text, MockReply reply);
+  std::size_t replies_left_for(const std::string& first_user_text) const;
 
   // Every request received so far, in arrival order.
   std::vector<RecordedRequest> requests() const;
+  // The requests of the conversation whose first user message's text is `first_user_text`
+  // (routed or not), in arrival order.
+  std::vector<RecordedRequest> requests_for(const std::string& first_user_text) const;
   // Waits until at least `count` requests have arrived; false when `timeout` passes first.
   bool wait_for_requests(std::size_t count,
                          std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
-  // Lets every held stream (now and later) continue.
+  // Lets every held stream (now and later) continue, whether held by hold_after or by a barrier.
   void release();
 
  private:
   void handle(const httplib::Request& request, httplib::Response& response);
+  // The next reply for `recorded` (from its conversation's queue or the general one) or the
+  // HTTP 500 that says none is left; counts the reply's barrier peer. Called with mutex_ held.
+  MockReply take_reply(const RecordedRequest& recorded);
   bool write_stream(const MockReply& reply, httplib::DataSink& sink);
   bool stopping() const;
   // Waits until release() or shutdown; true when released.
   bool wait_for_release();
+  // Waits until the barrier's peers have arrived, release() or shutdown; false on shutdown.
+  bool wait_for_peers(const MockBarrier& barrier);
 
   httplib::Server server_;
   int port_ = 0;
@@ -171,6 +211,8 @@ class MockModelServer {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::deque<MockReply> replies_;
+  std::map<std::string, std::deque<MockReply>> conversation_replies_;  // by first user text
+  std::map<std::string, std::size_t> barrier_arrivals_;                // by barrier name
   std::vector<RecordedRequest> requests_;
   bool released_ = false;
   bool stopping_ = false;

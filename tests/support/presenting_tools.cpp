@@ -1,4 +1,5 @@
 #include "support/presenting_tools.hpp"
+#include "support/registry_of.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -61,8 +62,7 @@ std::unique_ptr<core::ToolRegistry> presenting_tools() {
       std::make_shared<PresentingTool>("write", path_of),
       std::make_shared<PresentingTool>("grep", path_of),
   };
-  std::string error;
-  return core::ToolRegistry::create(std::move(tools), {}, error);
+  return registry_of(std::move(tools));
 }
 
 }  // namespace nib::testing

@@ -16,7 +16,9 @@ TempDir::TempDir() {
     throw std::filesystem::filesystem_error("mkdtemp", pattern,
                                             std::error_code(errno, std::generic_category()));
   }
-  path_ = pattern;
+  // Canonical, so that tests comparing paths with symbolic links resolved (claims, the file
+  // tracker) do not depend on whether the temp root lies behind a link.
+  path_ = std::filesystem::canonical(pattern);
 }
 
 TempDir::~TempDir() {

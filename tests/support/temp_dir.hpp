@@ -1,7 +1,7 @@
 #pragma once
-// TempDir: a fresh directory under the test temp root, removed with everything in it when the
-// object goes. Not thread-safe: one owner, like a std::unique_ptr. file_contents() reads a file
-// back whole.
+// TempDir: a fresh directory under the test temp root (its path canonical: no symbolic links),
+// removed with everything in it when the object goes. Not thread-safe: one owner, like a
+// std::unique_ptr. file_contents() reads a file back whole.
 
 #include <filesystem>
 #include <string>

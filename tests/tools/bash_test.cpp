@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "support/temp_dir.hpp"
-#include "tools/fixture_logs.hpp"
 #include "tools/command_registry.hpp"
+#include "tools/fixture_logs.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"

@@ -129,11 +129,11 @@ class CommandRegistryTest : public ::testing::Test {
 
   // Starts `command` in bash with `tag` in its environment; returns the shell's pid.
   pid_t start(const std::string& command, const std::string& tag) {
-    spawned_.push_back(
+    spawned_.push_back(testing::started(
         spawn_process({.argv = {"/bin/bash", "-c", command},
                        .cwd = dir_.path(),
-                       .environment = merge_environment(environ, {{kCommandTagVariable, tag}})}));
-    EXPECT_GT(spawned_.back().pid, 0) << spawned_.back().error;
+                       .environment = merge_environment(environ, {{kCommandTagVariable, tag}})})));
+    EXPECT_GT(spawned_.back().pid, 0);
     return spawned_.back().pid;
   }
 

@@ -24,8 +24,7 @@ class CommandReportTest : public ::testing::Test {
   LogOpener opener(std::string name) {
     return [this, name] {
       const auto path = dir_.path() / name;
-      return LogFile{
-          UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600)), path, {}};
+      return LogFile{UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600)), path};
     };
   }
   CommandResult result(CommandEnd end, std::string out, std::string err) {

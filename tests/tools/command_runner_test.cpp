@@ -5,46 +5,59 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <future>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/fake_clock.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/command_registry.hpp"
+#include "tools/proc_table.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "tools/unique_fd.hpp"
 
 namespace nib::tools {
 namespace {
 
-// Every test runs with a pidfd and with the waitpid-polling fallback.
-class CommandRunnerTest : public ::testing::TestWithParam<bool> {
+using namespace std::chrono_literals;
+
+// Each test has a directory and a command registry of its own, and leaves no process behind.
+class CommandRunnerFixture : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(become_subreaper()); }
   void TearDown() override {
     kill_all_descendants();
     forget_all_commands();
   }
+  virtual bool use_pidfd() const { return true; }
 
   CommandRequest request(const std::string& command) const {
     return {.command = command,
             .cwd = dir_.path(),
             .environment = {{"NIB", "1"}},
-            .stdout_log =
-                [] {
-                  return LogFile{{}, {}, "no logs in this test"};
-                },
-            .stderr_log =
-                [] {
-                  return LogFile{{}, {}, "no logs in this test"};
-                },
-            .use_pidfd = GetParam()};
+            .stdout_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
+            .stderr_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
+            .use_pidfd = use_pidfd()};
   }
+
+  testing::TempDir dir_;
+  testing::TempDir runtime_;
+  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+};
+
+// Every test runs with a pidfd and with the waitpid-polling fallback.
+class CommandRunnerTest : public CommandRunnerFixture, public ::testing::WithParamInterface<bool> {
+ protected:
+  bool use_pidfd() const override { return GetParam(); }
 
   CommandResult run(const std::string& command,
                     std::optional<std::chrono::duration<double>> timeout = std::nullopt,
@@ -63,10 +76,6 @@ class CommandRunnerTest : public ::testing::TestWithParam<bool> {
     }
     return names;
   }
-
-  testing::TempDir dir_;
-  testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
 };
 
 TEST_P(CommandRunnerTest, CollectsBothStreamsAndTheExitCode) {
@@ -212,6 +221,168 @@ INSTANTIATE_TEST_SUITE_P(ExitDetection, CommandRunnerTest, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "Pidfd" : "WaitpidPolling";
                          });
+
+// The timing rules, on a fake clock that starts at 0 and moves only when a test advances it.
+// Between steps a test waits until the runner has settled into its next wait and checks what
+// it waits for, so each rule is pinned to the millisecond and no real time passes. The shell's
+// exit is noticed through its pidfd (the waitpid fallback polls for it on the clock too, which
+// would add steps of its own).
+class CommandTimingTest : public CommandRunnerFixture {
+ protected:
+  // When a poll began and until when it waits, in ms since the start.
+  using Wait = std::pair<std::int64_t, std::int64_t>;
+
+  void TearDown() override {
+    // A test that failed halfway leaves the call waiting: its processes and the test's own
+    // hold on the pipe are all that keep it from returning.
+    kill_all_descendants();
+    writer_.reset();
+    if (call_.valid()) call_.wait();
+    CommandRunnerFixture::TearDown();
+  }
+
+  void start(const std::string& command,
+             std::optional<std::chrono::duration<double>> timeout = std::nullopt) {
+    CommandRequest the_request = request(command);
+    the_request.timeout = timeout;
+    the_request.clock = &clock_;
+    call_ = std::async(std::launch::async, [this, the_request] {
+      CommandResult result = run_command(the_request, {});
+      clock_.stop_awaiting();
+      return result;
+    });
+  }
+
+  // Starts a command whose shell exits at once and leaves a background process holding its
+  // output, and opens that output for writing: the test then writes what a background process
+  // would, at the moments it chooses. Returns once the shell has exited.
+  void start_with_background_output() {
+    const auto gate = dir_.path() / "gate";
+    testing::make_fifo(gate);
+    start("sleep 1000 & echo $$ $! > gate");
+    std::istringstream pids(testing::read_fifo_line(gate));
+    pid_t shell = 0;
+    pid_t background = 0;
+    pids >> shell >> background;
+    const std::string output = "/proc/" + std::to_string(background) + "/fd/1";
+    writer_ = UniqueFd(::open(output.c_str(), O_WRONLY | O_CLOEXEC));
+    ASSERT_TRUE(writer_.valid()) << output;
+    await_state(shell, WEXITED);
+  }
+
+  // Waits until the child `pid` has exited or stopped (`what`), leaving its status to the
+  // runner; a child the runner has reaped already has exited too.
+  static void await_state(pid_t pid, int what) {
+    siginfo_t info{};
+    while (::waitid(P_PID, static_cast<id_t>(pid), &info, what | WNOWAIT) < 0 && errno == EINTR) {
+    }
+  }
+
+  void write_output(const std::string& text) {
+    ASSERT_EQ(::write(writer_.get(), text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
+
+  // The runner's next wait once it has nothing to do; nullopt when the call returned instead.
+  std::optional<Wait> next_wait() {
+    const auto poll = clock_.await_blocked_poll();
+    if (!poll) return std::nullopt;
+    const auto ms = [](core::Clock::TimePoint when) {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();
+    };
+    return Wait(ms(poll->began), poll->deadline ? ms(*poll->deadline) : -1);
+  }
+
+  testing::FakeClock clock_;
+  std::future<CommandResult> call_;
+  UniqueFd writer_;
+};
+
+TEST_F(CommandTimingTest, QuietForTheQuietPeriodAfterTheExitEndsTheCall) {
+  start_with_background_output();
+  ASSERT_EQ(next_wait(), Wait(0, 100));  // the exit was noticed at 0
+  clock_.advance(99ms);
+  ASSERT_EQ(next_wait(), Wait(99, 100));
+  clock_.advance(1ms);
+  const CommandResult result = call_.get();
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), "");
+  EXPECT_EQ(result.error, "");
+}
+
+TEST_F(CommandTimingTest, OutputWithinTheQuietPeriodIsKeptAndExtendsIt) {
+  start_with_background_output();
+  ASSERT_EQ(next_wait(), Wait(0, 100));
+  clock_.advance(90ms);
+  write_output("first\n");
+  ASSERT_EQ(next_wait(), Wait(90, 190));
+  clock_.advance(90ms);
+  write_output("second\n");
+  ASSERT_EQ(next_wait(), Wait(180, 280));
+  clock_.advance(99ms);
+  ASSERT_EQ(next_wait(), Wait(279, 280));
+  clock_.advance(1ms);
+  const CommandResult result = call_.get();
+  EXPECT_EQ(result.stdout_capture.tail(), "first\nsecond\n");
+  EXPECT_EQ(result.error, "");
+}
+
+TEST_F(CommandTimingTest, OutputThatNeverPausesIsCutTwoSecondsAfterTheExit) {
+  start_with_background_output();
+  ASSERT_EQ(next_wait(), Wait(0, 100));
+  std::string written;
+  std::int64_t at = 0;
+  while (at + 90 < 2000) {
+    clock_.advance(90ms);
+    at += 90;
+    const std::string line = "at " + std::to_string(at) + " ms\n";
+    write_output(line);
+    written += line;
+    ASSERT_EQ(next_wait(), Wait(at, std::min<std::int64_t>(at + 100, 2000)));
+  }
+  ASSERT_EQ(at, 1980);
+  clock_.advance(19ms);
+  ASSERT_EQ(next_wait(), Wait(1999, 2000));
+  clock_.advance(1ms);
+  const CommandResult result = call_.get();
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), written);
+  EXPECT_NE(result.error.find("output was still arriving 2000 ms after the shell exited"),
+            std::string::npos)
+      << result.error;
+  EXPECT_NE(result.error.find("(cmd > file.log 2>&1 &)"), std::string::npos) << result.error;
+}
+
+TEST_F(CommandTimingTest, TheTimeoutKillsTheCommandWhenItExpires) {
+  start("sleep 1000", std::chrono::milliseconds(250));
+  ASSERT_EQ(next_wait(), Wait(0, 250));
+  clock_.advance(249ms);
+  ASSERT_EQ(next_wait(), Wait(249, 250));
+  clock_.advance(1ms);
+  EXPECT_EQ(call_.get().end, CommandEnd::kTimedOut);
+}
+
+TEST_F(CommandTimingTest, AStoppedProcessIsResumedWhenAWholeGraceHasPassed) {
+  const auto gate = dir_.path() / "gate";
+  testing::make_fifo(gate);
+  start("echo $$ > gate; kill -STOP $$; echo resumed");
+  const pid_t shell = std::stoi(testing::read_fifo_line(gate));
+  await_state(shell, WSTOPPED);
+  const auto state = [shell] { return read_process(shell).value_or(ProcessInfo{}).state; };
+  ASSERT_EQ(next_wait(), Wait(0, 1000));
+  // The first check finds it stopped, and leaves it for a whole grace...
+  clock_.advance(1000ms);
+  ASSERT_EQ(next_wait(), Wait(1000, 2000));
+  EXPECT_EQ(state(), 'T');
+  clock_.advance(999ms);
+  ASSERT_EQ(next_wait(), Wait(1999, 2000));
+  EXPECT_EQ(state(), 'T');
+  // ...and the next one, finding it still stopped, resumes it.
+  clock_.advance(1ms);
+  const CommandResult result = call_.get();
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), "resumed\n");
+  EXPECT_EQ(result.resumed_stops, 1);
+}
 
 }  // namespace
 }  // namespace nib::tools

@@ -68,9 +68,9 @@ TEST_F(EditToolTest, SpecDescribesTheRealBehaviour) {
   EXPECT_TRUE(contains(spec.description, "Read the file first"));
   EXPECT_TRUE(contains(spec.description, "tolerant match"));
   EXPECT_TRUE(contains(spec.description, "16 MB"));
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(spec.parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"oldText", "x"}, {"newText", "y"}}).empty());
   EXPECT_TRUE(
       schema->validate({{"path", "a"}, {"edits", {{{"oldText", "x"}, {"newText", "y"}}}}}).empty());

@@ -40,9 +40,9 @@ TEST_F(FindToolTest, SpecDescribesPatternsAndLimits) {
   EXPECT_TRUE(contains(spec.description, "relative to `path`"));
   EXPECT_TRUE(contains(spec.description, "default " + std::to_string(kFindDefaultLimit)));
   EXPECT_TRUE(contains(spec.description, ".gitignore"));
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(spec.parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"pattern", "*.c"}}).empty());
   EXPECT_TRUE(schema->validate({{"pattern", "*.c"}, {"path", "src"}, {"limit", 5}}).empty());
   EXPECT_FALSE(schema->validate(json::object()).empty());

@@ -237,13 +237,14 @@ TEST(LineMatcherTest, EmptyMatchesFindEveryLineButNoneAfterTheLast) {
 }
 
 TEST(LineMatcherTest, InvalidRegexGivesRe2sMessageAboutThePatternAsWritten) {
-  std::string error;
-  EXPECT_FALSE(LineMatcher::compile("(foo", {}, error));
-  EXPECT_EQ(error, "missing ): (foo");
-  EXPECT_FALSE(LineMatcher::compile("a**", {}, error));
-  EXPECT_EQ(error, "bad repetition operator: **");
+  const auto unclosed = LineMatcher::compile("(foo", {});
+  EXPECT_FALSE(unclosed.ok());
+  EXPECT_EQ(unclosed.error(), "missing ): (foo");
+  const auto repeated = LineMatcher::compile("a**", {});
+  EXPECT_FALSE(repeated.ok());
+  EXPECT_EQ(repeated.error(), "bad repetition operator: **");
   // As a literal, the same text is fine.
-  EXPECT_TRUE(LineMatcher::compile("(foo", {.literal = true}, error));
+  EXPECT_TRUE(LineMatcher::compile("(foo", {.literal = true}).ok());
 }
 
 TEST(LineMatcherTest, NestedQuantifiersRunInLinearTime) {

@@ -48,9 +48,9 @@ TEST_F(GrepToolTest, SpecDescribesTheRealLimits) {
   EXPECT_TRUE(contains(spec.description, "default " + std::to_string(kGrepDefaultLimit)));
   EXPECT_TRUE(contains(spec.description, "50 KB"));
   EXPECT_TRUE(contains(spec.description, "a NUL byte in the first 256 KB"));
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(spec.parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"pattern", "x"}}).empty());
   EXPECT_TRUE(schema
                   ->validate({{"pattern", "x"},

@@ -15,10 +15,9 @@ namespace nib::tools {
 
 // `pattern` compiled with `options`; a compile error fails the test.
 inline LineMatcher compile(const std::string& pattern, MatchOptions options = {}) {
-  std::string error;
-  auto matcher = LineMatcher::compile(pattern, options, error);
-  EXPECT_TRUE(matcher) << error;
-  return std::move(*matcher);
+  auto matcher = LineMatcher::compile(pattern, options);
+  EXPECT_TRUE(matcher.ok()) << matcher.error();
+  return std::move(matcher.value());
 }
 
 // The numbers of the lines of `text` that `matcher` finds, searching the whole text at once.

@@ -38,9 +38,9 @@ TEST_F(LsToolTest, SpecAndSchema) {
   EXPECT_EQ(spec.name, "ls");
   EXPECT_TRUE(spec.concurrency_safe);
   EXPECT_TRUE(contains(spec.description, "default " + std::to_string(kLsDefaultLimit)));
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(spec.parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate(json::object()).empty());
   EXPECT_TRUE(schema->validate({{"path", "src"}, {"limit", 3}}).empty());
   EXPECT_FALSE(schema->validate({{"limit", 0}}).empty());

@@ -30,8 +30,8 @@ class CountingOpener {
     return [this] {
       ++calls_;
       const auto path = dir_ / ("log-" + std::to_string(calls_));
-      return LogFile{
-          UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)), path, {}};
+      return LogFile{UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)),
+                     path};
     };
   }
   int calls() const { return calls_; }
@@ -118,11 +118,8 @@ TEST(OutputCapture, EnsureLogWritesWhatIsInMemory) {
 }
 
 TEST(OutputCapture, FailingLogIsReportedAndCountingGoesOn) {
-  OutputCapture capture(
-      [] {
-        return LogFile{{}, {}, "disk on fire"};
-      },
-      {.tail_bytes = 4, .spill_lines = 100, .max_log_bytes = 100});
+  OutputCapture capture([] { return util::Result<LogFile>::failure("disk on fire"); },
+                        {.tail_bytes = 4, .spill_lines = 100, .max_log_bytes = 100});
   capture.append("0123456789\n");
   capture.finish();
   EXPECT_FALSE(capture.log_path().has_value());
@@ -157,11 +154,13 @@ TEST(OutputCapture, KeepsTheHeadAndFailuresThatLeftTheRing) {
 
 TEST(PrivateTempDir, IsPrivateAndLogsAre0600) {
   testing::TempDir dir;
-  LogFile log = [&] {
+  const auto created = [&] {
     testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
     return create_private_log("unit");
   }();
-  ASSERT_TRUE(log.fd.valid()) << log.error;
+  ASSERT_TRUE(created.ok()) << created.error();
+  const LogFile& log = created.value();
+  ASSERT_TRUE(log.fd.valid());
   EXPECT_EQ(log.path.parent_path(), dir.path() / ("nib-" + std::to_string(::geteuid())));
   struct stat info {};
   ASSERT_EQ(::lstat(log.path.parent_path().c_str(), &info), 0);
@@ -177,9 +176,9 @@ TEST(PrivateTempDir, RefusesASymlinkInPlaceOfTheDirectory) {
   std::filesystem::create_directory_symlink(dir.path() / "elsewhere",
                                             dir.path() / ("nib-" + std::to_string(::geteuid())));
   testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
-  const PrivateDir private_dir = open_private_temp_dir();
-  EXPECT_FALSE(private_dir.fd.valid());
-  EXPECT_FALSE(private_dir.error.empty());
+  const auto private_dir = open_private_temp_dir();
+  EXPECT_FALSE(private_dir.ok());
+  EXPECT_FALSE(private_dir.error().empty());
 }
 
 TEST(PrivateTempDir, TightensALooseMode) {
@@ -188,8 +187,9 @@ TEST(PrivateTempDir, TightensALooseMode) {
   std::filesystem::create_directory(path);
   ::chmod(path.c_str(), 0777);
   testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
-  const PrivateDir private_dir = open_private_temp_dir();
-  ASSERT_TRUE(private_dir.fd.valid()) << private_dir.error;
+  const auto private_dir = open_private_temp_dir();
+  ASSERT_TRUE(private_dir.ok()) << private_dir.error();
+  ASSERT_TRUE(private_dir.value().fd.valid());
   struct stat info {};
   ASSERT_EQ(::stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0700u);

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "core/claim_table.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/path.hpp"
 
@@ -189,6 +190,39 @@ TEST_F(LocatePathTest, ClaimsOfANewFileNameTheDirectoryItGoesInto) {
   const auto claims = claim_path_argument({{"path", "@src/new.cpp"}}, dir_.path(), true);
   ASSERT_EQ(claims.size(), 2u);
   EXPECT_EQ(claims[1].key, file_claim_key(dir_.path() / "src/new.cpp"));
+}
+
+TEST_F(LocatePathTest, ClaimsThroughASymbolicLinkNameItsTargetToo) {
+  const auto target = touch("notes.md");
+  fs::create_symlink("notes.md", dir_.path() / "link.md");
+  const auto read = claim_path_argument({{"path", "link.md"}}, dir_.path(), false);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].key, file_claim_key(dir_.path() / "link.md")) << "as the tool opens it";
+  EXPECT_EQ(read[1].key, file_claim_key(target)) << "the file it reads";
+  const auto edit = claim_path_argument({{"path", "notes.md"}}, dir_.path(), true);
+  EXPECT_TRUE(core::claims_conflict(read, edit));
+}
+
+TEST_F(LocatePathTest, ClaimsInALinkedDirectoryNameTheRealOne) {
+  fs::create_directories(dir_.path() / "src");
+  fs::create_directory_symlink("src", dir_.path() / "alias");
+  // A new file's claim resolves the existing part of its path.
+  const auto write = claim_path_argument({{"path", "alias/new.cpp"}}, dir_.path(), true);
+  ASSERT_EQ(write.size(), 2u);
+  EXPECT_EQ(write[1].key, file_claim_key(dir_.path() / "src/new.cpp"));
+  const auto search = claim_path_argument({{"path", "src"}}, dir_.path(), false);
+  EXPECT_TRUE(core::claims_conflict(search, write));
+  const auto search_alias = claim_path_argument({{"path", "alias"}}, dir_.path(), false);
+  EXPECT_TRUE(core::claims_conflict(
+      search_alias, claim_path_argument({{"path", "src/a.cpp"}}, dir_.path(), true)));
+}
+
+TEST_F(LocatePathTest, ClaimsOfAMissingOrBlankPathAreTheFallbackOrNothing) {
+  const std::vector<core::ResourceClaim> cwd{{file_claim_key(dir_.path()), false}};
+  EXPECT_EQ(claim_path_argument(nlohmann::json::object(), dir_.path(), false, "."), cwd);
+  EXPECT_EQ(claim_path_argument({{"path", " "}}, dir_.path(), false, "."), cwd);
+  EXPECT_TRUE(claim_path_argument({{"path", " "}}, dir_.path(), false).empty());
+  EXPECT_TRUE(claim_path_argument(nlohmann::json::object(), dir_.path(), false).empty());
 }
 
 }  // namespace

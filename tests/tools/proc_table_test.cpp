@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tools/process_reaper.hpp"
+#include "tools/process_test_util.hpp"
 #include "tools/subprocess.hpp"
 
 namespace nib::tools {
@@ -62,8 +63,9 @@ TEST(ReadProcess, MatchesTheKernelsViewOfThisProcess) {
 TEST(BootTimeTicks, IsTheClockOfStartTimes) {
   EXPECT_LE(read_process(::getpid())->start_time, boot_time_ticks());
   const std::uint64_t before = boot_time_ticks();
-  SpawnedProcess process = spawn_process({.argv = {"/bin/true"}, .cwd = "/", .environment = {}});
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process =
+      testing::started(spawn_process({.argv = {"/bin/true"}, .cwd = "/", .environment = {}}));
+  ASSERT_GT(process.pid, 0);
   const auto child = read_process(process.pid);  // alive, or a zombie until reaped
   ASSERT_TRUE(child.has_value());
   EXPECT_GE(child->start_time, before);
@@ -77,10 +79,11 @@ TEST(BootTimeTicks, IsTheClockOfStartTimes) {
 TEST(EnvironmentHas, FindsWholeEntriesOnly) {
   // Once the shell prints, its environment is in place (in the middle of execve it is not; the
   // ':' keeps bash from exec'ing sleep in its place).
-  SpawnedProcess process = spawn_process({.argv = {"/bin/bash", "-c", "echo ready; sleep 1000; :"},
-                                          .cwd = "/",
-                                          .environment = {"A=1", "NIB_PROC_TABLE_TEST=present"}});
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process =
+      testing::started(spawn_process({.argv = {"/bin/bash", "-c", "echo ready; sleep 1000; :"},
+                                      .cwd = "/",
+                                      .environment = {"A=1", "NIB_PROC_TABLE_TEST=present"}}));
+  ASSERT_GT(process.pid, 0);
   char buffer[16];
   pollfd ready{process.stdout_fd.get(), POLLIN, 0};
   ASSERT_EQ(::poll(&ready, 1, -1), 1);

@@ -23,10 +23,11 @@ class ProcessReaperTest : public ::testing::Test {
 
   // Runs `command` to completion (its stdout read to the end) and returns that stdout.
   std::string run_to_end(const std::string& command) {
-    SpawnedProcess process = spawn_process({.argv = {"/bin/bash", "-c", command},
-                                            .cwd = dir_.path(),
-                                            .environment = merge_environment(environ, {})});
-    EXPECT_GT(process.pid, 0) << process.error;
+    SpawnedProcess process =
+        testing::started(spawn_process({.argv = {"/bin/bash", "-c", command},
+                                        .cwd = dir_.path(),
+                                        .environment = merge_environment(environ, {})}));
+    EXPECT_GT(process.pid, 0);
     std::string text;
     char buffer[256];
     while (true) {
@@ -64,11 +65,11 @@ TEST_F(ProcessReaperTest, OrphansInNewSessionsBecomeOurChildrenAndAreKilled) {
 TEST_F(ProcessReaperTest, KillAllDescendantsReachesGrandchildren) {
   const std::string fifo = (dir_.path() / "gate").string();
   testing::make_fifo(fifo);
-  SpawnedProcess process =
+  SpawnedProcess process = testing::started(
       spawn_process({.argv = {"/bin/bash", "-c", "sleep 1000 & echo $! > " + fifo + "; wait"},
                      .cwd = dir_.path(),
-                     .environment = merge_environment(environ, {})});
-  ASSERT_GT(process.pid, 0) << process.error;
+                     .environment = merge_environment(environ, {})}));
+  ASSERT_GT(process.pid, 0);
   const pid_t grandchild = std::stoi(testing::read_fifo_line(fifo));
   kill_all_descendants();
   EXPECT_TRUE(testing::process_gone(grandchild));
@@ -120,12 +121,12 @@ TEST_P(ForkBombTest, KillProcessTreeEndsATreeThatKeepsForking) {
   const std::string gate = (dir_.path() / "gate").string();
   testing::make_fifo(gate);
   const std::string value = std::to_string(::getpid()) + "-tree";
-  SpawnedProcess process =
+  SpawnedProcess process = testing::started(
       spawn_process({.argv = {"/bin/bash", "-c", fork_bomb(kBombDepth, GetParam(), gate)},
                      .cwd = dir_.path(),
                      .environment = merge_environment(
-                         environ, {{"NIB_TEST_BOMB", value}, {"NIB_COMMAND_ID", "bomb-tag"}})});
-  ASSERT_GT(process.pid, 0) << process.error;
+                         environ, {{"NIB_TEST_BOMB", value}, {"NIB_COMMAND_ID", "bomb-tag"}})}));
+  ASSERT_GT(process.pid, 0);
   ASSERT_EQ(testing::read_fifo_lines(gate, kBombNodes).size(), kBombNodes);
   kill_process_tree(process.pid, "NIB_COMMAND_ID=bomb-tag");
   EXPECT_TRUE(carrying("NIB_TEST_BOMB=" + value).empty());
@@ -157,10 +158,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ForkBombTest, ::testing::Bool(),
                          });
 
 TEST_F(ProcessReaperTest, ReapAdoptedZombiesLeavesRegisteredChildrenAlone) {
-  SpawnedProcess process = spawn_process({.argv = {"/bin/bash", "-c", "exit 7"},
-                                          .cwd = dir_.path(),
-                                          .environment = merge_environment(environ, {})});
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process =
+      testing::started(spawn_process({.argv = {"/bin/bash", "-c", "exit 7"},
+                                      .cwd = dir_.path(),
+                                      .environment = merge_environment(environ, {})}));
+  ASSERT_GT(process.pid, 0);
   pollfd entry{process.pidfd.get(), POLLIN, 0};
   ::poll(&entry, 1, -1);  // exited, not yet reaped
   reap_adopted_zombies();

@@ -1,6 +1,7 @@
 #pragma once
-// Helpers for tests that start real processes: checking that a process or group is gone,
-// gating on a FIFO instead of sleeping, and setting an environment variable for one scope.
+// Helpers for tests that start real processes: taking the process a spawn started, checking that
+// a process or group is gone, gating on a FIFO instead of sleeping, and setting an environment
+// variable for one scope.
 // Not thread-safe (ScopedEnv changes the process environment).
 
 #include <fcntl.h>
@@ -16,7 +17,18 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "tools/subprocess.hpp"
+
 namespace nib::testing {
+
+// The process `spawned` holds; when it could not be started, a test failure with the reason and
+// a process whose pid is -1.
+inline tools::SpawnedProcess started(util::Result<tools::SpawnedProcess> spawned) {
+  EXPECT_TRUE(spawned.ok()) << spawned.error();
+  return spawned.ok() ? std::move(spawned.value()) : tools::SpawnedProcess{};
+}
 
 // True when no process (not even a zombie) has this pid; for a group pass -pgid.
 inline bool process_gone(pid_t pid) {

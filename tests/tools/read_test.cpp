@@ -65,9 +65,9 @@ TEST_F(ReadToolTest, SpecDescribesTheRealLimits) {
 }
 
 TEST_F(ReadToolTest, SchemaChecksTypesAndMinimumsButToleratesExtraFields) {
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(tool_->spec().parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(tool_->spec().parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"offset", 1}, {"limit", 5}}).empty());
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"note", "extra"}}).empty());
   EXPECT_FALSE(schema->validate(json::object()).empty());

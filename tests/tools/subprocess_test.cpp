@@ -41,8 +41,9 @@ int wait_registered(SpawnedProcess& process) {
   return status;
 }
 
-SpawnedProcess spawn_shell(const std::string& command, const std::filesystem::path& cwd,
-                           const EnvironmentOverrides& overrides = {}) {
+util::Result<SpawnedProcess> spawn_shell(const std::string& command,
+                                         const std::filesystem::path& cwd,
+                                         const EnvironmentOverrides& overrides = {}) {
   return spawn_process({.argv = {"/bin/bash", "-c", command},
                         .cwd = cwd,
                         .environment = merge_environment(environ, overrides)});
@@ -71,8 +72,8 @@ TEST(NonInteractiveEnvironment, HoldsTheMarkerAndTheNoPromptSettings) {
 
 TEST(SpawnProcess, RunsInItsOwnSessionAndGroupInTheGivenDirectory) {
   testing::TempDir dir;
-  SpawnedProcess process = spawn_shell("pwd; cat /proc/$$/stat", dir.path());
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process = testing::started(spawn_shell("pwd; cat /proc/$$/stat", dir.path()));
+  ASSERT_GT(process.pid, 0);
   EXPECT_TRUE(process.pidfd.valid());
   EXPECT_EQ(::getpgid(process.pid), process.pid);
   EXPECT_EQ(::getsid(process.pid), process.pid);
@@ -86,9 +87,9 @@ TEST(SpawnProcess, RunsInItsOwnSessionAndGroupInTheGivenDirectory) {
 
 TEST(SpawnProcess, SeparatesStdoutAndStderrAndReadsStdinFromDevNull) {
   testing::TempDir dir;
-  SpawnedProcess process =
-      spawn_shell("echo out; echo err >&2; readlink /proc/self/fd/0; cat", dir.path());
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process = testing::started(
+      spawn_shell("echo out; echo err >&2; readlink /proc/self/fd/0; cat", dir.path()));
+  ASSERT_GT(process.pid, 0);
   EXPECT_EQ(read_all(process.stdout_fd.get()), "out\n/dev/null\n");
   EXPECT_EQ(read_all(process.stderr_fd.get()), "err\n");
   EXPECT_EQ(WEXITSTATUS(wait_registered(process)), 0);
@@ -99,10 +100,10 @@ TEST(SpawnProcess, DoesNotLeakDescriptorsWithoutCloseOnExec) {
   const int leaked = ::open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
   ASSERT_GE(leaked, 0);
   const std::string probe = "/proc/$$/fd/" + std::to_string(leaked);
-  SpawnedProcess process =
-      spawn_shell("if [ -e " + probe + " ]; then echo open; else echo closed; fi", dir.path());
+  SpawnedProcess process = testing::started(
+      spawn_shell("if [ -e " + probe + " ]; then echo open; else echo closed; fi", dir.path()));
   ::close(leaked);
-  ASSERT_GT(process.pid, 0) << process.error;
+  ASSERT_GT(process.pid, 0);
   EXPECT_EQ(read_all(process.stdout_fd.get()), "closed\n");
   wait_registered(process);
 }
@@ -113,18 +114,19 @@ TEST(SpawnProcess, ResetsIgnoredSignalsSoPipelinesBehave) {
   struct sigaction previous {};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &previous);
-  SpawnedProcess process = spawn_shell("yes | head -1; echo ${PIPESTATUS[0]}", dir.path());
+  SpawnedProcess process =
+      testing::started(spawn_shell("yes | head -1; echo ${PIPESTATUS[0]}", dir.path()));
   ::sigaction(SIGPIPE, &previous, nullptr);
-  ASSERT_GT(process.pid, 0) << process.error;
+  ASSERT_GT(process.pid, 0);
   EXPECT_EQ(read_all(process.stdout_fd.get()), "y\n141\n");  // 128 + SIGPIPE
   wait_registered(process);
 }
 
 TEST(SpawnProcess, AppliesEnvironmentOverrides) {
   testing::TempDir dir;
-  SpawnedProcess process =
-      spawn_shell("echo \"$NIB $PAGER\"", dir.path(), {{"NIB", "1"}, {"PAGER", "cat"}});
-  ASSERT_GT(process.pid, 0) << process.error;
+  SpawnedProcess process = testing::started(
+      spawn_shell("echo \"$NIB $PAGER\"", dir.path(), {{"NIB", "1"}, {"PAGER", "cat"}}));
+  ASSERT_GT(process.pid, 0);
   EXPECT_EQ(read_all(process.stdout_fd.get()), "1 cat\n");
   wait_registered(process);
 }
@@ -132,8 +134,10 @@ TEST(SpawnProcess, AppliesEnvironmentOverrides) {
 TEST(SpawnProcess, DiesWithTheThreadThatSpawnedIt) {
   testing::TempDir dir;
   SpawnedProcess process;
-  std::thread([&] { process = spawn_shell("exec sleep 1000", dir.path()); }).join();
-  ASSERT_GT(process.pid, 0) << process.error;
+  std::thread([&] {
+    process = testing::started(spawn_shell("exec sleep 1000", dir.path()));
+  }).join();
+  ASSERT_GT(process.pid, 0);
   const int status = wait_registered(process);
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);
@@ -147,12 +151,13 @@ TEST(SpawnProcess, OutlivesItsThreadWhenAsked) {
   pid_t thread_id = 0;
   std::thread([&] {
     thread_id = static_cast<pid_t>(::syscall(SYS_gettid));
-    process = spawn_process({.argv = {"/bin/bash", "-c", "read line < gate; echo \"got $line\""},
-                             .cwd = dir.path(),
-                             .environment = merge_environment(environ, {}),
-                             .die_with_spawning_thread = false});
+    process = testing::started(
+        spawn_process({.argv = {"/bin/bash", "-c", "read line < gate; echo \"got $line\""},
+                       .cwd = dir.path(),
+                       .environment = merge_environment(environ, {}),
+                       .die_with_spawning_thread = false}));
   }).join();
-  ASSERT_GT(process.pid, 0) << process.error;
+  ASSERT_GT(process.pid, 0);
   // The kernel sends a parent-death signal late in the thread's exit, after join returns but
   // before the thread leaves /proc.
   const auto task = "/proc/self/task/" + std::to_string(thread_id);
@@ -167,17 +172,17 @@ TEST(SpawnProcess, OutlivesItsThreadWhenAsked) {
 
 TEST(SpawnProcess, AProgramThatCannotRunIsAnError) {
   testing::TempDir dir;
-  const SpawnedProcess process =
+  const auto process =
       spawn_process({.argv = {"/nonexistent/program"}, .cwd = dir.path(), .environment = {}});
-  EXPECT_EQ(process.pid, -1);
-  EXPECT_EQ(process.error, "cannot run the program: No such file or directory");
+  EXPECT_FALSE(process.ok());
+  EXPECT_EQ(process.error(), "cannot run the program: No such file or directory");
 }
 
 TEST(SpawnProcess, MissingDirectoryIsAnError) {
   testing::TempDir dir;
-  const SpawnedProcess process = spawn_shell("true", dir.path() / "missing");
-  EXPECT_EQ(process.pid, -1);
-  EXPECT_NE(process.error.find("No such file"), std::string::npos) << process.error;
+  const auto process = spawn_shell("true", dir.path() / "missing");
+  EXPECT_FALSE(process.ok());
+  EXPECT_NE(process.error().find("No such file"), std::string::npos) << process.error();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "core/claim_table.hpp"
 #include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
@@ -15,6 +16,7 @@
 #include "tools/find.hpp"
 #include "tools/grep.hpp"
 #include "tools/ls.hpp"
+#include "tools/path.hpp"
 #include "tools/read.hpp"
 #include "tools/write.hpp"
 #include "util/utf8.hpp"
@@ -159,6 +161,28 @@ TEST_F(ToolPathsTest, AMissingPathSuggestsTheClosestNames) {
     const auto output = run(tool, args);
     EXPECT_TRUE(output.is_error) << tool->spec().name;
     EXPECT_TRUE(contains(output.output, hint)) << tool->spec().name << ": " << output.output;
+  }
+}
+
+TEST_F(ToolPathsTest, SearchesShareTheirPathSoEditsUnderItWait) {
+  fs::create_directories(dir_.path() / "src");
+  const auto claims = [this](const core::ToolPtr& tool, const json& args) {
+    return tool->claims(args, {"call-1", dir_.path()});
+  };
+  const auto edit_in_src = claims(edit_, {{"path", "src/app.cpp"}});
+  for (const auto& search : {grep_, find_, ls_}) {
+    SCOPED_TRACE(search->name());
+    const auto pattern = search->name() == "ls" ? json::object() : json{{"pattern", "x"}};
+    const auto everywhere = claims(search, pattern);
+    ASSERT_EQ(everywhere.size(), 1u) << "the working directory by default";
+    EXPECT_EQ(everywhere[0], (core::ResourceClaim{file_claim_key(dir_.path()), false}));
+    auto in_src = pattern;
+    in_src["path"] = "src";
+    EXPECT_TRUE(core::claims_conflict(everywhere, edit_in_src));
+    EXPECT_TRUE(core::claims_conflict(claims(search, in_src), edit_in_src));
+    EXPECT_TRUE(core::claims_conflict(claims(search, in_src), claims(write_, {{"path", "src"}})));
+    EXPECT_FALSE(core::claims_conflict(claims(search, in_src), claims(edit_, {{"path", "srcs"}})));
+    EXPECT_FALSE(core::claims_conflict(everywhere, claims(read_, {{"path", "src/app.cpp"}})));
   }
 }
 

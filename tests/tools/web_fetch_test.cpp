@@ -26,9 +26,7 @@ class WebFetchTest : public ::testing::Test {
   core::ToolPtr tool(FetchPolicy policy = {.allowed_addresses = {"127.0.0.1"}}) {
     WebFetchOptions options;
     options.fetch = std::move(policy);
-    options.create_log = [this](std::string_view prefix) {
-      return create_log_in(open_private_dir(logs_.path() / "logs"), prefix);
-    };
+    options.create_log = private_logs_in(logs_.path() / "logs");
     return make_web_fetch_tool(std::move(options));
   }
 

@@ -10,18 +10,17 @@ namespace {
 
 std::string refusal(const std::string& text) {
   const auto parsed = parse_web_url(text);
-  const auto* error = std::get_if<std::string>(&parsed);
-  return error ? *error : "";
+  return parsed.ok() ? "" : parsed.error();
 }
 
 TEST(WebUrlTest, HttpAndHttpsUrlsAreTakenNormalised) {
   const auto parsed = parse_web_url("HTTPS://Docs.Example.com");
-  ASSERT_TRUE(std::holds_alternative<WebUrl>(parsed));
-  const WebUrl& url = std::get<WebUrl>(parsed);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const WebUrl& url = parsed.value();
   EXPECT_EQ(url.url, "https://Docs.Example.com/");
   EXPECT_EQ(url.scheme, "https");
   EXPECT_EQ(url.host, "Docs.Example.com");
-  EXPECT_EQ(std::get<WebUrl>(parse_web_url("http://a.example/x y")).url, "http://a.example/x%20y");
+  EXPECT_EQ(parse_web_url("http://a.example/x y").value().url, "http://a.example/x%20y");
 }
 
 TEST(WebUrlTest, OtherSchemesAndRelativeUrlsAreRefusedSayingWhy) {

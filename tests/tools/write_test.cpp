@@ -52,9 +52,9 @@ TEST_F(WriteToolTest, SpecAndClaims) {
   EXPECT_EQ(spec.name, "write");
   EXPECT_FALSE(spec.concurrency_safe);
   EXPECT_TRUE(contains(spec.description, "read it"));
-  std::string error;
-  const auto schema = core::CompiledSchema::compile(spec.parameters, error);
-  ASSERT_TRUE(schema) << error;
+  const auto compiled = core::CompiledSchema::compile(spec.parameters);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"content", ""}}).empty());
   EXPECT_FALSE(schema->validate({{"path", "a"}}).empty());
   const auto claims = write_->claims({{"path", "x/y.txt"}}, {"call-1", dir_.path()});

@@ -175,3 +175,53 @@ TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
 
 }  // namespace
 }  // namespace nib::ui
+
+namespace nib::ui {
+namespace {
+
+core::SubagentEvent nested(core::Event event, int depth = 1) {
+  core::SubagentEvent wrapped{
+      "t" + std::to_string(depth), "explore-" + std::to_string(depth), "explore",
+      std::make_shared<core::NestedEvent>(core::NestedEvent{std::move(event)})};
+  if (depth == 1) return wrapped;
+  return nested(std::move(wrapped), depth - 1);
+}
+
+TEST(PrintOutputTest, ASubagentsCallsAreIndentedLinesAndItsTextIsNotTheAnswer) {
+  Streams s;
+  PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
+  output.on_event(nested(core::RunStartEvent{}));
+  output.on_event(nested(core::ToolStartEvent{"c1", "read", R"({"path":"a.txt"})"}));
+  output.on_event(nested(core::ToolEndEvent{outcome(false, "alpha")}));
+  output.on_event(nested(core::ToolStartEvent{"c1", "read", R"({"path":"b.txt"})"}, 2));
+  output.on_event(nested(core::ToolEndEvent{outcome(false, "beta")}, 2));
+  AssistantMessage sub = reply("sub answer", false);
+  sub.usage = {100, 20, 0, 0};
+  output.on_event(nested(core::MessageEndEvent{sub}));
+  output.on_event(MessageEndEvent{reply("The answer.", false)});
+  RunEndEvent end;
+  end.turns = 1;
+  end.usage = {1000, 50, 0, 0};
+  output.on_event(end);
+  EXPECT_EQ(s.out.str(), "The answer.\n");
+  EXPECT_EQ(s.err.str(),
+            "  explore-1: ✓ read a.txt (12 ms)\n"
+            "    explore-2: ✓ read b.txt (12 ms)\n"
+            "nib: 1 turn, 1,100 tokens in, 70 out (with 1 subagent)\n");
+}
+
+TEST(PrintOutputTest, StreamJsonFlattensASubagentsEventsWithTheirOrigin) {
+  Streams s;
+  PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
+  output.on_event(nested(core::ToolStartEvent{"c9", "read", "{}"}, 2));
+  const auto line = nlohmann::json::parse(s.out.str());
+  EXPECT_EQ(line["type"], "tool_start");
+  EXPECT_EQ(line["id"], "c9");
+  EXPECT_EQ(line["parent_tool_call_id"], "t2");
+  EXPECT_EQ(line["agent_id"], "explore-2");
+  EXPECT_EQ(line["agent_name"], "explore");
+  EXPECT_EQ(line["depth"], 2);
+}
+
+}  // namespace
+}  // namespace nib::ui

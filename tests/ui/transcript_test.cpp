@@ -284,3 +284,35 @@ TEST_F(TranscriptTest, HistoryIsShownFinishedAndRecommittedAfterAResize) {
 
 }  // namespace
 }  // namespace nib::ui
+
+namespace nib::ui {
+namespace {
+
+core::SubagentEvent from_subagent(core::Event event, std::string call = "t1",
+                                  std::string agent = "explore-1") {
+  return core::SubagentEvent{
+      std::move(call), std::move(agent), "explore",
+      std::make_shared<core::NestedEvent>(core::NestedEvent{std::move(event)})};
+}
+
+TEST_F(TranscriptTest, ATaskRowShowsWhatItsSubagentDoesWhileItRuns) {
+  feed(core::TurnStartEvent{1});
+  feed(core::MessageEndEvent{reply("", {{"t1", "task", R"({"prompt":"p"})"}})});
+  feed(core::ToolStartEvent{"t1", "task", R"({"prompt":"p"})"});
+  feed(core::ToolRunningEvent{"t1", "task"});
+  feed(from_subagent(core::TurnStartEvent{1}));
+  feed(from_subagent(core::ToolStartEvent{"r1", "bash", R"({"command":"make"})"}));
+  EXPECT_TRUE(contains(live(), "  ⎿ explore-1: bash make · 0 calls done, 1 turn")) << live();
+  feed(from_subagent(core::ToolEndEvent{outcome("r1", "ok")}));
+  // A deeper subagent's work shows on the same row.
+  feed(from_subagent(core::SubagentEvent{
+      "t9", "general-2", "general",
+      std::make_shared<core::NestedEvent>(
+          core::NestedEvent{core::ToolStartEvent{"g1", "bash", R"({"command":"ls"})"}})}));
+  EXPECT_TRUE(contains(live(), "  ⎿ general-2: bash ls · 1 call done, 1 turn")) << live();
+  feed(core::ToolSettledEvent{outcome("t1", "the answer\n\n[footer]")});
+  EXPECT_FALSE(contains(live(), "general-2")) << "a finished task shows its result" << live();
+}
+
+}  // namespace
+}  // namespace nib::ui

@@ -61,3 +61,17 @@ TEST(BoundedEditDistanceTest, AgreesWithTheFullTable) {
 
 }  // namespace
 }  // namespace nib::util
+
+namespace nib::util {
+namespace {
+
+TEST(ClosestNameTest, TheNearestWithinTheLimitIgnoringCase) {
+  const std::vector<std::string> names{"explore", "general", "Write"};
+  EXPECT_EQ(closest_name("explor", names, 2), "explore");
+  EXPECT_EQ(closest_name("wirte", names, 2), "Write");
+  EXPECT_EQ(closest_name("planner", names, 2), "");
+  EXPECT_EQ(closest_name("x", {}, 2), "");
+}
+
+}  // namespace
+}  // namespace nib::util

@@ -1,0 +1,94 @@
+#include "app/subagent_setup.hpp"
+
+#include <algorithm>
+#include "app/settings.hpp"
+#include "app/system_prompt.hpp"
+
+#include "agent/task_tool.hpp"
+#include "extensions/agent_catalog.hpp"
+#include "tools/builtin.hpp"
+
+namespace nib::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The model `name` means among `entry`'s: its id, or a family alias as Claude Code's definitions
+// write it ("sonnet", "opus", "haiku": the first listed model of that family).
+std::optional<core::ModelInfo> model_named(const provider::ProviderEntry& entry,
+                                           const std::string& name) {
+  if (const provider::ModelEntry* exact = entry.find(name)) return provider::model_info(*exact);
+  for (const provider::ModelEntry& model : entry.models) {
+    if (model.id.find("-" + name) != std::string::npos) return provider::model_info(model);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SubagentSetup setup_subagents(const RunContext& context) {
+  auto environment = std::make_shared<agent::SubagentEnvironment>();
+  environment->agents =
+      std::make_shared<extensions::AgentCatalog>(extensions::load_agent_definitions(
+          {context.cwd, context.user_config_dir,
+           context.env("HOME") ? fs::path(*context.env("HOME")) : fs::path()}));
+  environment->system_prompt = [cwd = context.cwd, instructions = context.instructions](
+                                   const extensions::AgentDefinition& definition,
+                                   const std::vector<core::ToolSpec>& tools) {
+    return build_system_prompt({tools, cwd, today(), instructions,
+                                definition.system_prompt.empty()
+                                    ? std::nullopt
+                                    : std::optional<std::string>(definition.system_prompt),
+                                ""});
+  };
+  if (context.configuration != nullptr) {
+    environment->max_depth = context.configuration->settings.subagent_max_depth.value_or(
+        agent::kDefaultMaxSubagentDepth);
+    environment->resolve_model = [configuration = context.configuration](
+                                     const std::string& provider_name,
+                                     const std::string& name) -> std::optional<core::ModelInfo> {
+      const provider::ProviderEntry* entry = configuration->find_provider(provider_name);
+      return entry != nullptr ? model_named(*entry, name) : std::nullopt;
+    };
+  }
+  return {environment, agent::make_task_tool(environment, 0, std::nullopt)};
+}
+
+std::vector<std::string> offer_tools_to_subagents(agent::SubagentEnvironment& environment,
+                                                  const std::vector<std::string>& tool_names,
+                                                  const tools::BuiltinOptions& tool_options) {
+  std::vector<std::string> names = tool_names;
+  std::erase(names, std::string(extensions::kTaskToolName));
+  environment.make_tools = [tool_options, names] {
+    std::vector<core::ToolPtr> tools;
+    for (auto& tool : tools::builtin_tools(tool_options)) {
+      if (std::find(names.begin(), names.end(), tool->name()) != names.end()) {
+        tools.push_back(std::move(tool));
+      }
+    }
+    return tools;
+  };
+  std::vector<std::string> problems;
+  for (const auto& problem : environment.agents->problems) problems.push_back(problem.text());
+  for (const auto& definition : environment.agents->agents) {
+    for (const auto& problem : extensions::validate_agent_tools(definition, tool_names)) {
+      problems.push_back(problem.text());
+    }
+  }
+  return problems;
+}
+
+fs::path subagent_transcript_dir(const fs::path& session_file) {
+  if (session_file.empty()) return {};
+  fs::path directory = session_file;
+  directory.replace_extension();
+  return directory / "subagents";
+}
+
+void lend_run_to_subagents(agent::SubagentEnvironment& environment, const core::LoopOptions& loop,
+                           const ModelConfig& model, const fs::path& session_file) {
+  environment.inherited = agent::inherit_from(loop, model.provider);
+  environment.transcript_dir = subagent_transcript_dir(session_file);
+}
+
+}  // namespace nib::app

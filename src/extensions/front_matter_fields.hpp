@@ -1,0 +1,60 @@
+#pragma once
+// Typed reading of front matter fields for the three formats (agents, skills, commands): each
+// accessor returns the value or nullopt (absent, or null as in "model:"), and a value of the
+// wrong type becomes a problem at its key's line, so the format can leave the definition out.
+// Unknown keys are never looked at: Claude Code's files carry many (color, hooks, ...). Not
+// thread-safe (one reader per file).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extensions/front_matter.hpp"
+#include "extensions/problem.hpp"
+
+namespace nib::extensions {
+
+class FieldReader {
+ public:
+  FieldReader(const FrontMatter& front_matter, std::filesystem::path file);
+
+  // A single value (YAML scalar), as written; a list or mapping is a problem.
+  std::optional<std::string> text(std::string_view key);
+  // A single value that must be there and not be empty; else a problem
+  // "<key>: missing or empty; <advice>" at the key's line (line 1 when the key is absent).
+  std::optional<std::string> required_text(std::string_view key, std::string_view advice);
+  // Text shown to people, such as an argument hint: a single value, or a list of single values
+  // given back in brackets ("[file]", which YAML reads as a list of one), as they were
+  // written. A mapping is a problem.
+  std::optional<std::string> display_text(std::string_view key);
+  // A single value, or a list of single values; a single value stays one element (the format
+  // splits "Read, Grep" itself). A mapping, or a list holding one, is a problem.
+  std::optional<std::vector<std::string>> text_or_list(std::string_view key);
+  // true or false (as YAML 1.2 writes them: true, True, TRUE, false, ...); else a problem.
+  std::optional<bool> flag(std::string_view key);
+  // A whole number from 1 to 1,000,000; else a problem.
+  std::optional<int> positive_count(std::string_view key);
+
+  // The key's line; 1 (the front matter's opening line) when the key is absent, for problems
+  // about a missing key.
+  int line(std::string_view key) const;
+  // Records "<key>: <message>" at the key's line.
+  void fail(std::string_view key, const std::string& message);
+
+  // Whether no accessor or fail() reported a problem.
+  bool ok() const { return problems_.empty(); }
+  std::vector<Problem>& problems() { return problems_; }
+
+ private:
+  const FrontMatter& front_matter_;
+  std::filesystem::path file_;
+  std::vector<Problem> problems_;
+};
+
+// The `model` key, which agents, skills and commands share: the model as written ("sonnet",
+// "claude-opus-4-1"), or nullopt for the caller's model (absent, empty, or "inherit").
+std::optional<std::string> read_model(FieldReader& reader);
+
+}  // namespace nib::extensions

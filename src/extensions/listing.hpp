@@ -1,0 +1,16 @@
+#pragma once
+// One entry of a listing the model reads (agents for the task tool, skills for the system
+// prompt). Pure; thread-safe.
+
+#include <string>
+#include <string_view>
+
+namespace nib::extensions {
+
+// "- <name>: <description>\n", or "- <name>: <description> (<detail>)\n": the description cut
+// at kMaxListedDescriptionBytes (on a UTF-8 boundary, with "…"), its further lines indented by
+// two spaces under the entry; the detail (a path, say) is never cut.
+std::string listing_entry(std::string_view name, std::string_view description,
+                          std::string_view detail = {});
+
+}  // namespace nib::extensions

@@ -1,0 +1,106 @@
+#include "extensions/skill_catalog.hpp"
+
+#include <algorithm>
+
+#include "extensions/front_matter_fields.hpp"
+#include "extensions/listing.hpp"
+
+namespace nib::extensions {
+namespace {
+
+constexpr const char* kSkillFileName = "SKILL.md";
+
+}  // namespace
+
+SkillParse parse_skill(const MarkdownDocument& document, const std::filesystem::path& file,
+                       Origin origin) {
+  SkillParse parse;
+  parse.problems = document.notes;
+  if (!document.front_matter) {
+    parse.problems.push_back({file, 1,
+                              "no front matter: SKILL.md starts with a \"---\" line, a "
+                              "description: line, and another \"---\" line"});
+    return parse;
+  }
+  FieldReader reader(*document.front_matter, file);
+  SkillDefinition skill;
+  skill.origin = origin;
+  skill.file = file;
+  skill.name = file.parent_path().filename().string();
+  if (!is_valid_name(skill.name)) {
+    reader.problems().push_back({file, 0,
+                                 "the folder name \"" + skill.name +
+                                     "\" is not a valid skill name (it is the skill's name); " +
+                                     std::string(kNameRule)});
+  }
+  if (const std::optional<std::string> name = reader.text("name"); name && *name != skill.name) {
+    parse.problems.push_back({file, reader.line("name"),
+                              "name: \"" + *name +
+                                  "\" differs from the folder's name; nib names "
+                                  "the skill after its folder (/" +
+                                  skill.name +
+                                  "), as the Agent Skills specification has them equal"});
+  }
+  skill.instructions = trimmed_body(document.body);
+  skill.description = reader.text("description").value_or("");
+  if (skill.description.empty()) {
+    skill.description = default_description(skill.instructions);
+    if (skill.description.empty()) {
+      reader.problems().push_back({file, reader.line("description"),
+                                   "description: missing or empty, and no instructions follow; "
+                                   "say what the skill does and when to use it"});
+    } else {
+      parse.problems.push_back({file, reader.line("description"),
+                                "description: missing or empty, so the first line of the "
+                                "instructions stands in; the model picks skills by their "
+                                "descriptions, so say what the skill does and when to use it"});
+    }
+  }
+  skill.argument_hint = reader.display_text("argument-hint").value_or("");
+  skill.model = read_model(reader);
+  skill.model_invocable = !reader.flag("disable-model-invocation").value_or(false);
+  skill.user_invocable = reader.flag("user-invocable").value_or(true);
+  if (reader.ok()) parse.definition = std::move(skill);
+  parse.problems.insert(parse.problems.end(), reader.problems().begin(), reader.problems().end());
+  return parse;
+}
+
+const SkillDefinition* SkillCatalog::find(std::string_view name) const {
+  return find_by_name(skills, name);
+}
+
+SkillCatalog load_skills(const ExtensionRoots& roots) {
+  SkillCatalog catalog;
+  std::vector<SkillDefinition> found;
+  for (const DefinitionFolder& folder :
+       definition_folders(roots, "skills", ScopeOrder::kUserFirst)) {
+    for (const auto& skill_folder : subfolders(folder.path, catalog.problems)) {
+      const std::filesystem::path file = skill_folder / kSkillFileName;
+      std::error_code error;
+      if (std::filesystem::exists(file, error)) {
+        read_definition(file, folder.origin, parse_skill, found, catalog.problems);
+      }
+    }
+  }
+  catalog.skills = keep_first_of_each_name(
+      std::move(found),
+      [](const SkillDefinition& skill) -> const std::string& { return skill.name; },
+      catalog.problems);
+  return catalog;
+}
+
+std::string skill_listing(const std::vector<SkillDefinition>& skills) {
+  std::vector<const SkillDefinition*> listed;
+  for (const SkillDefinition& skill : skills) {
+    if (skill.model_invocable) listed.push_back(&skill);
+  }
+  std::sort(listed.begin(), listed.end(),
+            [](const SkillDefinition* a, const SkillDefinition* b) { return a->name < b->name; });
+  std::string listing;
+  for (const SkillDefinition* skill : listed) {
+    listing += listing_entry(skill->name, skill->description, skill->file.string());
+  }
+  return listing;
+}
+
+}  // namespace nib::extensions
