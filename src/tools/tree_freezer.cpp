@@ -16,6 +16,11 @@ using namespace std::chrono_literals;
 // passes (a bomb outrunning the reads of /proc) is killed as far as it was found, and what it
 // still forks is found by the next kill (nib's exit kills every descendant).
 constexpr int kMaxFreezeRounds = 64;
+// A process between execve and its new environment reads as empty for a moment; it is read
+// again this many times, this long apart (a setuid program's environment stays unreadable, so
+// the re-reads must end).
+constexpr int kEnvironmentRereads = 5;
+constexpr auto kEnvironmentRereadPause = 1ms;
 // SIGKILLed processes die within microseconds unless stuck in the kernel (a dead NFS server);
 // killing waits this long for them, then leaves the rest to a later reap.
 constexpr auto kKillWaitCap = 1000ms;
@@ -33,15 +38,19 @@ TreeFreezer::TreeFreezer(KillScope scope)
 int TreeFreezer::freeze() {
   if (scope_.group) stop_group(*scope_.group);
   int passes = 0;
+  int rereads = 0;
   while (passes < kMaxFreezeRounds) {
     ++passes;
-    if (!freeze_pass()) break;
+    if (freeze_pass()) continue;
+    if (!unsettled_ || rereads++ == kEnvironmentRereads) break;
+    std::this_thread::sleep_for(kEnvironmentRereadPause);
   }
   return passes;
 }
 
 bool TreeFreezer::freeze_pass() {
   bool found_new = false;
+  unsettled_ = false;
   for_each_process([&](const ProcessInfo& info) {
     if (members_.contains(info.pid) || !wanted(info)) return;
     members_.insert(info.pid);
@@ -68,14 +77,15 @@ bool TreeFreezer::carries_tag(const ProcessInfo& info) {
   if (scope_.tag.empty() || (!scope_.tag_anywhere && info.ppid != self_)) return false;
   const auto known = untagged_.find(info.pid);
   if (known != untagged_.end() && known->second == info.start_time) return false;
-  switch (find_environment_entry(info.pid, scope_.tag)) {
+  switch (scope_.read_environment(info.pid, scope_.tag)) {
     case EnvironmentEntry::kPresent:
       return true;
     case EnvironmentEntry::kAbsent:
       untagged_[info.pid] = info.start_time;
       return false;
     case EnvironmentEntry::kUnknown:
-      break;  // read again next pass: it may be between execve and its new environment
+      unsettled_ = true;  // read again next pass: it may be between execve and its new environment
+      break;
   }
   return false;
 }

@@ -5,12 +5,15 @@
 // (SIGSTOP) each wanted process the moment it is read and each wanted process group with one
 // kill(), until a pass finds nothing it had not stopped; then everything is SIGKILLed at once.
 // A frozen process cannot fork, so the passes end unless the set grows faster than /proc can
-// be read; kMaxFreezeRounds bounds them in that case.
+// be read; kMaxFreezeRounds bounds them in that case. A candidate whose environment could not
+// be read (it was in the middle of execve) is read again on a later pass, a few times, even
+// when nothing new was stopped.
 // Not thread-safe: one freezer per kill, used by one thread.
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -34,6 +37,10 @@ struct KillScope {
   bool tag_anywhere = false;
   std::uint64_t not_before = 0;
   std::unordered_set<pid_t> excluded;
+  // How a process's environment is checked for `tag`; a seam so tests can make a read fail the
+  // way it does while the process is between execve and its new environment.
+  std::function<EnvironmentEntry(pid_t, std::string_view)> read_environment =
+      find_environment_entry;
 };
 
 class TreeFreezer {
@@ -47,7 +54,8 @@ class TreeFreezer {
   void kill();
 
  private:
-  // One pass; true when it stopped a process it had not stopped before.
+  // One pass; true when it stopped a process it had not stopped before. Sets unsettled_ when a
+  // candidate's environment could not be read.
   bool freeze_pass();
   bool wanted(const ProcessInfo& info);
   bool carries_tag(const ProcessInfo& info);
@@ -62,6 +70,7 @@ class TreeFreezer {
   // Processes whose environment was read and lacks the tag, with their start times: read once.
   // (One whose environment could not be read is read again at the next pass.)
   std::unordered_map<pid_t, std::uint64_t> untagged_;
+  bool unsettled_ = false;
 };
 
 }  // namespace nib::tools
