@@ -16,7 +16,10 @@
 namespace nib::tools {
 namespace {
 
-constexpr const char* kTag = "NIB_COMMAND_TAG=freezer-test";
+// Unique to this test process: ctest runs the tests of this file at once, and a kill by tag
+// anywhere would end the other test's process.
+const std::string kTagValue = "freezer-test-" + std::to_string(::getpid());
+const std::string kTag = "NIB_COMMAND_TAG=" + kTagValue;
 
 class TreeFreezerTest : public ::testing::Test {
  protected:
@@ -24,7 +27,7 @@ class TreeFreezerTest : public ::testing::Test {
     process_ = testing::started(spawn_process(
         {.argv = {"/bin/sleep", "1000"},
          .cwd = "/",
-         .environment = merge_environment(environ, {{"NIB_COMMAND_TAG", "freezer-test"}})}));
+         .environment = merge_environment(environ, {{"NIB_COMMAND_TAG", kTagValue}})}));
     ASSERT_GT(process_.pid, 0);
   }
   void TearDown() override {
