@@ -19,8 +19,12 @@ bool is_delimiter(char c) {
 bool is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
-bool is_octal(char c) { return c >= '0' && c <= '7'; }
+bool is_name_char(char c) {
+  return is_name_start(c) || (c >= '0' && c <= '9');
+}
+bool is_octal(char c) {
+  return c >= '0' && c <= '7';
+}
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -197,15 +201,37 @@ bool ShellParser::scan_ansi_c_quoted(ShellWord& word) {
     pos_ += 2;
     int value = -1;
     switch (e) {
-      case 'a': value = '\a'; break;
-      case 'b': value = '\b'; break;
-      case 'e': case 'E': value = 0x1b; break;
-      case 'f': value = '\f'; break;
-      case 'n': value = '\n'; break;
-      case 'r': value = '\r'; break;
-      case 't': value = '\t'; break;
-      case 'v': value = '\v'; break;
-      case '\\': case '\'': case '"': case '?': value = e; break;
+      case 'a':
+        value = '\a';
+        break;
+      case 'b':
+        value = '\b';
+        break;
+      case 'e':
+      case 'E':
+        value = 0x1b;
+        break;
+      case 'f':
+        value = '\f';
+        break;
+      case 'n':
+        value = '\n';
+        break;
+      case 'r':
+        value = '\r';
+        break;
+      case 't':
+        value = '\t';
+        break;
+      case 'v':
+        value = '\v';
+        break;
+      case '\\':
+      case '\'':
+      case '"':
+      case '?':
+        value = e;
+        break;
       case 'x': {
         int digits = 0;
         value = 0;
@@ -223,7 +249,9 @@ bool ShellParser::scan_ansi_c_quoted(ShellWord& word) {
         }
         break;
       }
-      case 'u': case 'U': case 'c': {
+      case 'u':
+      case 'U':
+      case 'c': {
         if (e == 'c' && !at_end()) ++pos_;
         const int max_digits = e == 'u' ? 4 : e == 'U' ? 8 : 0;
         for (int digits = 0; digits < max_digits && hex_value(peek()) >= 0; ++digits) ++pos_;
@@ -302,6 +330,16 @@ bool ShellParser::scan_braced_expansion(ShellWord& word) {
     const char c = peek();
     if (c == '\\') {
       pos_ += 2;
+      continue;
+    }
+    if (c == '\'' || c == '"') {  // a quoted "}" does not close it
+      const std::size_t close = input_.find(c, pos_ + 1);
+      if (close == std::string_view::npos) return fail("a quote inside ${ is not closed");
+      if (c == '"' &&
+          input_.substr(pos_, close - pos_).find_first_of("\\$`") != std::string_view::npos) {
+        return fail("a ${...} expansion with expansions in double quotes is not supported");
+      }
+      pos_ = close + 1;
       continue;
     }
     if (c == '`' || (c == '$' && peek(1) == '(')) {

@@ -59,8 +59,8 @@ TEST(ShellSplit, RunTimePartsAreOpaque) {
   const SimpleCommand& command = split.commands.at(0);
   std::vector<bool> literal;
   for (const ShellWord& word : command.words) literal.push_back(word.literal());
-  EXPECT_EQ(literal, (std::vector<bool>{true, true, false, false, false, false, false, true, false,
-                                        true}));
+  EXPECT_EQ(literal,
+            (std::vector<bool>{true, true, false, false, false, false, false, true, false, true}));
   EXPECT_EQ(command.words[2].text, "$DIR/x");
   EXPECT_EQ(command.words[2].opaque, (std::vector<bool>{true, true, true, true, false, false}));
   EXPECT_EQ(command.words[7].text, "*") << "a quoted star is a star";
@@ -70,9 +70,11 @@ TEST(ShellSplit, SubstitutionsAreCommandsOfTheirOwn) {
   EXPECT_EQ(parts("echo $(git rev-parse HEAD; date) `whoami` \"$(id -u)\""),
             (Texts{"git rev-parse HEAD", "date", "whoami", "id -u",
                    "echo $(git rev-parse HEAD; date) `whoami` $(id -u)"}));
-  EXPECT_EQ(parts("diff <(sort a) >(tee b)"), (Texts{"sort a", "tee b", "diff <(sort a) >(tee b)"}));
+  EXPECT_EQ(parts("diff <(sort a) >(tee b)"),
+            (Texts{"sort a", "tee b", "diff <(sort a) >(tee b)"}));
   EXPECT_EQ(parts("x=$(rm -rf y)"), (Texts{"rm -rf y", ""}));
-  EXPECT_EQ(parts("echo `echo \\`inner\\``"), (Texts{"inner", "echo `inner`", "echo `echo \\`inner\\``"}));
+  EXPECT_EQ(parts("echo `echo \\`inner\\``"),
+            (Texts{"inner", "echo `inner`", "echo `echo \\`inner\\``"}));
 }
 
 TEST(ShellSplit, RedirectionsAndHereDocuments) {
@@ -103,7 +105,8 @@ TEST(ShellSplit, AssignmentsAndWrappersAreStripped) {
   EXPECT_EQ(parts("env -i -u X A=1 stdbuf -oL ionice -c3 make -j4"), Texts{"make -j4"});
   EXPECT_EQ(parts("nice -10 time -f %e command -p ls"), Texts{"ls"});
   EXPECT_EQ(parts("/usr/bin/timeout 5s exec setsid -w builtin echo x"), Texts{"echo x"});
-  EXPECT_EQ(parts("find . | xargs -0 -n1 rm -f"), (Texts{"find .", "rm -f <arguments xargs reads>"}));
+  EXPECT_EQ(parts("find . | xargs -0 -n1 rm -f"),
+            (Texts{"find .", "rm -f <arguments xargs reads>"}));
   EXPECT_EQ(parts("xargs"), Texts{"echo <arguments xargs reads>"});
   const ShellSplit sudo = split_command("sudo -u root -E timeout 5 rm -rf /tmp/x");
   ASSERT_TRUE(sudo.understood) << sudo.problem;
@@ -145,13 +148,41 @@ TEST(ShellSplit, ShellScriptsAreSplitInside) {
 }
 
 TEST(ShellSplit, WhatItDoesNotUnderstand) {
-  for (const char* line :
-       {"eval \"$X\"", "trap 'rm x' EXIT", "f() { rm x; }", "if a; then b; fi", "for i in 1; do a; done",
-        "while a; do b; done", "case x in a) b;; esac", "[[ -f x ]]", "(( x++ ))", "a=(1 2)",
-        "echo 'unclosed", "echo \"unclosed", "echo $(unclosed", "echo `unclosed", "a &&", "a |",
-        "; a", "a;;", "( )", "{ }", "(a) b", "echo ${x:-$(rm y)}", "echo $(( $(rm y) ))",
-        "timeout --bogus 5 rm", "sudo -Z rm", "env -S 'rm x'", "{fd}>x echo", "coproc a",
-        "a & ;", ")", "time", "echo \\", "function f { a; }", "a | ! b", "x[1]=2 a"}) {
+  for (const char* line : {"eval \"$X\"",
+                           "trap 'rm x' EXIT",
+                           "f() { rm x; }",
+                           "if a; then b; fi",
+                           "for i in 1; do a; done",
+                           "while a; do b; done",
+                           "case x in a) b;; esac",
+                           "[[ -f x ]]",
+                           "(( x++ ))",
+                           "a=(1 2)",
+                           "echo 'unclosed",
+                           "echo \"unclosed",
+                           "echo $(unclosed",
+                           "echo `unclosed",
+                           "a &&",
+                           "a |",
+                           "; a",
+                           "a;;",
+                           "( )",
+                           "{ }",
+                           "(a) b",
+                           "echo ${x:-$(rm y)}",
+                           "echo $(( $(rm y) ))",
+                           "timeout --bogus 5 rm",
+                           "sudo -Z rm",
+                           "env -S 'rm x'",
+                           "{fd}>x echo",
+                           "coproc a",
+                           "a & ;",
+                           ")",
+                           "time",
+                           "echo \\",
+                           "function f { a; }",
+                           "a | ! b",
+                           "x[1]=2 a"}) {
     const ShellSplit split = split_command(line);
     EXPECT_FALSE(split.understood) << line;
     EXPECT_FALSE(split.problem.empty()) << line;
