@@ -7,6 +7,7 @@
 #include <array>
 
 #include "permissions/limits.hpp"
+#include "permissions/shell_chars.hpp"
 #include "permissions/shell_wrappers.hpp"
 
 namespace nib::permissions {
@@ -15,22 +16,12 @@ namespace {
 // Reserved words this splitter does not follow: control structures and the like. `{`, `}`,
 // `!` and `time` are handled by the grammar.
 constexpr std::array<std::string_view, 17> kUnsupportedReservedWords = {
-    "if", "then", "elif", "else", "fi",    "case",     "esac", "for", "select",
-    "while", "until", "do", "done", "function", "coproc", "[[",  "]]"};
+    "if",    "then",  "elif", "else", "fi",       "case",   "esac", "for", "select",
+    "while", "until", "do",   "done", "function", "coproc", "[[",   "]]"};
 
-bool is_blank_char(char c) { return c == ' ' || c == '\t'; }
-
-// Ends an unquoted word: a blank, a line end or an operator character.
-bool is_delimiter(char c) {
-  return is_blank_char(c) || c == '\n' || c == '|' || c == '&' || c == ';' || c == '(' ||
-         c == ')' || c == '<' || c == '>';
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
 }
-
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // `NAME=` or `NAME+=` at the start of the word as written (unquoted), the only form bash takes
 // for an assignment. nullopt-like: 0 when not an assignment, else the length of the name.
@@ -44,10 +35,10 @@ std::size_t assignment_name_length(std::string_view source) {
 }
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && (is_blank_char(text.front()) || text.front() == '\n')) {
+  while (!text.empty() && (is_shell_blank(text.front()) || text.front() == '\n')) {
     text.remove_prefix(1);
   }
-  while (!text.empty() && (is_blank_char(text.back()) || text.back() == '\n')) {
+  while (!text.empty() && (is_shell_blank(text.back()) || text.back() == '\n')) {
     text.remove_suffix(1);
   }
   return text;
@@ -60,8 +51,7 @@ ShellParser::ShellParser(std::string_view input, int depth) : input_(input), dep
 bool ShellParser::parse(std::vector<SimpleCommand>& out) {
   out_ = &out;
   if (input_.size() > kMaxSplitBytes) {
-    return fail("the command is longer than " + std::to_string(kMaxSplitBytes / 1024) +
-                " KiB");
+    return fail("the command is longer than " + std::to_string(kMaxSplitBytes / 1024) + " KiB");
   }
   if (depth_ > kMaxShellNesting) return fail("the command nests too deeply");
   if (!parse_list(ListEnd::kInput, true)) return false;
@@ -83,7 +73,7 @@ bool ShellParser::fail(std::string problem) {
 
 void ShellParser::skip_blanks() {
   while (!at_end()) {
-    if (is_blank_char(peek())) {
+    if (is_shell_blank(peek())) {
       ++pos_;
     } else if (peek() == '\\' && peek(1) == '\n') {
       pos_ += 2;
@@ -109,8 +99,7 @@ bool ShellParser::read_here_documents() {
   for (const PendingHereDocument& document : pending_) {
     for (;;) {
       if (at_end()) {
-        return fail("the here-document ending with \"" + document.delimiter +
-                    "\" is not closed");
+        return fail("the here-document ending with \"" + document.delimiter + "\" is not closed");
       }
       const std::size_t line_end = std::min(input_.find('\n', pos_), input_.size());
       std::string_view line = input_.substr(pos_, line_end - pos_);
@@ -119,8 +108,8 @@ bool ShellParser::read_here_documents() {
         while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
       }
       if (line == document.delimiter) break;
-      if (!document.quoted && (line.find("$(") != std::string_view::npos ||
-                               line.find('`') != std::string_view::npos)) {
+      if (!document.quoted &&
+          (line.find("$(") != std::string_view::npos || line.find('`') != std::string_view::npos)) {
         return fail("a here-document runs a command substitution");
       }
     }
@@ -132,7 +121,7 @@ bool ShellParser::read_here_documents() {
 bool ShellParser::at_reserved_word(std::string_view word) const {
   if (input_.compare(pos_, word.size(), word) != 0) return false;
   const std::size_t after = pos_ + word.size();
-  return after >= input_.size() || is_delimiter(input_[after]);
+  return after >= input_.size() || is_shell_delimiter(input_[after]);
 }
 
 bool ShellParser::at_list_end(ListEnd end) const {
@@ -159,12 +148,14 @@ bool ShellParser::parse_list(ListEnd end, bool allow_empty) {
   for (;;) {
     if (!skip_separating_space()) return false;
     if (at_list_end(end)) break;
-    if (at_end()) return fail(end == ListEnd::kParen ? "a \"(\" is not closed" : "a \"{\" is not closed");
+    if (at_end())
+      return fail(end == ListEnd::kParen ? "a \"(\" is not closed" : "a \"{\" is not closed");
     if (!parse_and_or()) return false;
     ++items;
     skip_blanks();
     if (peek() == ';') {
-      if (peek(1) == ';' || peek(1) == '&') return fail("\";;\" belongs to case, which is not supported");
+      if (peek(1) == ';' || peek(1) == '&')
+        return fail("\";;\" belongs to case, which is not supported");
       ++pos_;
     } else if (peek() == '&') {
       ++pos_;
@@ -233,7 +224,7 @@ bool ShellParser::parse_command() {
     ++pos_;  // "}"
     return parse_compound_tail(first);
   }
-  if (!at_redirection() && is_delimiter(peek())) {
+  if (!at_redirection() && is_shell_delimiter(peek())) {
     return fail(std::string("unexpected \"") + peek() + "\" where a command should be");
   }
   if (at_reserved_word("}")) return fail("unexpected \"}\"");
@@ -276,7 +267,8 @@ bool ShellParser::parse_redirection(Redirection& redirection) {
   const std::size_t start = pos_;
   while (is_digit(peek())) ++pos_;
   if (pos_ > start) {
-    redirection.fd = std::stoi(std::string(input_.substr(start, std::min<std::size_t>(pos_ - start, 9))));
+    redirection.fd =
+        std::stoi(std::string(input_.substr(start, std::min<std::size_t>(pos_ - start, 9))));
   }
   // Longest first, so "<<-" is not read as "<<" and "-".
   static constexpr std::array<std::string_view, 12> kOperators = {
@@ -291,7 +283,7 @@ bool ShellParser::parse_redirection(Redirection& redirection) {
   skip_blanks();
   // "> 2>x": bash reads "2>" as the next redirection, leaving this one without a target;
   // "<#x" starts a comment.
-  if (at_end() || is_delimiter(peek()) || at_redirection() || peek() == '#') {
+  if (at_end() || is_shell_delimiter(peek()) || at_redirection() || peek() == '#') {
     return fail("the redirection \"" + redirection.op + "\" has no target");
   }
   if (!parse_word(redirection.target)) return false;
@@ -322,7 +314,8 @@ bool ShellParser::parse_simple_command() {
       if (command.words.size() == command.assignment_count + 1 && command.redirections.empty()) {
         return fail("function definitions are not supported");
       }
-      if (!named && command.assignment_count > 0) return fail("array assignments are not supported");
+      if (!named && command.assignment_count > 0)
+        return fail("array assignments are not supported");
       return fail("unexpected \"(\"");
     }
     if (!named && at_reserved_word("}") && command.words.empty()) break;
@@ -339,8 +332,8 @@ bool ShellParser::parse_simple_command() {
       ++command.assignment_count;
       continue;
     }
-    if (!named && written.find('[') != std::string_view::npos && written.find("]=") != std::string_view::npos &&
-        is_name_start(written[0])) {
+    if (!named && written.find('[') != std::string_view::npos &&
+        written.find("]=") != std::string_view::npos && is_name_start(written[0])) {
       return fail("array element assignments are not supported");
     }
     named = true;

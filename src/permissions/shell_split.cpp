@@ -36,9 +36,8 @@ bool Redirection::writes_file() const {
   if (op == ">&") {
     // >&2 and >&- duplicate or close a descriptor; >&FILE writes FILE.
     const bool descriptor =
-        !file.empty() && (file == "-" || std::all_of(file.begin(), file.end(), [](char c) {
-          return c >= '0' && c <= '9';
-        }));
+        !file.empty() && (file == "-" || std::all_of(file.begin(), file.end(),
+                                                     [](char c) { return c >= '0' && c <= '9'; }));
     return !(descriptor && target.literal());
   }
   return true;
@@ -62,7 +61,9 @@ std::vector<bool> SimpleCommand::text_opaque() const {
   return flags;
 }
 
-bool SimpleCommand::runs_nothing() const { return command.empty() && !writes_files(); }
+bool SimpleCommand::runs_nothing() const {
+  return command.empty() && !writes_files();
+}
 
 bool SimpleCommand::writes_files() const {
   return std::any_of(redirections.begin(), redirections.end(),
@@ -82,13 +83,13 @@ ShellSplit split_command(std::string_view command) {
 }
 
 bool is_sensitive_variable(std::string_view name) {
-  static constexpr std::array<std::string_view, 5> kPrefixes = {"LD_", "DYLD_", "GIT_", "BASH_FUNC_",
-                                                                "NPM_CONFIG_"};
+  static constexpr std::array<std::string_view, 5> kPrefixes = {"LD_", "DYLD_", "GIT_",
+                                                                "BASH_FUNC_", "NPM_CONFIG_"};
   static constexpr std::array<std::string_view, 22> kNames = {
-      "PATH",       "BASH_ENV",  "ENV",         "IFS",        "SHELLOPTS",   "BASHOPTS",
-      "PS4",        "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE", "NODE_OPTIONS", "NODE_PATH",
-      "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5OPT", "PERL5LIB",  "PERLLIB",
-      "RUBYOPT",    "RUBYLIB",   "EDITOR",      "PAGER"};
+      "PATH",       "BASH_ENV",       "ENV",        "IFS",        "SHELLOPTS",    "BASHOPTS",
+      "PS4",        "PROMPT_COMMAND", "CDPATH",     "GLOBIGNORE", "NODE_OPTIONS", "NODE_PATH",
+      "PYTHONPATH", "PYTHONSTARTUP",  "PYTHONHOME", "PERL5OPT",   "PERL5LIB",     "PERLLIB",
+      "RUBYOPT",    "RUBYLIB",        "EDITOR",     "PAGER"};
   return std::any_of(kPrefixes.begin(), kPrefixes.end(),
                      [&](std::string_view prefix) { return name.starts_with(prefix); }) ||
          std::find(kNames.begin(), kNames.end(), name) != kNames.end();

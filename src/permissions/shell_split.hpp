@@ -44,9 +44,9 @@ struct ShellWord {
 };
 
 struct Redirection {
-  int fd = -1;                // the descriptor redirected, -1 for the operator's default
-  std::string op;             // ">", ">>", ">|", "<", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"
-  ShellWord target;           // the file, descriptor or here-document delimiter
+  int fd = -1;       // the descriptor redirected, -1 for the operator's default
+  std::string op;    // ">", ">>", ">|", "<", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"
+  ShellWord target;  // the file, descriptor or here-document delimiter
   std::string here_document;  // the body of a << or <<- redirection
 
   // Opens a file for writing: not a duplication (2>&1, >&-), not /dev/null, /dev/stdout or
@@ -80,9 +80,9 @@ struct SimpleCommand {
 
 struct ShellSplit {
   bool understood = false;
-  std::string problem;                   // why not, when not understood: "eval is not supported"
-  std::vector<SimpleCommand> commands;   // in the order they appear (a substitution before the
-                                         // command that uses it); empty for an empty line
+  std::string problem;                  // why not, when not understood: "eval is not supported"
+  std::vector<SimpleCommand> commands;  // in the order they appear (a substitution before the
+                                        // command that uses it); empty for an empty line
 };
 
 // Splits `command` (one bash command line, possibly several lines).

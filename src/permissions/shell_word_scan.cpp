@@ -7,21 +7,12 @@
 #include <cstdint>
 #include <string>
 
+#include "permissions/shell_chars.hpp"
 #include "permissions/shell_parser.hpp"
 
 namespace nib::permissions {
 namespace {
 
-bool is_delimiter(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '|' || c == '&' || c == ';' || c == '(' ||
-         c == ')' || c == '<' || c == '>';
-}
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool is_name_char(char c) {
-  return is_name_start(c) || (c >= '0' && c <= '9');
-}
 bool is_octal(char c) {
   return c >= '0' && c <= '7';
 }
@@ -60,7 +51,8 @@ std::size_t ShellParser::brace_expansion_end(std::size_t open) const {
   bool expands = false;
   for (std::size_t i = open; i < input_.size(); ++i) {
     const char c = input_[i];
-    if (is_delimiter(c) || c == '\'' || c == '"' || c == '\\' || c == '$' || c == '`') return 0;
+    if (is_shell_delimiter(c) || c == '\'' || c == '"' || c == '\\' || c == '$' || c == '`')
+      return 0;
     if (c == '{') ++depth;
     if (c == ',' && depth == 1) expands = true;
     if (c == '.' && i + 1 < input_.size() && input_[i + 1] == '.' && depth == 1) expands = true;
@@ -77,7 +69,7 @@ bool ShellParser::parse_word(ShellWord& word) {
       if (!scan_substitution(word, pos_, 2)) return false;
       continue;
     }
-    if (is_delimiter(c)) break;
+    if (is_shell_delimiter(c)) break;
     switch (c) {
       case '\\':
         if (pos_ + 1 >= input_.size()) return fail("the command ends with a backslash");
@@ -109,7 +101,8 @@ bool ShellParser::parse_word(ShellWord& word) {
       case '[': {
         // A glob only when a "]" closes it in the same word: "[" alone is the test command.
         std::size_t close = pos_ + 1;
-        while (close < input_.size() && !is_delimiter(input_[close]) && input_[close] != ']') {
+        while (close < input_.size() && !is_shell_delimiter(input_[close]) &&
+               input_[close] != ']') {
           ++close;
         }
         append(word, c, close < input_.size() && input_[close] == ']');

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "permissions/shell_chars.hpp"
 #include "permissions/shell_parser.hpp"
 
 namespace nib::permissions {
@@ -17,18 +18,18 @@ struct WrapperSpec {
   std::string_view name;
   std::string_view short_with_argument = "";  // "-s KILL" or "-sKILL"
   std::string_view short_flags = "";
-  std::string_view short_optional = "";  // an argument only when attached: xargs -i, -e, -l
+  std::string_view short_optional = "";      // an argument only when attached: xargs -i, -e, -l
   std::string_view long_with_argument = "";  // " signal kill-after ": blank-separated, padded
   std::string_view long_flags = "";          // may carry "=value"
   std::string_view not_a_wrapper = "";       // short options that make it something else
   std::string_view long_not_a_wrapper = "";
   std::string_view hides_command = "";  // options whose argument is a command line: env -S
-  int operands = 0;                // words before the command: timeout's duration
-  bool privileged = false;         // runs the command as another user
-  bool takes_assignments = false;  // NAME=value words before the command
-  bool appends_arguments = false;  // adds words it reads (xargs)
-  bool numeric_option = false;     // nice -10
-  bool runs_nothing_alone = false;  // without a command it only sets up the shell (exec)
+  int operands = 0;                     // words before the command: timeout's duration
+  bool privileged = false;              // runs the command as another user
+  bool takes_assignments = false;       // NAME=value words before the command
+  bool appends_arguments = false;       // adds words it reads (xargs)
+  bool numeric_option = false;          // nice -10
+  bool runs_nothing_alone = false;      // without a command it only sets up the shell (exec)
 };
 
 const std::array<WrapperSpec, 14>& wrapper_specs() {
@@ -77,7 +78,9 @@ const std::array<WrapperSpec, 14>& wrapper_specs() {
                      "max-lines ",
        .long_not_a_wrapper = " show-limits help version ",
        .appends_arguments = true},
-      {.name = "stdbuf", .short_with_argument = "ioe", .long_with_argument = " input output error "},
+      {.name = "stdbuf",
+       .short_with_argument = "ioe",
+       .long_with_argument = " input output error "},
       {.name = "ionice",
        .short_with_argument = "cn",
        .short_flags = "t",
@@ -127,9 +130,8 @@ std::string_view assigned_name(const ShellWord& word) {
   if (equals == std::string_view::npos || equals == 0) return {};
   std::string_view name = text.substr(0, equals);
   if (name.back() == '+') name.remove_suffix(1);
-  const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  }) && !(name[0] >= '0' && name[0] <= '9');
+  const bool valid = !name.empty() && is_name_start(name.front()) &&
+                     std::all_of(name.begin(), name.end(), is_name_char);
   return valid ? name : std::string_view{};
 }
 
@@ -160,7 +162,8 @@ util::Result<Stripped> strip_wrapper(const WrapperSpec& spec, const std::vector<
     if (!word.literal()) break;  // known only when it runs: taken as the command
     const std::string_view text = word.text;
     if (spec.takes_assignments && !assigned_name(word).empty()) {
-      if (is_sensitive_variable(assigned_name(word))) return Stripped{Strip::kSensitiveAssignment, i};
+      if (is_sensitive_variable(assigned_name(word)))
+        return Stripped{Strip::kSensitiveAssignment, i};
       ++i;
       continue;
     }
@@ -174,7 +177,8 @@ util::Result<Stripped> strip_wrapper(const WrapperSpec& spec, const std::vector<
     }
     if (text.size() > 2 && text.starts_with("--")) {
       const std::size_t equals = text.find('=');
-      const std::string_view name = text.substr(2, equals == std::string_view::npos ? std::string_view::npos : equals - 2);
+      const std::string_view name =
+          text.substr(2, equals == std::string_view::npos ? std::string_view::npos : equals - 2);
       if (lists(spec.long_not_a_wrapper, name)) return Stripped{};
       if (name == "split-string" && !spec.hides_command.empty()) return hiding(text);
       if (lists(spec.long_with_argument, name)) {
