@@ -29,7 +29,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
       "on stderr\n"
       "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
-      "  nib sessions           list this directory's saved sessions",
+      "  nib sessions           list this directory's saved sessions\n"
+      "  nib permissions explain 'COMMAND' | check   how permission rules decide; their "
+      "problems",
       "nib"};
   CliOptions options;
   std::vector<std::string> words;

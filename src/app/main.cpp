@@ -14,6 +14,7 @@
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
+#include "app/permissions_command.hpp"
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
@@ -83,6 +84,10 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   }
   if (argc == 2 && std::string_view(argv[1]) == "sessions") {
     return list_sessions(process_environment(), cwd, std::cout, std::cerr);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "permissions") {
+    return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc),
+                                   process_environment(), cwd, std::cout, std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
     const auto loaded = load_configuration(

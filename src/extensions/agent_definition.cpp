@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cctype>
 
-#include "extensions/claude_tool_names.hpp"
+#include "util/claude_tool_names.hpp"
 #include "extensions/front_matter_fields.hpp"
 #include "util/edit_distance.hpp"
 
 namespace nib::extensions {
 namespace {
+
+using util::nib_tool_name;
+using util::split_tool_list;
+using util::ToolEntry;
 
 // Typing mistakes within which an unknown tool name gets a "did you mean".
 constexpr std::size_t kSuggestionDistance = 2;

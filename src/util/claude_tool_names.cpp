@@ -1,9 +1,9 @@
-#include "extensions/claude_tool_names.hpp"
+#include "util/claude_tool_names.hpp"
 
 #include <array>
 
 #include "util/blank_text.hpp"
-namespace nib::extensions {
+namespace nib::util {
 namespace {
 
 constexpr std::array<ToolNameAlias, 10> kAliases = {{
@@ -57,4 +57,4 @@ std::vector<ToolEntry> split_tool_list(std::string_view text) {
   return entries;
 }
 
-}  // namespace nib::extensions
+}  // namespace nib::util

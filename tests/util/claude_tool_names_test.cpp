@@ -1,8 +1,8 @@
-#include "extensions/claude_tool_names.hpp"
+#include "util/claude_tool_names.hpp"
 
 #include <gtest/gtest.h>
 
-namespace nib::extensions {
+namespace nib::util {
 namespace {
 
 TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
@@ -38,4 +38,4 @@ TEST(ClaudeToolNamesTest, SplitsListsAtCommasAndBlanksOutsideParentheses) {
 }
 
 }  // namespace
-}  // namespace nib::extensions
+}  // namespace nib::util

@@ -1,7 +1,7 @@
 #pragma once
-// Claude Code's tool names and nib's, in one table: agent definitions' `tools` lists (and,
-// later, permission rules such as "Bash(git:*)") are written with Claude Code's capitalised
-// names, and nib's tools answer to their own. Also the splitting of a tool list into entries.
+// Claude Code's tool names and nib's, in one table: agent definitions' `tools` lists and
+// permission rules such as "Bash(git:*)" are written with Claude Code's capitalised names, and
+// nib's tools answer to their own. Also the splitting of a tool list into entries.
 // Depends on the standard library and util only, so any layer can use it. Pure; thread-safe.
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace nib::extensions {
+namespace nib::util {
 
 struct ToolNameAlias {
   std::string_view claude;  // as Claude Code names the tool: "Read"
@@ -39,4 +39,4 @@ struct ToolEntry {
 // entries are dropped; an unclosed "(" runs to the end.
 std::vector<ToolEntry> split_tool_list(std::string_view text);
 
-}  // namespace nib::extensions
+}  // namespace nib::util

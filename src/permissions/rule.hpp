@@ -1,0 +1,107 @@
+#pragma once
+// One permission rule, in Claude Code's syntax so rules carry over:
+//   Bash                 every use of the tool (also "Bash(*)"); any tool alone: Grep, read
+//   Bash(npm test:*)     a command that is "npm test" or starts with "npm test "
+//   Bash(git log *)      a glob over the command: * is any run of characters; a single
+//                        trailing " *" is optional ("ls *" matches "ls" and "ls -la")
+//   Bash(ls)             exactly that command
+//   Read(./.env) Edit(src/**) Write(...)   gitignore-like path patterns (pattern_match.hpp):
+//       //path  from the file-system root      ~/path  from the home directory
+//       /path   from the project the settings file belongs to
+//       ./path, or a path with a "/" inside   from the working directory
+//       name    without a "/": at any depth below the working directory
+//     a pattern matching a directory covers everything in it.
+//   WebFetch(domain:docs.rs)   fetches from that host ("*.docs.rs": its subdomains)
+//   mcp__server__tool, mcp__server__* and mcp__server   MCP tools
+// Tool names are nib's (bash, read, edit, write, grep, find, ls, web_fetch, ...) or Claude
+// Code's (util/claude_tool_names.hpp). Read rules also apply to grep, find and ls; Edit and
+// Write rules to both edit and write. A Bash rule matches a simple command's words after its
+// VAR=x prefixes and wrappers (shell_split.hpp); for a command run through sudo or doas an
+// allow rule must name the wrapper too ("Bash(sudo apt update)").
+//
+// Pure; thread-safe (a Rule is a value).
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace nib::permissions {
+
+enum class RuleList { kAllow, kAsk, kDeny };
+
+// "allow", "ask" or "deny".
+std::string_view rule_list_name(RuleList list);
+
+// Where a rule was written: `file` empty for nib's built-in defaults.
+struct RuleOrigin {
+  std::filesystem::path file;
+  RuleList list = RuleList::kAllow;
+  std::size_t index = 0;  // in the file's permissions.<list> array
+
+  // "~/.claude/settings.json permissions.deny[2]", or "built-in default".
+  std::string describe() const;
+};
+
+struct Rule {
+  enum class Form {
+    kAnyUse,         // the tool alone
+    kCommandPrefix,  // Bash(prefix:*)
+    kCommandGlob,    // Bash(... * ...)
+    kCommandExact,   // Bash(ls)
+    kPath,           // Read(...), Edit(...), Write(...)
+    kDomain,         // WebFetch(domain:...)
+    kMcpServer,      // mcp__server, mcp__server__*
+    kUnmatchable,    // a specifier nib cannot match for this tool (Task(worker)): never matches
+  };
+  enum class Anchor { kRoot, kHome, kProject, kWorkingDirectory, kAnyDepth };
+
+  std::string text;  // as written: "Bash(npm test:*)"
+  std::string tool;  // as written: "Bash"
+  std::optional<std::string> specifier;
+  Form form = Form::kAnyUse;
+  std::string pattern;  // the prefix, glob, command, path glob, host or server
+  Anchor anchor = Anchor::kWorkingDirectory;  // kPath: where `pattern` starts
+  std::filesystem::path project;              // kPath with kProject: the settings file's project
+  RuleOrigin origin;
+};
+
+// Parses `text`; a failure says what is wrong with it ("the \"(\" is not closed"). `project`:
+// the directory "/path" patterns start from.
+util::Result<Rule> parse_rule(std::string_view text, RuleOrigin origin,
+                              const std::filesystem::path& project);
+
+// What a tool call offers rules to match.
+struct CallSubject {
+  std::string tool;                          // the called tool, nib's name: "read"
+  std::vector<std::filesystem::path> paths;  // absolute, normalised (read, edit, grep, ...)
+  std::optional<std::string> host;           // web_fetch: the URL's host, lower case
+  std::filesystem::path cwd;
+  std::filesystem::path home;
+};
+
+// Whether `rule` names `tool` (nib's or Claude Code's name; Read rules name grep, find and
+// ls too, Edit and Write rules both edit and write).
+bool rule_names_tool(const Rule& rule, std::string_view tool);
+
+// Whether a non-Bash rule matches the call: its tool, and its path or host when it has one.
+// Every path must match for `all_paths` (allow rules), any for the others.
+bool rule_matches_subject(const Rule& rule, const CallSubject& subject, bool all_paths);
+
+// Whether `rule`'s path pattern matches `path` (absolute, normalised) or a directory above it.
+bool rule_matches_path(const Rule& rule, const std::filesystem::path& path,
+                       const std::filesystem::path& cwd, const std::filesystem::path& home);
+
+// Whether a Bash rule matches a command whose text is `text` (`opaque` per byte). `possibly`:
+// the opaque parts may stand for anything (shell_split.hpp).
+bool rule_matches_command(const Rule& rule, std::string_view text, const std::vector<bool>& opaque,
+                          bool possibly);
+
+// True for a Bash rule (tool bash or Bash).
+bool is_bash_rule(const Rule& rule);
+
+}  // namespace nib::permissions

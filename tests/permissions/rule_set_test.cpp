@@ -1,0 +1,165 @@
+// The rule set: loading from settings documents (and its errors), precedence, bash commands
+// part by part, the built-in defaults.
+
+#include "permissions/rule_set.hpp"
+
+#include <gtest/gtest.h>
+
+#include "permissions/rule_check.hpp"
+
+namespace nib::permissions {
+namespace {
+
+using nlohmann::json;
+
+RuleSet load(std::vector<RuleSource> sources) {
+  auto loaded = RuleSet::load(sources);
+  EXPECT_TRUE(loaded.ok()) << loaded.error();
+  return loaded.ok() ? std::move(loaded.value()) : RuleSet();
+}
+
+RuleSource source(std::string file, json permissions) {
+  return {file, json{{"permissions", std::move(permissions)}}, "/project"};
+}
+
+CallFacts bash(std::string command) {
+  return {"bash", json{{"command", std::move(command)}}, "/project", "/home/u"};
+}
+
+CallFacts tool(std::string name, json arguments) {
+  return {std::move(name), std::move(arguments), "/project", "/home/u"};
+}
+
+Verdict verdict(const RuleSet& rules, const CallFacts& call) {
+  return rules.decide(call).decision.verdict;
+}
+
+TEST(RuleSet, BrokenRulesNameFileListIndexAndProblem) {
+  const auto broken =
+      RuleSet::load({source("/p/.nib/settings.json", {{"allow", {"Bash(ls)", "Bash(npm"}}})});
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error(),
+            "/p/.nib/settings.json: permissions.allow[1]: \"Bash(npm\": the \"(\" is not closed");
+  EXPECT_EQ(RuleSet::load({source("/f", {{"deny", "Bash"}})}).error(),
+            "/f: permissions.deny: must be a list of rules (strings)");
+  EXPECT_NE(RuleSet::load({source("/f", {{"ask", {3}}})})
+                .error()
+                .find("permissions.ask[0]: must be a string"),
+            std::string::npos);
+  EXPECT_EQ(RuleSet::load({{"/f", json{{"permissions", 1}}, "/"}}).error(),
+            "/f: permissions: must be an object");
+  EXPECT_TRUE(RuleSet::load({{"/f", json{{"model", "x"}}, "/"}}).ok()) << "no permissions: fine";
+}
+
+TEST(RuleSet, DenyComesBeforeAskBeforeAllowWhateverTheFile) {
+  const RuleSet rules = load(
+      {source("/user.json", {{"deny", {"Bash(git push:*)"}}}),
+       source("/project.json", {{"allow", {"Bash(git:*)"}}, {"ask", {"Bash(git commit:*)"}}})});
+  EXPECT_EQ(verdict(rules, bash("git status")), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("git commit -m x")), Verdict::kAsk);
+  const CallDecision push = rules.decide(bash("git push origin main"));
+  EXPECT_EQ(push.decision.verdict, Verdict::kDeny);
+  ASSERT_NE(push.decision.rule, nullptr);
+  EXPECT_EQ(push.decision.rule->text, "Bash(git push:*)");
+  EXPECT_EQ(push.decision.rule->origin.file, "/user.json");
+  EXPECT_EQ(push.decision.rule->origin.index, 0u);
+  EXPECT_EQ(verdict(rules, bash("npm test")), Verdict::kNone);
+}
+
+TEST(RuleSet, EveryPartOfACommandMustBeAllowed) {
+  const RuleSet rules = load({source(
+      "/s.json", {{"allow", {"Bash(npm test:*)", "Bash(git log:*)"}}, {"deny", {"Bash(rm:*)"}}})});
+  EXPECT_EQ(verdict(rules, bash("npm test && git log -3 | cat")), Verdict::kNone)
+      << "cat is not allowed";
+  EXPECT_EQ(verdict(rules, bash("npm test && git log -3")), Verdict::kAllow);
+  const CallDecision mixed = rules.decide(bash("npm test; sudo rm -rf build"));
+  EXPECT_EQ(mixed.decision.verdict, Verdict::kDeny);
+  ASSERT_EQ(mixed.parts.size(), 2u);
+  EXPECT_EQ(mixed.parts[0].verdict, Verdict::kAllow);
+  EXPECT_EQ(mixed.parts[1].verdict, Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, bash("echo $(rm -rf x)")), Verdict::kDeny) << "inside a substitution";
+  EXPECT_EQ(verdict(rules, bash("bash -c 'npm test && rm x'")), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, bash("$CMD -rf x")), Verdict::kAsk) << "might be rm";
+  EXPECT_EQ(verdict(rules, bash("eval 'npm test'")), Verdict::kAsk) << "not understood: asks";
+  EXPECT_EQ(verdict(rules, bash("npm test 'unclosed")), Verdict::kAsk);
+}
+
+TEST(RuleSet, APrivilegedCommandNeedsARuleNamingTheWrapper) {
+  const RuleSet rules =
+      load({source("/s.json", {{"allow", {"Bash(apt list:*)", "Bash(sudo apt update)"}}})});
+  EXPECT_EQ(verdict(rules, bash("apt list --installed")), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("sudo apt list --installed")), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, bash("sudo apt update")), Verdict::kAllow);
+}
+
+TEST(RuleSet, NotUnderstoodStillDeniesForABareBashDeny) {
+  const RuleSet rules = load({source("/s.json", {{"deny", {"Bash"}}})});
+  EXPECT_EQ(verdict(rules, bash("eval x")), Verdict::kDeny);
+  const CallDecision unknown = RuleSet().decide(bash("eval x"));
+  EXPECT_EQ(unknown.decision.verdict, Verdict::kAsk);
+  EXPECT_NE(unknown.decision.reason.find("eval"), std::string::npos);
+}
+
+TEST(RuleSet, FileToolsAndTheirPaths) {
+  const RuleSet rules = load({source(
+      "/s.json", {{"allow", {"Edit(src/**)", "Read", "mcp__gh__*", "WebFetch(domain:docs.rs)"}},
+                  {"deny", {"Read(./secrets/**)", "Edit(//etc/**)"}}})});
+  EXPECT_EQ(verdict(rules, tool("edit", {{"path", "src/a.c"}})), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, tool("write", {{"path", "/project/src/b.c"}})), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, tool("write", {{"path", "lib/b.c"}})), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, tool("edit", {{"path", "src/../../etc/x"}})), Verdict::kDeny)
+      << "paths are normalised before matching";
+  EXPECT_EQ(verdict(rules, tool("read", {{"path", "secrets/key"}})), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, tool("grep", {{"pattern", "x"}, {"path", "secrets"}})), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, tool("read", {{"path", "README.md"}})), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, tool("mcp__gh__create_issue", json::object())), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, tool("web_fetch", {{"url", "https://Docs.RS/x?y"}})), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, tool("web_fetch", {{"url", "https://docs.rs.evil.com/"}})),
+            Verdict::kNone);
+}
+
+TEST(RuleSet, DefaultsAskForSecretsUnlessYouAllowThem) {
+  const RuleSet defaults;
+  EXPECT_EQ(verdict(defaults, tool("read", {{"path", "~/.ssh/id_rsa"}})), Verdict::kAsk);
+  EXPECT_EQ(verdict(defaults, tool("read", {{"path", "/home/u/.aws/credentials"}})), Verdict::kAsk);
+  EXPECT_EQ(verdict(defaults, tool("ls", {{"path", "/home/u/.gnupg"}})), Verdict::kAsk);
+  EXPECT_EQ(verdict(defaults, tool("read", {{"path", "deep/dir/.env.local"}})), Verdict::kAsk);
+  EXPECT_EQ(verdict(defaults, tool("read", {{"path", "src/main.c"}})), Verdict::kNone);
+  EXPECT_EQ(verdict(defaults, bash("cat ~/.ssh/id_rsa")), Verdict::kAsk);
+  EXPECT_EQ(verdict(defaults, bash("cat .env")), Verdict::kAsk);
+  const RuleSet mine =
+      load({source("/s.json", {{"allow", {"Read(~/.ssh/config)", "Bash(cat:*)"}}})});
+  EXPECT_EQ(verdict(mine, tool("read", {{"path", "~/.ssh/config"}})), Verdict::kAllow);
+  EXPECT_EQ(verdict(mine, bash("cat ~/.ssh/config")), Verdict::kAllow);
+  EXPECT_EQ(verdict(mine, bash("cat ~/.ssh/id_rsa")), Verdict::kAllow)
+      << "your allow rule for cat wins over the defaults";
+}
+
+TEST(RuleSet, CommandsNamingDeniedPathsAsk) {
+  const RuleSet rules = load({source("/s.json", {{"allow", {"Bash(cat:*)", "Bash(echo:*)"}},
+                                                 {"deny", {"Read(./secrets/**)", "Edit(//etc/**)"}},
+                                                 {"ask", {"Edit(./.git/**)"}}})});
+  EXPECT_EQ(verdict(rules, bash("cat secrets/key")), Verdict::kAsk);
+  EXPECT_EQ(verdict(rules, bash("echo x > /etc/passwd")), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, bash("echo x >> .git/config")), Verdict::kAsk);
+  EXPECT_EQ(verdict(rules, bash("echo x > out.txt")), Verdict::kAllow);
+}
+
+TEST(RuleCheck, NeverMatchingShadowedAndRedundantRules) {
+  const RuleSet rules = load({source("/s.json", {{"allow",
+                                                  {"Bash(git log:*)", "Serach", "Task(worker)",
+                                                   "Bash(npm:*)", "Bash(npm test)", "Read"}},
+                                                 {"deny", {"Bash(git:*)"}}})});
+  const auto problems = check_rules(rules, {"bash", "read", "grep", "edit", "write", "task"});
+  std::vector<std::string> found;
+  for (const RuleProblem& problem : problems)
+    found.push_back(problem.rule->text + ": " + problem.problem);
+  ASSERT_EQ(found.size(), 4u) << testing::PrintToString(found);
+  EXPECT_NE(found[0].find("Bash(git log:*): shadowed: Bash(git:*)"), std::string::npos) << found[0];
+  EXPECT_NE(found[1].find("Serach: never matches"), std::string::npos) << found[1];
+  EXPECT_NE(found[2].find("Task(worker): never matches"), std::string::npos) << found[2];
+  EXPECT_NE(found[3].find("Bash(npm test): redundant: Bash(npm:*)"), std::string::npos) << found[3];
+}
+
+}  // namespace
+}  // namespace nib::permissions
