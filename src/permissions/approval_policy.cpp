@@ -43,12 +43,12 @@ core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, cons
                                           std::stop_token stop) {
   const Assessment assessment = policy_.assess(request);
   switch (assessment.verdict) {
-    case Verdict::kAllow:
+    case CallVerdict::kAllow:
       return {};
-    case Verdict::kDeny:
+    case CallVerdict::kDeny:
       return {true, "Not run: " + assessment.reason + ". Do not retry this call; do without it.",
               assessment.source};
-    case Verdict::kAsk:
+    case CallVerdict::kAsk:
       break;
   }
   if (remembered(assessment.rules_to_save)) return {};

@@ -62,6 +62,7 @@ class ApprovalPolicy {
   core::Gate gate(AskUser ask);
 
   PermissionPolicy& policy() { return policy_; }
+  const PermissionPolicy& policy() const { return policy_; }
 
   // What the model is told about a call the user answered with `reply` (allowed: no block).
   core::GateDecision decision_for(const ApprovalQuestion& question, const ApprovalReply& reply);

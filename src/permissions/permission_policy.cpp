@@ -83,7 +83,7 @@ PermissionPolicy::PermissionPolicy(PolicyOptions options)
 Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
   const RuleMatch rule = options_.rules ? options_.rules(request) : RuleMatch{};
   if (rule.verdict == RuleVerdict::kDeny) {
-    return {Verdict::kDeny, "a permission rule denies it: " + rule.rule, "permission rule", {}};
+    return {CallVerdict::kDeny, "a permission rule denies it: " + rule.rule, "permission rule", {}};
   }
   if (listed(options_.ask_tools, request.name)) {
     return asks(request, "--ask names " + request.name, "--ask");
@@ -93,7 +93,7 @@ Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
     return asks(request, "a permission rule asks about it: " + rule.rule, "permission rule");
   }
   Assessment decided = by_mode(request);
-  if (decided.verdict == Verdict::kAsk && rule.verdict == RuleVerdict::kAllow) return {};
+  if (decided.verdict == CallVerdict::kAsk && rule.verdict == RuleVerdict::kAllow) return {};
   return decided;
 }
 
@@ -110,7 +110,7 @@ Assessment PermissionPolicy::by_mode(const core::GateRequest& request) const {
   }
   switch (mode) {
     case PermissionMode::kReadOnly:
-      return {Verdict::kDeny,
+      return {CallVerdict::kDeny,
               request.name +
                   " may change something, and read-only mode runs only calls that "
                   "change nothing",
@@ -135,7 +135,7 @@ Assessment PermissionPolicy::bash_by_mode(const core::GateRequest& request) cons
           options_.read_only_command(command)) {
         return {};
       }
-      return {Verdict::kDeny,
+      return {CallVerdict::kDeny,
               "read-only mode runs only commands that change nothing (ls, cat, grep, git log, "
               "git status, ...), and this one may change something",
               "read-only mode",
@@ -166,7 +166,7 @@ Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request) co
   const std::string path = string_argument(request, "path");
   switch (mode()) {
     case PermissionMode::kReadOnly:
-      return {Verdict::kDeny, "read-only mode changes no files", "read-only mode", {}};
+      return {CallVerdict::kDeny, "read-only mode changes no files", "read-only mode", {}};
     case PermissionMode::kAsk:
       return asks(request, request.name + " calls ask in ask mode", "ask mode");
     default:
@@ -193,7 +193,7 @@ Assessment PermissionPolicy::asks(const core::GateRequest& request, std::string 
   std::vector<std::string> rules =
       options_.rules_for ? options_.rules_for(request) : std::vector<std::string>{};
   if (rules.empty()) rules = default_rules(request, options_.working_tree);
-  return {Verdict::kAsk, std::move(reason), std::move(source), std::move(rules)};
+  return {CallVerdict::kAsk, std::move(reason), std::move(source), std::move(rules)};
 }
 
 }  // namespace nib::permissions

@@ -48,10 +48,10 @@ struct PolicyOptions {
   std::function<std::vector<std::string>(const core::GateRequest&)> rules_for;
 };
 
-enum class Verdict { kAllow, kAsk, kDeny };
+enum class CallVerdict { kAllow, kAsk, kDeny };
 
 struct Assessment {
-  Verdict verdict = Verdict::kAllow;
+  CallVerdict verdict = CallVerdict::kAllow;
   // Why it asks or refuses, for the user and the model ("bash asks for the network: ...").
   std::string reason;
   std::string source;  // who decided: "permission rule ...", "read-only mode", ...

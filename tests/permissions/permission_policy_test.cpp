@@ -31,11 +31,11 @@ class PermissionPolicyTest : public ::testing::Test {
             }};
   }
   fs::path tree() const { return dir_.path() / "tree"; }
-  Verdict verdict(const PolicyOptions& options, const Call& call) {
+  CallVerdict verdict(const PolicyOptions& options, const Call& call) {
     const core::GateRequest request{"call_1", call.tool, &call.args, call.read_only, false};
     return PermissionPolicy(options).assess(request).verdict;
   }
-  Verdict verdict(PermissionMode mode, const Call& call) { return verdict(options(mode), call); }
+  CallVerdict verdict(PermissionMode mode, const Call& call) { return verdict(options(mode), call); }
 
   void SetUp() override {
     fs::create_directories(tree() / "src");
@@ -62,10 +62,10 @@ const Call kWriteMcp{"write", {{"path", ".mcp.json"}}};
 const Call kMcp{"mcp__db__drop", {{"table", "x"}}};
 
 TEST_F(PermissionPolicyTest, TheModeMatrix) {
-  using enum Verdict;
+  using enum CallVerdict;
   struct Row {
     const Call* call;
-    Verdict in_auto, in_ask, in_read_only, in_yolo;
+    CallVerdict in_auto, in_ask, in_read_only, in_yolo;
   };
   const Row rows[] = {
       {&kRead, kAllow, kAllow, kAllow, kAllow},
@@ -96,9 +96,9 @@ TEST_F(PermissionPolicyTest, WithoutTheSandboxAutoAsksBeforeEachCommandSayingWhy
   unconfined.sandbox = {.confining = false, .unavailable = "bubblewrap cannot create namespaces"};
   const core::GateRequest request{"c", "bash", &kBash.args};
   const Assessment assessment = PermissionPolicy(unconfined).assess(request);
-  EXPECT_EQ(assessment.verdict, Verdict::kAsk);
+  EXPECT_EQ(assessment.verdict, CallVerdict::kAsk);
   EXPECT_EQ(assessment.reason, "bubblewrap cannot create namespaces");
-  EXPECT_EQ(verdict(unconfined, kEditInside), Verdict::kAllow) << "edits do not need the sandbox";
+  EXPECT_EQ(verdict(unconfined, kEditInside), CallVerdict::kAllow) << "edits do not need the sandbox";
 }
 
 TEST_F(PermissionPolicyTest, ExcludedCommandsAskInAuto) {
@@ -106,8 +106,8 @@ TEST_F(PermissionPolicyTest, ExcludedCommandsAskInAuto) {
   excluded.sandbox.runs_outside = [](const std::string& command) {
     return command.rfind("docker", 0) == 0;
   };
-  EXPECT_EQ(verdict(excluded, Call{"bash", {{"command", "docker build ."}}}), Verdict::kAsk);
-  EXPECT_EQ(verdict(excluded, kBash), Verdict::kAllow);
+  EXPECT_EQ(verdict(excluded, Call{"bash", {{"command", "docker build ."}}}), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(excluded, kBash), CallVerdict::kAllow);
 }
 
 TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
@@ -118,17 +118,17 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
     ruled.rules = [rule](const core::GateRequest&) { return RuleMatch{rule, "Bash(x) in f"}; };
     return ruled;
   };
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kDeny), kLs), Verdict::kDeny);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kDeny), kRead), Verdict::kDeny);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kAsk), kRead), Verdict::kAsk);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kAsk), kRead), Verdict::kAllow)
+  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kDeny), kLs), CallVerdict::kDeny);
+  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kDeny), kRead), CallVerdict::kDeny);
+  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kAsk), kRead), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kAsk), kRead), CallVerdict::kAllow)
       << "yolo asks nothing";
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAsk, RuleVerdict::kAllow), kBash), Verdict::kAllow);
+  EXPECT_EQ(verdict(with_rule(PermissionMode::kAsk, RuleVerdict::kAllow), kBash), CallVerdict::kAllow);
   EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kAllow), kNetwork),
-            Verdict::kAllow)
+            CallVerdict::kAllow)
       << "a rule allows what auto would ask about";
   EXPECT_EQ(verdict(with_rule(PermissionMode::kReadOnly, RuleVerdict::kAllow), kEditInside),
-            Verdict::kDeny)
+            CallVerdict::kDeny)
       << "no rule makes read-only write";
   const core::GateRequest request{"c", "bash", &kBash.args};
   const Assessment denied =
@@ -139,9 +139,9 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
 TEST_F(PermissionPolicyTest, AskFlagAsksInEveryModeButDenyStillWins) {
   PolicyOptions flagged = options(PermissionMode::kYolo);
   flagged.ask_tools = {"read"};
-  EXPECT_EQ(verdict(flagged, kRead), Verdict::kAsk);
+  EXPECT_EQ(verdict(flagged, kRead), CallVerdict::kAsk);
   flagged.ask_tools = {"all"};
-  EXPECT_EQ(verdict(flagged, kBash), Verdict::kAsk);
+  EXPECT_EQ(verdict(flagged, kBash), CallVerdict::kAsk);
 }
 
 TEST_F(PermissionPolicyTest, TheRulesOfferedForAlways) {
