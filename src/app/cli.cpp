@@ -79,6 +79,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--ask", ask,
                  "Ask before running these tools (comma-separated, or 'all'); print mode, which "
                  "cannot ask, refuses them");
+  app.add_option("--permission-mode", options.permission_mode,
+                 "auto (the default: commands in the sandbox, edits in the tree without asking), "
+                 "ask, read-only or yolo (no sandbox, no questions)");
   app.add_flag("--version", options.version, "Print the version and exit");
 
   try {

@@ -28,6 +28,7 @@ struct CliOptions {
   int max_turns = 0;                              // 0: the default
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
   std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
+  std::optional<std::string> permission_mode;  // --permission-mode auto|ask|read-only|yolo
   bool version = false;
 };
 

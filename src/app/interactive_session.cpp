@@ -1,4 +1,5 @@
 #include "app/interactive_session.hpp"
+#include "app/permission_setup.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -14,6 +15,7 @@
 #include "app/prompt_history.hpp"
 #include "app/run_assembly.hpp"
 #include "app/subagent_setup.hpp"
+#include "permissions/rule_list.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
@@ -52,7 +54,8 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
       worker_([this] { wake(); }),
-      approvals_(options.ask),
+      approvals_(policy_options(context.permission_mode, options, context.cwd, context.sandbox),
+                 [this](const std::vector<std::string>& rules) { save_rules(rules); }),
       on_stop_(std::move(stop), std::function<void()>([this] {
                  stop_requested_ = true;
                  wake();
@@ -193,10 +196,11 @@ void InteractiveSession::drain_worker() {
     } else if (const auto* line = std::get_if<ui::JobNotice>(&message)) {
       notice(line->text, line->is_error ? ui::NoticeKind::kError : ui::NoticeKind::kInfo);
     } else if (const auto* question = std::get_if<permissions::ApprovalQuestion>(&message)) {
-      approval_ = ui::ApprovalView{
-          "Allow " +
-          ui::ToolPresenter(tools_.get()).call(question->tool_name, question->arguments.dump()) +
-          "?"};
+      approval_ = ui::ApprovalView{"Allow " +
+                                       ui::ToolPresenter(tools_.get())
+                                           .call(question->tool_name, question->arguments.dump()) +
+                                       "?",
+                                   question->reason, question->rules};
     } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }
@@ -260,6 +264,7 @@ ui::ViewState InteractiveSession::view_state() const {
   footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
   footer.usage = usage_;
   footer.cost_usd = cost_usd_;
+  footer.permission_mode = std::string(permissions::mode_name(approvals_.policy().mode()));
   return state;
 }
 
@@ -286,6 +291,7 @@ void InteractiveSession::handle_key(const ui::Key& key) {
   if (picker_) return handle_picker_key(key);
   if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c') return on_control_c();
   if (handle_menu_key(key)) return;
+  if (key.code == ui::KeyCode::kShiftTab) return cycle_permission_mode();
   if (key.code == ui::KeyCode::kEscape) {
     if (working_) {
       worker_.abort();
@@ -331,10 +337,65 @@ bool InteractiveSession::handle_menu_key(const ui::Key& key) {
   return true;
 }
 
+void InteractiveSession::cycle_permission_mode() {
+  using permissions::PermissionMode;
+  permissions::PermissionPolicy& policy = approvals_.policy();
+  PermissionMode next = PermissionMode::kAuto;
+  switch (policy.mode()) {
+    case PermissionMode::kAuto:
+      next = PermissionMode::kAsk;
+      break;
+    case PermissionMode::kAsk:
+      next = PermissionMode::kReadOnly;
+      break;
+    case PermissionMode::kReadOnly:
+      next = context_.permission_mode == PermissionMode::kYolo ? PermissionMode::kYolo
+                                                               : PermissionMode::kAuto;
+      break;
+    case PermissionMode::kYolo:
+      break;
+  }
+  policy.set_mode(next);
+  notice("Permission mode: " + std::string(permissions::mode_name(next)) +
+         " (Shift+Tab changes it)");
+}
+
+void InteractiveSession::save_rules(const std::vector<std::string>& rules) {
+  // Called on the run's thread: the notice goes through the worker.
+  worker_.post(
+      ui::JobNotice{"Allowed for this session: " + permissions::joined_rules(rules), false});
+}
+
 void InteractiveSession::handle_approval_key(const ui::Key& key) {
+  if (approval_->editing_rules) return handle_rule_edit_key(key);
+  if (key.code == ui::KeyCode::kText && (key.text == "e" || key.text == "E") &&
+      !approval_->rules.empty()) {
+    // The draft waits while the editor holds the rules.
+    draft_before_rules_ = editor_.text();
+    editor_.set_text(permissions::joined_rules(approval_->rules));
+    approval_->editing_rules = true;
+    return;
+  }
   const auto answer = ui::approval_answer(key);
   if (!answer) return;
   worker_.answer_approval(*answer);
+  approval_.reset();
+}
+
+void InteractiveSession::handle_rule_edit_key(const ui::Key& key) {
+  if (key.code == ui::KeyCode::kEscape) {
+    editor_.set_text(draft_before_rules_);
+    approval_->editing_rules = false;
+    return;
+  }
+  if (editor_.handle(key) != ui::EditResult::kSubmit) return;
+  const std::vector<std::string> rules = permissions::split_rules(editor_.take_submission());
+  editor_.set_text(draft_before_rules_);
+  if (rules.empty()) {
+    approval_->editing_rules = false;
+    return;
+  }
+  worker_.answer_approval(permissions::ApprovalReply(permissions::ApprovalAnswer::kAlways, rules));
   approval_.reset();
 }
 

@@ -57,6 +57,12 @@ class InteractiveSession {
   void handle_key(const ui::Key& key);
   bool handle_menu_key(const ui::Key& key);
   void handle_approval_key(const ui::Key& key);
+  // While the user edits the rules "always" saves: Enter answers, Esc goes back.
+  void handle_rule_edit_key(const ui::Key& key);
+  // Shift+Tab: auto → ask → read-only → auto (yolo only when the session started in it).
+  void cycle_permission_mode();
+  // "Always": the rules go to .nib/settings.local.json; a notice says where, or why not.
+  void save_rules(const std::vector<std::string>& rules);
   void handle_picker_key(const ui::Key& key);
   void on_control_c();
   void after_edit();
@@ -109,6 +115,7 @@ class InteractiveSession {
   std::string working_label_;
   core::RunStopReason last_stop_ = core::RunStopReason::kDone;
   std::optional<ui::ApprovalView> approval_;
+  std::string draft_before_rules_;  // the editor's text while it holds rules being edited
   std::optional<Picker> picker_;
   ui::CompletionMenu completions_;
   std::optional<std::string> dismissed_completion_;  // the text whose menu Esc closed

@@ -1,4 +1,5 @@
 #include "app/main.hpp"
+#include "app/permission_setup.hpp"
 
 #include <unistd.h>
 
@@ -155,15 +156,18 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   }
   const ModelConfig& model = resolved.value();
   util::register_secret(model.api_key);
-  RunContext context{env,
-                     cwd,
-                     instructions_section(find_instruction_files(directories.global, cwd)),
-                     compaction_settings(settings),
-                     std::move(existing.value()),
-                     options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
-                     withheld_environment(configuration),
-                     directories.global,
-                     &configuration};
+  const auto mode = starting_mode(options, configuration);
+  if (!mode.ok()) {
+    std::cerr << mode.error() << '\n';
+    return 2;
+  }
+  RunContext context{
+      env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
+      compaction_settings(settings), std::move(existing.value()),
+      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
+      withheld_environment(configuration), directories.global, &configuration, mode.value(),
+      // Until the sandbox is wired, commands are treated as confined.
+      permissions::SandboxState{.confining = true}};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

@@ -1,4 +1,5 @@
 #include "app/print_mode.hpp"
+#include "app/permission_setup.hpp"
 
 #include <unistd.h>
 
@@ -79,7 +80,9 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     session.on_event(event);
     output.on_event(event);
   };
-  permissions::ApprovalPolicy approvals(options.ask);
+  output.set_permission_mode(std::string(permissions::mode_name(context.permission_mode)));
+  permissions::ApprovalPolicy approvals(
+      policy_options(context.permission_mode, options, context.cwd, context.sandbox));
   loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
   install_compaction(loop_options, context.compaction,
                      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });

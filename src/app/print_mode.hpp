@@ -11,6 +11,7 @@
 #include "app/environment.hpp"
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
+#include "permissions/permission_policy.hpp"
 #include "session/compaction.hpp"
 
 namespace nib::app {
@@ -26,6 +27,8 @@ struct RunContext {
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
+  permissions::PermissionMode permission_mode = permissions::PermissionMode::kAuto;
+  permissions::SandboxState sandbox;  // how commands run (the probe's verdict)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

@@ -31,6 +31,9 @@ struct ToolSpec {
   // The call's own work is other calls (a subagent's), which take their own tool slots: it
   // takes none, so that waiting for them cannot starve them of slots.
   bool delegates = false;
+  // Calls change nothing on the machine (no file, no process, nothing sent beyond reading):
+  // the read-only permission mode runs them, and no mode asks about them.
+  bool read_only = false;
 };
 
 // What the caller hands a tool besides its arguments; never filled in by the model.

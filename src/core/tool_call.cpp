@@ -64,7 +64,9 @@ std::optional<ToolResult> apply_gate(const Gate& gate, const ToolCall& call,
   if (!gate) return std::nullopt;
   GateDecision decision;
   try {
-    decision = gate(GateRequest{call.id, call.name, &prepared.args}, std::move(stop));
+    const ToolSpec& spec = prepared.tool->spec();
+    decision = gate(GateRequest{call.id, call.name, &prepared.args, spec.read_only, spec.delegates},
+                    std::move(stop));
   } catch (const std::exception& e) {
     decision = {true, std::string("the check failed: ") + e.what(), "on_tool_call hook"};
   } catch (...) {

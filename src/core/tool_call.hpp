@@ -37,6 +37,8 @@ struct GateRequest {
   std::string tool_call_id;
   std::string name;
   const nlohmann::json* args = nullptr;
+  bool read_only = false;  // the tool's ToolSpec::read_only
+  bool delegates = false;  // the tool's ToolSpec::delegates
 };
 struct GateDecision {
   bool block = false;

@@ -3,45 +3,88 @@
 #include <algorithm>
 
 namespace nib::permissions {
+namespace {
 
-ApprovalPolicy::ApprovalPolicy(std::vector<std::string> ask_tools)
-    : ask_tools_(std::move(ask_tools)) {}
-
-bool ApprovalPolicy::needs_approval(const std::string& tool_name) const {
-  const bool listed =
-      std::any_of(ask_tools_.begin(), ask_tools_.end(),
-                  [&](const std::string& name) { return name == tool_name || name == "all"; });
-  if (!listed) return false;
-  const std::lock_guard lock(mutex_);
-  return !always_allowed_.contains(tool_name);
+std::string quoted_list(const std::vector<std::string>& rules) {
+  std::string text;
+  for (const std::string& rule : rules) text += (text.empty() ? "\"" : ", \"") + rule + "\"";
+  return text;
 }
 
+// The refusal when nobody can be asked: what was asked about and what would allow it.
+core::GateDecision refusal_in_print_mode(const core::GateRequest& request,
+                                         const Assessment& assessment) {
+  std::string reason = "Not run: " + assessment.reason +
+                       ", and nobody can be asked in print mode. Do not retry this call; do "
+                       "without it, or tell the user what you would have run.";
+  std::string allow = " The user can allow it with the rule " +
+                      quoted_list(assessment.rules_to_save) +
+                      " in permissions.allow of .nib/settings.local.json";
+  if (assessment.source == "--ask") {
+    allow = " The user can allow it by leaving " + request.name + " out of --ask";
+  } else if (assessment.source == "ask mode") {
+    allow += ", or with --permission-mode auto";
+  }
+  return {true, reason + allow + ".", assessment.source};
+}
+
+}  // namespace
+
+ApprovalPolicy::ApprovalPolicy(PolicyOptions options, RuleSaver save_rules)
+    : policy_(std::move(options)), save_rules_(std::move(save_rules)) {}
+
 core::Gate ApprovalPolicy::gate(AskUser ask) {
-  if (ask_tools_.empty()) return {};
   return [this, ask = std::move(ask)](const core::GateRequest& request, std::stop_token stop) {
-    if (!needs_approval(request.name)) return core::GateDecision{};
-    const ApprovalQuestion question{request.tool_call_id, request.name,
-                                    request.args != nullptr ? *request.args : nlohmann::json()};
-    if (!ask) {
-      return core::GateDecision{
-          true,
-          "Not run: calls to " + request.name +
-              " need the user's approval (--ask), and nobody can be asked in print mode. Do "
-              "without this tool, or tell the user what you would have run.",
-          "user"};
-    }
-    return decision_for(question, ask(question, stop));
+    return decide(request, ask, std::move(stop));
   };
 }
 
+core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, const AskUser& ask,
+                                          std::stop_token stop) {
+  const Assessment assessment = policy_.assess(request);
+  switch (assessment.verdict) {
+    case CallVerdict::kAllow:
+      return {};
+    case CallVerdict::kDeny:
+      return {true, "Not run: " + assessment.reason + ". Do not retry this call; do without it.",
+              assessment.source};
+    case CallVerdict::kAsk:
+      break;
+  }
+  if (remembered(assessment.rules_to_save)) return {};
+  if (!ask) return refusal_in_print_mode(request, assessment);
+  const ApprovalQuestion question{request.tool_call_id, request.name,
+                                  request.args != nullptr ? *request.args : nlohmann::json(),
+                                  assessment.reason, assessment.rules_to_save};
+  return decision_for(question, ask(question, stop));
+}
+
+bool ApprovalPolicy::remembered(const std::vector<std::string>& rules) const {
+  if (rules.empty()) return false;
+  const std::lock_guard lock(mutex_);
+  return std::all_of(rules.begin(), rules.end(),
+                     [&](const std::string& rule) { return remembered_rules_.contains(rule); });
+}
+
 core::GateDecision ApprovalPolicy::decision_for(const ApprovalQuestion& question,
-                                                ApprovalAnswer answer) {
-  switch (answer) {
+                                                const ApprovalReply& reply) {
+  switch (reply.answer) {
     case ApprovalAnswer::kYes:
+      if (question.tool_name == "web_fetch") {
+        // Ask mode asks once per domain: a "yes" answers for the domain.
+        const std::lock_guard lock(mutex_);
+        remembered_rules_.insert(question.rules.begin(), question.rules.end());
+      }
       return {};
     case ApprovalAnswer::kAlways: {
-      const std::lock_guard lock(mutex_);
-      always_allowed_.insert(question.tool_name);
+      const std::vector<std::string>& rules = reply.rules.empty() ? question.rules : reply.rules;
+      {
+        const std::lock_guard lock(mutex_);
+        remembered_rules_.insert(rules.begin(), rules.end());
+        // The question's own rules too: an edited rule may not match them by text.
+        remembered_rules_.insert(question.rules.begin(), question.rules.end());
+      }
+      if (save_rules_) save_rules_(rules);
       return {};
     }
     case ApprovalAnswer::kNo:

@@ -1,11 +1,11 @@
 #pragma once
-// The one home of who needs the user's approval before a call runs, what an "always" answer
-// remembers, and the words the model receives when a call is refused. Today the policy is the
-// --ask list; the permission modes and rules grow here. Front ends only put the question they
-// are handed to the user and report the answer; print mode, which has nobody to ask, refuses
-// (a gate never fails open).
+// Turning the permission policy's verdicts into the run's gate: an allowed call runs, a refused
+// one is blocked with who refused and why, and one that needs the user is put to them (the
+// interactive mode) or refused because nobody can be asked (print mode: a gate never fails
+// open), the refusal naming the rule that would allow it. "Always" remembers the rules the
+// question offered (as edited by the user) for the session and saves them.
 //
-// Thread-safe: the gate runs on the loop's thread while the front end may read nothing of it.
+// Thread-safe: the gate runs on the loops' threads (subagents' included) at once.
 
 #include <functional>
 #include <mutex>
@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tool_call.hpp"
+#include "permissions/permission_policy.hpp"
 
 namespace nib::permissions {
 
@@ -24,39 +25,57 @@ namespace nib::permissions {
 struct ApprovalQuestion {
   std::string tool_call_id;
   std::string tool_name;
-  nlohmann::json arguments;  // validated arguments, for the front end to present
+  nlohmann::json arguments;        // validated arguments, for the front end to present
+  std::string reason;              // why it asks ("the command asks for the network: ...")
+  std::vector<std::string> rules;  // what "always" would save, one per simple command
 };
 
 enum class ApprovalAnswer {
   kYes,          // run this call
   kNo,           // do not run it
-  kAlways,       // run it, and every later call to this tool in the session
+  kAlways,       // run it, and remember its rules
   kInterrupted,  // the run was interrupted before the user answered
 };
 
+// The answer, and for kAlways the rules to remember (the question's, possibly edited; empty:
+// the question's as they were).
+struct ApprovalReply {
+  ApprovalReply(ApprovalAnswer answer, std::vector<std::string> rules = {})  // NOLINT: implicit
+      : answer(answer), rules(std::move(rules)) {}
+  ApprovalAnswer answer;
+  std::vector<std::string> rules;
+};
+
 // Puts the question to the user and waits for the answer (or for `stop`: kInterrupted).
-using AskUser = std::function<ApprovalAnswer(const ApprovalQuestion&, std::stop_token)>;
+using AskUser = std::function<ApprovalReply(const ApprovalQuestion&, std::stop_token)>;
+
+// Writes rules to the user's local settings (.nib/settings.local.json permissions.allow) and
+// tells the user where they went, or why they could not be saved.
+using RuleSaver = std::function<void(const std::vector<std::string>& rules)>;
 
 class ApprovalPolicy {
  public:
-  // `ask_tools`: the tools whose calls need approval (--ask), or "all".
-  explicit ApprovalPolicy(std::vector<std::string> ask_tools);
+  explicit ApprovalPolicy(PolicyOptions options, RuleSaver save_rules = {});
 
-  // True when a call to `tool_name` must be approved first (not once the user said "always").
-  bool needs_approval(const std::string& tool_name) const;
-
-  // The gate for a run: calls that need approval go to `ask` (interactive mode) or, when `ask`
-  // is empty, are refused because nobody can be asked (print mode). Empty when nothing ever
-  // needs approval. The policy must outlive the gate.
+  // The gate for a run: calls the policy asks about go to `ask` (interactive mode) or, when
+  // `ask` is empty, are refused (print mode). The policy must outlive the gate.
   core::Gate gate(AskUser ask);
 
-  // What the model is told about a call the user answered with `answer` (allowed: no block).
-  core::GateDecision decision_for(const ApprovalQuestion& question, ApprovalAnswer answer);
+  PermissionPolicy& policy() { return policy_; }
+  const PermissionPolicy& policy() const { return policy_; }
+
+  // What the model is told about a call the user answered with `reply` (allowed: no block).
+  core::GateDecision decision_for(const ApprovalQuestion& question, const ApprovalReply& reply);
 
  private:
-  std::vector<std::string> ask_tools_;
+  core::GateDecision decide(const core::GateRequest& request, const AskUser& ask,
+                            std::stop_token stop);
+  bool remembered(const std::vector<std::string>& rules) const;
+
+  PermissionPolicy policy_;
+  const RuleSaver save_rules_;
   mutable std::mutex mutex_;
-  std::set<std::string> always_allowed_;
+  std::set<std::string> remembered_rules_;  // allowed by "always" (and by "yes" for a domain)
 };
 
 }  // namespace nib::permissions

@@ -172,7 +172,12 @@ class FindTool final : public core::Tool {
     return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
   }
 
-  FindTool() : Tool({"find", description(), parameters(), /*concurrency_safe=*/true}) {}
+  FindTool()
+      : Tool({.name = "find",
+              .description = description(),
+              .parameters = parameters(),
+              .concurrency_safe = true,
+              .read_only = true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {

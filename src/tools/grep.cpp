@@ -479,7 +479,12 @@ class GrepTool final : public core::Tool {
     return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
   }
 
-  GrepTool() : Tool({"grep", description(), parameters(), /*concurrency_safe=*/true}) {}
+  GrepTool()
+      : Tool({.name = "grep",
+              .description = description(),
+              .parameters = parameters(),
+              .concurrency_safe = true,
+              .read_only = true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {

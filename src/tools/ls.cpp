@@ -131,7 +131,12 @@ class LsTool final : public core::Tool {
     return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
   }
 
-  LsTool() : Tool({"ls", description(), parameters(), /*concurrency_safe=*/true}) {}
+  LsTool()
+      : Tool({.name = "ls",
+              .description = description(),
+              .parameters = parameters(),
+              .concurrency_safe = true,
+              .read_only = true}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {

@@ -351,7 +351,11 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
 class ReadTool final : public core::Tool {
  public:
   explicit ReadTool(std::shared_ptr<FileTracker> files)
-      : Tool({"read", description(), parameters(), /*concurrency_safe=*/true}),
+      : Tool({.name = "read",
+              .description = description(),
+              .parameters = parameters(),
+              .concurrency_safe = true,
+              .read_only = true}),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,

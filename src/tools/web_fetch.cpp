@@ -117,7 +117,11 @@ std::string header(const FetchOutcome& fetched, const WebContent& content) {
 class WebFetchTool final : public core::Tool {
  public:
   explicit WebFetchTool(WebFetchOptions options)
-      : Tool({"web_fetch", description(), parameters(), /*concurrency_safe=*/true}),
+      : Tool({.name = "web_fetch",
+              .description = description(),
+              .parameters = parameters(),
+              .concurrency_safe = true,
+              .read_only = true}),
         options_(std::move(options)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,

@@ -33,6 +33,14 @@ StyledLine render_footer(const FooterInfo& info, std::size_t width) {
   StyledLine line;
   line.add(info.model, {.color = Color::kCyan});
   if (!info.thinking.empty()) line.add(" (" + info.thinking + ")", {.color = Color::kCyan});
+  if (!info.permission_mode.empty()) {
+    // yolo runs everything unconfined: it must not go unnoticed.
+    const Style style = info.permission_mode == "yolo" ? Style{.color = Color::kRed, .bold = true}
+                        : info.permission_mode == "read-only" ? Style{.color = Color::kYellow}
+                                                              : kDim;
+    line.add(" · ", kDim);
+    line.add(info.permission_mode, style);
+  }
   line.add(" · " + short_path(info.cwd, info.home), kDim);
   if (info.context_window > 0) {
     const std::size_t percent = info.context_tokens * 100 / info.context_window;

@@ -20,9 +20,11 @@ struct FooterInfo {
   std::size_t context_window = 0;  // 0 when unknown
   core::Usage usage;               // the session's total so far
   std::optional<double> cost_usd;  // when the model's prices are known
+  std::string permission_mode;     // "auto"; empty: not shown
 };
 
-// "gpt-5.4 (high) · ~/src/nib · 12% of 400k context · ↑12.3k ↓456 · $0.0123", cut to width.
+// "gpt-5.4 (high) · auto · ~/src/nib · 12% of 400k context · ↑12.3k ↓456 · $0.0123", cut to
+// width.
 StyledLine render_footer(const FooterInfo& info, std::size_t width);
 
 // "12.3k", "456", "1.2M": a token count in a few characters.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "permissions/rule_list.hpp"
 #include "ui/tool_summary.hpp"
 
 namespace nib::ui {
@@ -74,13 +75,34 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
           ? state.editor->render(width, kEditorMaxRows,
                                  styled("> ", {.color = Color::kCyan, .bold = true}), styled("  "))
           : EditorView{};
-  const bool editing = !state.approval && !state.picker && state.editor != nullptr;
+  const bool rule_editing = state.approval && state.approval->editing_rules;
+  const bool editing =
+      (!state.approval || rule_editing) && !state.picker && state.editor != nullptr;
   rows.push_back(rule(width, editing ? more_lines(editor.hidden_above, "↑") : ""));
   if (state.approval) {
-    for (StyledLine& row : wrap(styled(state.approval->question, {.bold = true}), width)) {
+    const ApprovalView& approval = *state.approval;
+    for (StyledLine& row : wrap(styled(approval.question, {.bold = true}), width)) {
       rows.push_back(std::move(row));
     }
-    rows.push_back(styled("  [y]es  [n]o  [a]lways for this tool", {.color = Color::kCyan}));
+    if (!approval.reason.empty()) {
+      for (StyledLine& row : wrap(styled("  " + approval.reason, kDim), width)) {
+        rows.push_back(std::move(row));
+      }
+    }
+    const std::string rules = permissions::joined_rules(approval.rules);
+    if (rule_editing) {
+      rows.push_back(styled("  Rules to save (comma-separated) · enter saves · esc goes back",
+                            {.color = Color::kCyan}));
+      cursor = CursorPosition{rows.size() + editor.cursor_row, editor.cursor_column};
+      for (const StyledLine& row : editor.rows) rows.push_back(row);
+    } else {
+      const std::string keys = rules.empty() ? "  [y]es  [n]o  [a]lways  · esc no"
+                                             : "  [y]es  [n]o  [a]lways, saving " + rules +
+                                                   "  [e]dit the rule first  · esc no";
+      for (StyledLine& row : wrap(styled(keys, {.color = Color::kCyan}), width)) {
+        rows.push_back(std::move(row));
+      }
+    }
   } else if (state.picker) {
     rows.push_back(truncate(styled(state.picker->title, {.bold = true}), width));
     const auto [first, last] = menu_window(state.picker->entries.size(), state.picker->selected);

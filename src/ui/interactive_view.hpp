@@ -25,7 +25,10 @@ inline constexpr std::size_t kMenuRows = 8;
 
 // A question that replaces the editor until answered: "Allow bash rm -rf build?".
 struct ApprovalView {
-  std::string question;
+  std::string question;            // "Allow bash: npm install?"
+  std::string reason;              // why it asks; "" for none
+  std::vector<std::string> rules;  // what "always" saves
+  bool editing_rules = false;      // the editor holds the rules being edited
 };
 
 // A list to choose one entry from (the /resume picker, /model without an id).

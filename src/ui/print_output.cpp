@@ -82,6 +82,8 @@ nlohmann::json PrintOutput::event_json(const core::Event& event) const {
   auto line = to_json(event);
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event); end != nullptr && cost_) {
     line["cost_usd"] = cost_(end->message.usage);
+  } else if (std::holds_alternative<core::RunStartEvent>(event) && !permission_mode_.empty()) {
+    line["permission_mode"] = permission_mode_;
   } else if (const auto* run_end = std::get_if<core::RunEndEvent>(&event)) {
     line["result"] = final_text_;
     if (cost_) line["cost_usd"] = cost_(run_end->usage + subagent_usage_);

@@ -47,6 +47,8 @@ class PrintOutput {
               CostFunction cost = {}, ToolPresenter presenter = ToolPresenter());
 
   void on_event(const core::Event& event);
+  // The permission mode the run_start line names ("auto", ...).
+  void set_permission_mode(std::string mode) { permission_mode_ = std::move(mode); }
   // The last assistant message's text: the run's answer.
   const std::string& final_text() const { return final_text_; }
 
@@ -62,6 +64,7 @@ class PrintOutput {
   static void write(std::ostream& to, const std::string& text);
 
   PrintFormat format_;
+  std::string permission_mode_;
   std::ostream& out_;
   std::ostream& err_;
   bool live_text_;

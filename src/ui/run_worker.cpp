@@ -79,8 +79,8 @@ std::vector<std::string> RunWorker::queued_steering() const {
   return steering_;
 }
 
-permissions::ApprovalAnswer RunWorker::ask_approval(const permissions::ApprovalQuestion& question,
-                                                    std::stop_token stop) {
+permissions::ApprovalReply RunWorker::ask_approval(const permissions::ApprovalQuestion& question,
+                                                   std::stop_token stop) {
   const std::lock_guard one_question(asking_);
   if (stop.stop_requested()) return permissions::ApprovalAnswer::kInterrupted;
   {
@@ -94,10 +94,10 @@ permissions::ApprovalAnswer RunWorker::ask_approval(const permissions::ApprovalQ
   return *std::exchange(answer_, std::nullopt);
 }
 
-void RunWorker::answer_approval(permissions::ApprovalAnswer answer) {
+void RunWorker::answer_approval(permissions::ApprovalReply reply) {
   {
     const std::lock_guard lock(mutex_);
-    answer_ = answer;
+    answer_ = std::move(reply);
   }
   answered_.notify_all();
 }

@@ -65,10 +65,10 @@ class RunWorker {
   // Job thread (the approval policy's AskUser): puts the question to the UI and waits for the
   // answer; kInterrupted when `stop` fires first. Callable from several threads at once (a
   // run's subagents): one question is put at a time, the others wait their turn.
-  permissions::ApprovalAnswer ask_approval(const permissions::ApprovalQuestion& question,
-                                           std::stop_token stop);
+  permissions::ApprovalReply ask_approval(const permissions::ApprovalQuestion& question,
+                                          std::stop_token stop);
   // UI thread: the answer to the pending question.
-  void answer_approval(permissions::ApprovalAnswer answer);
+  void answer_approval(permissions::ApprovalReply reply);
 
  private:
   std::function<void()> wake_;
@@ -77,7 +77,7 @@ class RunWorker {
   std::mutex asking_;  // held by the one ask_approval whose question is on screen
   std::deque<WorkerMessage> to_ui_;
   std::vector<std::string> steering_;
-  std::optional<permissions::ApprovalAnswer> answer_;
+  std::optional<permissions::ApprovalReply> answer_;
   bool busy_ = false;
   std::jthread thread_;
 };

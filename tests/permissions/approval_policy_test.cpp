@@ -5,14 +5,18 @@
 namespace nib::permissions {
 namespace {
 
-core::GateRequest request_for(const std::string& name) {
-  return {"call_1", name, nullptr};
+using json = nlohmann::json;
+
+core::GateRequest request_for(const std::string& name, const json* args = nullptr) {
+  return {"call_1", name, args};
+}
+
+PolicyOptions asking_for(std::vector<std::string> tools) {
+  return {.mode = PermissionMode::kYolo, .ask_tools = std::move(tools)};
 }
 
 TEST(ApprovalPolicy, AsksOnlyForTheNamedTools) {
-  EXPECT_FALSE(ApprovalPolicy(std::vector<std::string>{}).gate({}))
-      << "nothing to ask about: no gate at all";
-  ApprovalPolicy policy({"bash", "edit"});
+  ApprovalPolicy policy(asking_for({"bash", "edit"}));
   std::vector<std::string> asked;
   const core::Gate gate = policy.gate([&asked](const ApprovalQuestion& question, std::stop_token) {
     asked.push_back(question.tool_name);
@@ -25,25 +29,41 @@ TEST(ApprovalPolicy, AsksOnlyForTheNamedTools) {
   EXPECT_NE(refused.reason.find("declined"), std::string::npos);
   EXPECT_NE(refused.reason.find("Do not retry"), std::string::npos);
   EXPECT_EQ(asked, std::vector<std::string>{"edit"});
-  EXPECT_TRUE(ApprovalPolicy({"all"}).needs_approval("grep"));
 }
 
-TEST(ApprovalPolicy, AlwaysIsRememberedForThatToolOnly) {
-  ApprovalPolicy policy({"all"});
+TEST(ApprovalPolicy, AlwaysRemembersTheQuestionsRulesAndSavesThem) {
+  std::vector<std::string> saved;
+  ApprovalPolicy policy(asking_for({"all"}),
+                        [&](const std::vector<std::string>& rules) { saved = rules; });
   int asked = 0;
   const core::Gate gate = policy.gate([&asked](const ApprovalQuestion&, std::stop_token) {
     ++asked;
     return ApprovalAnswer::kAlways;
   });
-  EXPECT_FALSE(gate(request_for("bash"), {}).block);
-  EXPECT_FALSE(gate(request_for("bash"), {}).block);
+  const json npm_test = {{"command", "npm test"}};
+  EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
+  EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
   EXPECT_EQ(asked, 1) << "not asked again";
+  EXPECT_EQ(saved, std::vector<std::string>{"Bash(npm test)"});
   EXPECT_FALSE(gate(request_for("edit"), {}).block);
   EXPECT_EQ(asked, 2);
 }
 
+TEST(ApprovalPolicy, EditedRulesAreTheOnesSaved) {
+  std::vector<std::string> saved;
+  ApprovalPolicy policy(asking_for({"bash"}),
+                        [&](const std::vector<std::string>& rules) { saved = rules; });
+  const core::Gate gate = policy.gate([](const ApprovalQuestion& question, std::stop_token) {
+    EXPECT_EQ(question.rules, std::vector<std::string>{"Bash(make -j8)"});
+    return ApprovalReply(ApprovalAnswer::kAlways, {"Bash(make:*)"});
+  });
+  const json make = {{"command", "make -j8"}};
+  EXPECT_FALSE(gate(request_for("bash", &make), {}).block);
+  EXPECT_EQ(saved, std::vector<std::string>{"Bash(make:*)"});
+}
+
 TEST(ApprovalPolicy, AnInterruptedQuestionBlocks) {
-  ApprovalPolicy policy({"all"});
+  ApprovalPolicy policy(asking_for({"all"}));
   const auto decision = policy.gate([](const ApprovalQuestion&, std::stop_token) {
     return ApprovalAnswer::kInterrupted;
   })(request_for("write"), {});
@@ -51,12 +71,78 @@ TEST(ApprovalPolicy, AnInterruptedQuestionBlocks) {
   EXPECT_NE(decision.reason.find("interrupted"), std::string::npos);
 }
 
-TEST(ApprovalPolicy, WithNobodyToAskTheCallIsRefusedSayingWhy) {
-  ApprovalPolicy policy({"bash"});
-  const auto refused = policy.gate({})(request_for("bash"), {});
+TEST(ApprovalPolicy, WithNobodyToAskTheCallIsRefusedSayingWhatWouldAllowIt) {
+  ApprovalPolicy ask_flag(asking_for({"bash"}));
+  const auto refused = ask_flag.gate({})(request_for("bash"), {});
   EXPECT_TRUE(refused.block);
   EXPECT_NE(refused.reason.find("print mode"), std::string::npos);
   EXPECT_NE(refused.reason.find("--ask"), std::string::npos);
+
+  ApprovalPolicy ask_mode(PolicyOptions{.mode = PermissionMode::kAsk});
+  const json args = {{"command", "rm -rf build"}};
+  const auto by_mode = ask_mode.gate({})(request_for("bash", &args), {});
+  EXPECT_TRUE(by_mode.block);
+  EXPECT_EQ(by_mode.source, "ask mode");
+  EXPECT_NE(by_mode.reason.find("\"Bash(rm -rf build)\""), std::string::npos) << by_mode.reason;
+  EXPECT_NE(by_mode.reason.find("settings.local.json"), std::string::npos);
+  EXPECT_NE(by_mode.reason.find("--permission-mode auto"), std::string::npos);
+  EXPECT_NE(by_mode.reason.find("Do not retry"), std::string::npos);
+}
+
+TEST(ApprovalPolicy, ARefusalByTheModeSaysTheMode) {
+  ApprovalPolicy policy(PolicyOptions{.mode = PermissionMode::kReadOnly});
+  int asked = 0;
+  const auto refused = policy.gate([&](const ApprovalQuestion&, std::stop_token) {
+    ++asked;
+    return ApprovalAnswer::kYes;
+  })(request_for("write"), {});
+  EXPECT_TRUE(refused.block);
+  EXPECT_EQ(refused.source, "read-only mode");
+  EXPECT_EQ(asked, 0) << "a refusal is not a question";
+}
+
+TEST(ApprovalPolicy, InAskModeEachNewDomainAsksOnce) {
+  ApprovalPolicy policy(PolicyOptions{.mode = PermissionMode::kAsk});
+  std::vector<std::string> asked;
+  const core::Gate gate = policy.gate([&](const ApprovalQuestion& question, std::stop_token) {
+    asked.push_back(question.rules.at(0));
+    return ApprovalAnswer::kYes;
+  });
+  const json docs = {{"url", "https://Docs.rs/serde"}};
+  const json docs_again = {{"url", "https://docs.rs/tokio?x=1"}};
+  const json other = {{"url", "https://example.com/"}};
+  auto fetch = [&](const json& args) {
+    core::GateRequest request = request_for("web_fetch", &args);
+    request.read_only = true;
+    return gate(request, {}).block;
+  };
+  EXPECT_FALSE(fetch(docs));
+  EXPECT_FALSE(fetch(docs_again));
+  EXPECT_FALSE(fetch(other));
+  EXPECT_EQ(asked,
+            (std::vector<std::string>{"WebFetch(domain:docs.rs)", "WebFetch(domain:example.com)"}));
+}
+
+TEST(ApprovalPolicy, TheModeCanChangeBetweenCalls) {
+  ApprovalPolicy policy(PolicyOptions{.mode = PermissionMode::kYolo});
+  const core::Gate gate = policy.gate({});
+  EXPECT_FALSE(gate(request_for("write"), {}).block);
+  policy.policy().set_mode(PermissionMode::kReadOnly);
+  EXPECT_TRUE(gate(request_for("write"), {}).block);
+}
+
+TEST(PermissionModeTest, NibsAndClaudeCodesNames) {
+  for (const auto mode : {PermissionMode::kAuto, PermissionMode::kAsk, PermissionMode::kReadOnly,
+                          PermissionMode::kYolo}) {
+    EXPECT_EQ(parse_mode(mode_name(mode)).value(), mode);
+  }
+  EXPECT_EQ(parse_mode("default").value(), PermissionMode::kAsk);
+  EXPECT_EQ(parse_mode("acceptEdits").value(), PermissionMode::kAuto);
+  EXPECT_EQ(parse_mode("plan").value(), PermissionMode::kReadOnly);
+  EXPECT_EQ(parse_mode("bypassPermissions").value(), PermissionMode::kYolo);
+  const auto unknown = parse_mode("careful");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("auto, ask, read-only or yolo"), std::string::npos);
 }
 
 }  // namespace

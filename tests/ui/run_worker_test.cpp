@@ -79,8 +79,8 @@ TEST(RunWorker, ApprovalCarriesTheQuestionToTheUiAndTheAnswerBack) {
   std::promise<std::vector<ApprovalAnswer>> answers;
   ui.worker.start([&ui, &answers](std::stop_token stop) {
     std::vector<ApprovalAnswer> out;
-    out.push_back(ui.worker.ask_approval(question_for("bash"), stop));
-    out.push_back(ui.worker.ask_approval(question_for("edit"), stop));
+    out.push_back(ui.worker.ask_approval(question_for("bash"), stop).answer);
+    out.push_back(ui.worker.ask_approval(question_for("edit"), stop).answer);
     answers.set_value(out);
   });
   auto expect_question = [&ui](const std::string& tool) {
@@ -103,7 +103,7 @@ TEST(RunWorker, AnAbortWhileAskingIsAnInterruptedAnswer) {
   UiSide ui;
   std::promise<ApprovalAnswer> answer;
   ui.worker.start([&ui, &answer](std::stop_token stop) {
-    answer.set_value(ui.worker.ask_approval(question_for("write"), stop));
+    answer.set_value(ui.worker.ask_approval(question_for("write"), stop).answer);
   });
   ASSERT_TRUE(std::holds_alternative<ApprovalQuestion>(ui.next().at(0)));
   ui.worker.abort();

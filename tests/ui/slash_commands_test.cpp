@@ -68,6 +68,17 @@ TEST(Footer, ShowsModelPlaceContextUsageAndCost) {
   EXPECT_TRUE(warned);
 }
 
+TEST(Footer, ShowsThePermissionModeYoloInRed) {
+  FooterInfo info{.model = "m", .cwd = "/w", .permission_mode = "auto"};
+  EXPECT_EQ(render_footer(info, 200).plain(), "m · auto · /w");
+  info.permission_mode = "yolo";
+  bool red = false;
+  for (const Span& span : render_footer(info, 200).spans) {
+    red = red || (span.text == "yolo" && span.style.color == Color::kRed);
+  }
+  EXPECT_TRUE(red);
+}
+
 TEST(Footer, ShortCounts) {
   EXPECT_EQ(short_count(999), "999");
   EXPECT_EQ(short_count(1234), "1.2k");

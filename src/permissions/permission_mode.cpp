@@ -1,0 +1,40 @@
+#include "permissions/permission_mode.hpp"
+
+#include <array>
+#include <utility>
+
+namespace nib::permissions {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, PermissionMode>, 8> kNames{{
+    {"auto", PermissionMode::kAuto},
+    {"ask", PermissionMode::kAsk},
+    {"read-only", PermissionMode::kReadOnly},
+    {"yolo", PermissionMode::kYolo},
+    // Claude Code's defaultMode values, so its settings files carry over.
+    {"acceptEdits", PermissionMode::kAuto},
+    {"default", PermissionMode::kAsk},
+    {"plan", PermissionMode::kReadOnly},
+    {"bypassPermissions", PermissionMode::kYolo},
+}};
+
+}  // namespace
+
+std::string_view mode_name(PermissionMode mode) {
+  for (const auto& [name, value] : kNames) {
+    if (value == mode) return name;
+  }
+  return "auto";
+}
+
+util::Result<PermissionMode> parse_mode(std::string_view name) {
+  for (const auto& [known, value] : kNames) {
+    if (known == name) return value;
+  }
+  return util::Result<PermissionMode>::failure(
+      "unknown permission mode \"" + std::string(name) +
+      "\": use auto, ask, read-only or yolo (or Claude Code's default, acceptEdits, plan, "
+      "bypassPermissions)");
+}
+
+}  // namespace nib::permissions

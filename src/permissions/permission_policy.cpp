@@ -1,0 +1,199 @@
+#include "permissions/permission_policy.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "permissions/working_tree.hpp"
+
+namespace nib::permissions {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const json& arguments(const core::GateRequest& request) {
+  static const json kNone = json::object();
+  return request.args != nullptr && request.args->is_object() ? *request.args : kNone;
+}
+
+std::string string_argument(const core::GateRequest& request, const char* name) {
+  const json& args = arguments(request);
+  const auto found = args.find(name);
+  return found != args.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+bool flag_argument(const core::GateRequest& request, const char* name) {
+  const json& args = arguments(request);
+  const auto found = args.find(name);
+  return found != args.end() && found->is_boolean() && found->get<bool>();
+}
+
+bool changes_files(const std::string& tool) {
+  return tool == "edit" || tool == "write";
+}
+
+// The host of an http(s) URL, lower-cased; "" when there is none.
+std::string host_of(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return "";
+  std::string rest = url.substr(scheme_end + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const auto at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
+  if (!rest.empty() && rest.front() == '[') {
+    rest = rest.substr(0, rest.find(']') + 1);
+  } else {
+    rest = rest.substr(0, rest.find(':'));
+  }
+  std::transform(rest.begin(), rest.end(), rest.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return rest;
+}
+
+// The rule "always" saves when no generaliser is given: the closest thing to the call that
+// still covers its repetitions.
+std::vector<std::string> default_rules(const core::GateRequest& request,
+                                       const fs::path& working_tree) {
+  if (request.name == "web_fetch") {
+    return {"WebFetch(domain:" + host_of(string_argument(request, "url")) + ")"};
+  }
+  if (request.name == "bash") return {"Bash(" + string_argument(request, "command") + ")"};
+  if (changes_files(request.name)) {
+    const fs::path path = string_argument(request, "path");
+    const fs::path absolute = (path.is_absolute() ? path : working_tree / path).lexically_normal();
+    const fs::path relative = absolute.parent_path().lexically_relative(working_tree);
+    const std::string tool = request.name == "edit" ? "Edit" : "Write";
+    if (!relative.empty() && *relative.begin() != "..") {
+      return {tool + "(./" + (relative == "." ? "" : relative.string() + "/") + "**)"};
+    }
+    return {tool + "(/" + absolute.parent_path().string() + "/**)"};
+  }
+  return {request.name};
+}
+
+bool listed(const std::vector<std::string>& tools, const std::string& name) {
+  return std::any_of(tools.begin(), tools.end(),
+                     [&](const std::string& tool) { return tool == name || tool == "all"; });
+}
+
+}  // namespace
+
+PermissionPolicy::PermissionPolicy(PolicyOptions options)
+    : options_(std::move(options)), mode_(options_.mode) {}
+
+Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
+  const RuleMatch rule = options_.rules ? options_.rules(request) : RuleMatch{};
+  if (rule.verdict == RuleVerdict::kDeny) {
+    return {CallVerdict::kDeny, "a permission rule denies it: " + rule.rule, "permission rule", {}};
+  }
+  if (listed(options_.ask_tools, request.name)) {
+    return asks(request, "--ask names " + request.name, "--ask");
+  }
+  if (mode() == PermissionMode::kYolo) return {};
+  if (rule.verdict == RuleVerdict::kAsk) {
+    return asks(request, "a permission rule asks about it: " + rule.rule, "permission rule");
+  }
+  Assessment decided = by_mode(request);
+  if (decided.verdict == CallVerdict::kAsk && rule.verdict == RuleVerdict::kAllow) return {};
+  return decided;
+}
+
+Assessment PermissionPolicy::by_mode(const core::GateRequest& request) const {
+  const PermissionMode mode = this->mode();
+  if (request.name == "bash") return bash_by_mode(request);
+  if (changes_files(request.name)) return change_by_mode(request);
+  if (request.read_only || request.delegates) {
+    // A subagent's own calls pass this policy one by one, so handing work over needs none.
+    if (mode == PermissionMode::kAsk && request.name == "web_fetch") {
+      return asks(request, "web_fetch asks before each new domain in ask mode", "ask mode");
+    }
+    return {};
+  }
+  switch (mode) {
+    case PermissionMode::kReadOnly:
+      return {CallVerdict::kDeny,
+              request.name +
+                  " may change something, and read-only mode runs only calls that "
+                  "change nothing",
+              "read-only mode",
+              {}};
+    case PermissionMode::kAsk:
+      return asks(request, request.name + " calls ask in ask mode", "ask mode");
+    default:
+      return {};
+  }
+}
+
+Assessment PermissionPolicy::bash_by_mode(const core::GateRequest& request) const {
+  const std::string command = string_argument(request, "command");
+  const bool network = flag_argument(request, "network");
+  const bool unsandboxed = flag_argument(request, "unsandboxed");
+  const std::string justification = string_argument(request, "justification");
+  const std::string because = justification.empty() ? "" : " (\"" + justification + "\")";
+  switch (mode()) {
+    case PermissionMode::kReadOnly:
+      if (!network && !unsandboxed && options_.read_only_command &&
+          options_.read_only_command(command)) {
+        return {};
+      }
+      return {CallVerdict::kDeny,
+              "read-only mode runs only commands that change nothing (ls, cat, grep, git log, "
+              "git status, ...), and this one may change something",
+              "read-only mode",
+              {}};
+    case PermissionMode::kAsk:
+      return asks(request, "bash calls ask in ask mode", "ask mode");
+    default:
+      break;
+  }
+  if (unsandboxed) {
+    return asks(request, "the command asks to run outside the sandbox" + because, "auto mode");
+  }
+  if (options_.sandbox.runs_outside && options_.sandbox.runs_outside(command)) {
+    return asks(request, "settings run this command outside the sandbox (sandbox.excludedCommands)",
+                "auto mode");
+  }
+  if (!options_.sandbox.confining) {
+    return asks(request,
+                options_.sandbox.unavailable.empty() ? "commands cannot run in the sandbox"
+                                                     : options_.sandbox.unavailable,
+                "auto mode");
+  }
+  if (network) return asks(request, "the command asks for the network" + because, "auto mode");
+  return {};
+}
+
+Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request) const {
+  const std::string path = string_argument(request, "path");
+  switch (mode()) {
+    case PermissionMode::kReadOnly:
+      return {CallVerdict::kDeny, "read-only mode changes no files", "read-only mode", {}};
+    case PermissionMode::kAsk:
+      return asks(request, request.name + " calls ask in ask mode", "ask mode");
+    default:
+      break;
+  }
+  switch (place_of(options_.working_tree, path)) {
+    case PathPlace::kInside:
+      return {};
+    case PathPlace::kProtected:
+      return asks(request,
+                  path +
+                      " is a protected file (git hooks and configuration, nib's and Claude "
+                      "Code's settings, .mcp.json)",
+                  "auto mode");
+    case PathPlace::kOutside:
+      break;
+  }
+  return asks(request, path + " is outside the working tree " + options_.working_tree.string(),
+              "auto mode");
+}
+
+Assessment PermissionPolicy::asks(const core::GateRequest& request, std::string reason,
+                                  std::string source) const {
+  std::vector<std::string> rules =
+      options_.rules_for ? options_.rules_for(request) : std::vector<std::string>{};
+  if (rules.empty()) rules = default_rules(request, options_.working_tree);
+  return {CallVerdict::kAsk, std::move(reason), std::move(source), std::move(rules)};
+}
+
+}  // namespace nib::permissions

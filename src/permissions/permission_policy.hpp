@@ -1,0 +1,82 @@
+#pragma once
+// Whether a call may run, must be asked about, or is refused: the permission mode, the rules,
+// the sandbox's state and --ask decide it here, once, for every front end (the approval policy
+// turns the verdict into a gate). Order: a deny rule refuses; a tool --ask names asks; in yolo
+// everything else runs; an ask rule asks; then the mode decides, an allow rule allowing what
+// the mode would ask about. read-only refuses what changes something whatever the rules say.
+//
+// Thread-safe: assess() only reads the options and the mode (which set_mode may change from
+// another thread); the rule checks it calls must be thread-safe.
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/tool_call.hpp"
+#include "permissions/permission_mode.hpp"
+
+namespace nib::permissions {
+
+// What the permission rules say about one call.
+enum class RuleVerdict { kNone, kAllow, kAsk, kDeny };
+struct RuleMatch {
+  RuleVerdict verdict = RuleVerdict::kNone;
+  std::string rule;  // the deciding rule and where it is written, e.g. "Bash(rm:*) in ~/x.json"
+};
+using RuleCheck = std::function<RuleMatch(const core::GateRequest&)>;
+
+// How commands run: confined by the sandbox, and if not, the line that says why.
+struct SandboxState {
+  bool confining = false;
+  std::string unavailable;  // why commands cannot be confined, and the fix; "" when confining
+  // True for a command that settings say always runs outside the sandbox.
+  std::function<bool(const std::string& command)> runs_outside;
+};
+
+struct PolicyOptions {
+  PermissionMode mode = PermissionMode::kAuto;
+  std::filesystem::path working_tree;  // absolute: edits inside it need no approval in auto
+  SandboxState sandbox;
+  std::vector<std::string> ask_tools;  // --ask: tools whose calls always ask ("all")
+  RuleCheck rules;                     // empty: no rules
+  // True when every part of a bash command changes nothing (read-only mode runs only those).
+  std::function<bool(const std::string& command)> read_only_command;
+  // The rules an "always" answer would save for a call (one per simple command of a bash
+  // command); empty: the tool's name.
+  std::function<std::vector<std::string>(const core::GateRequest&)> rules_for;
+};
+
+enum class CallVerdict { kAllow, kAsk, kDeny };
+
+struct Assessment {
+  CallVerdict verdict = CallVerdict::kAllow;
+  // Why it asks or refuses, for the user and the model ("bash asks for the network: ...").
+  std::string reason;
+  std::string source;  // who decided: "permission rule ...", "read-only mode", ...
+  // What would allow it: the rules "always" saves, and the words for a print-mode refusal.
+  std::vector<std::string> rules_to_save;
+};
+
+class PermissionPolicy {
+ public:
+  explicit PermissionPolicy(PolicyOptions options);
+
+  Assessment assess(const core::GateRequest& request) const;
+
+  // The mode now; the interactive mode changes it between (and during) runs (Shift+Tab).
+  PermissionMode mode() const { return mode_.load(); }
+  void set_mode(PermissionMode mode) { mode_.store(mode); }
+
+ private:
+  Assessment by_mode(const core::GateRequest& request) const;
+  Assessment bash_by_mode(const core::GateRequest& request) const;
+  Assessment change_by_mode(const core::GateRequest& request) const;
+  Assessment asks(const core::GateRequest& request, std::string reason, std::string source) const;
+
+  const PolicyOptions options_;  // options_.mode is the mode at the start only
+  std::atomic<PermissionMode> mode_;
+};
+
+}  // namespace nib::permissions
