@@ -1,5 +1,4 @@
 #include "app/interactive_session.hpp"
-#include "app/permission_setup.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -11,6 +10,8 @@
 #include <iostream>
 
 #include "app/compaction_hooks.hpp"
+#include "app/permission_rules.hpp"
+#include "app/permission_setup.hpp"
 #include "app/process_hooks.hpp"
 #include "app/prompt_history.hpp"
 #include "app/run_assembly.hpp"
@@ -54,7 +55,8 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
       worker_([this] { wake(); }),
-      approvals_(policy_options(context.permission_mode, options, context.cwd, context.sandbox),
+      approvals_(policy_options(context.permission_mode, options, context.cwd,
+                                context.env("HOME").value_or(""), context.rules, context.sandbox),
                  [this](const std::vector<std::string>& rules) { save_rules(rules); }),
       on_stop_(std::move(stop), std::function<void()>([this] {
                  stop_requested_ = true;
@@ -200,7 +202,7 @@ void InteractiveSession::drain_worker() {
                                        ui::ToolPresenter(tools_.get())
                                            .call(question->tool_name, question->arguments.dump()) +
                                        "?",
-                                   question->reason, question->rules};
+                                   question->reason, question->rules, false, question->parts};
     } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }
@@ -362,8 +364,12 @@ void InteractiveSession::cycle_permission_mode() {
 
 void InteractiveSession::save_rules(const std::vector<std::string>& rules) {
   // Called on the run's thread: the notice goes through the worker.
+  const util::Status saved = save_local_rules(context_.cwd, permissions::RuleList::kAllow, rules);
+  const std::string text = permissions::joined_rules(rules);
   worker_.post(
-      ui::JobNotice{"Allowed for this session: " + permissions::joined_rules(rules), false});
+      saved.ok()
+          ? ui::JobNotice{"Allowed from now on (saved in .nib/settings.local.json): " + text, false}
+          : ui::JobNotice{"Allowed for this session only (" + saved.error() + "): " + text, true});
 }
 
 void InteractiveSession::handle_approval_key(const ui::Key& key) {

@@ -161,13 +161,19 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << mode.error() << '\n';
     return 2;
   }
-  RunContext context{
-      env, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
-      compaction_settings(settings), std::move(existing.value()),
-      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
-      withheld_environment(configuration), directories.global, &configuration, mode.value(),
-      // Until the sandbox is wired, commands are treated as confined.
-      permissions::SandboxState{.confining = true}};
+  auto rules = load_rules(configuration, env("HOME").value_or(""));
+  if (!rules.ok()) {
+    std::cerr << rules.error() << '\n';
+    return 2;
+  }
+  RunContext context{env, cwd,
+                     instructions_section(find_instruction_files(directories.global, cwd)),
+                     compaction_settings(settings), std::move(existing.value()),
+                     options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
+                     withheld_environment(configuration), directories.global, &configuration,
+                     mode.value(), std::move(rules.value()),
+                     // Until the sandbox is wired, commands are treated as confined.
+                     permissions::SandboxState{.confining = true}};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

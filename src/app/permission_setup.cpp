@@ -1,5 +1,7 @@
 #include "app/permission_setup.hpp"
 
+#include "app/permission_rules.hpp"
+
 namespace nib::app {
 
 util::Result<permissions::PermissionMode> starting_mode(const CliOptions& options,
@@ -30,12 +32,26 @@ util::Result<permissions::PermissionMode> starting_mode(const CliOptions& option
   return permissions::PermissionMode::kAuto;
 }
 
+util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(
+    const Configuration& configuration, const std::filesystem::path& home) {
+  using Result = util::Result<std::shared_ptr<const permissions::RuleSet>>;
+  auto rules = permissions::RuleSet::load(rule_sources(configuration, home));
+  if (!rules.ok()) return Result::failure("nib: " + rules.error());
+  return std::make_shared<const permissions::RuleSet>(std::move(rules.value()));
+}
+
 permissions::PolicyOptions policy_options(permissions::PermissionMode mode,
                                           const CliOptions& options,
                                           const std::filesystem::path& cwd,
+                                          const std::filesystem::path& home,
+                                          std::shared_ptr<const permissions::RuleSet> rules,
                                           permissions::SandboxState sandbox) {
-  return {
-      .mode = mode, .working_tree = cwd, .sandbox = std::move(sandbox), .ask_tools = options.ask};
+  return {.mode = mode,
+          .working_tree = cwd,
+          .sandbox = std::move(sandbox),
+          .home = home,
+          .ask_tools = options.ask,
+          .rules = std::move(rules)};
 }
 
 }  // namespace nib::app

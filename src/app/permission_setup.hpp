@@ -3,6 +3,8 @@
 // the options of its policy (README "Permission modes"). Pure apart from what the sandbox
 // probe and the rule files it is handed have read.
 
+#include <memory>
+
 #include "app/cli.hpp"
 #include "app/settings.hpp"
 #include "permissions/permission_policy.hpp"
@@ -15,11 +17,18 @@ namespace nib::app {
 util::Result<permissions::PermissionMode> starting_mode(const CliOptions& options,
                                                         const Configuration& configuration);
 
-// The policy's options for a run in `cwd` (the working tree) in `mode`, commands confined as
-// `sandbox` says.
+// Every settings file's permission rules and the built-in defaults; a broken rule fails naming
+// its file and index ("nib: FILE: permissions.allow[2]: ...").
+util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(
+    const Configuration& configuration, const std::filesystem::path& home);
+
+// The policy's options for a run in `cwd` (the working tree) in `mode`, under `rules`, commands
+// confined as `sandbox` says.
 permissions::PolicyOptions policy_options(permissions::PermissionMode mode,
                                           const CliOptions& options,
                                           const std::filesystem::path& cwd,
+                                          const std::filesystem::path& home,
+                                          std::shared_ptr<const permissions::RuleSet> rules,
                                           permissions::SandboxState sandbox);
 
 }  // namespace nib::app

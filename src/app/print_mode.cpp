@@ -82,7 +82,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   };
   output.set_permission_mode(std::string(permissions::mode_name(context.permission_mode)));
   permissions::ApprovalPolicy approvals(
-      policy_options(context.permission_mode, options, context.cwd, context.sandbox));
+      policy_options(context.permission_mode, options, context.cwd,
+                     context.env("HOME").value_or(""), context.rules, context.sandbox));
   loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
   install_compaction(loop_options, context.compaction,
                      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });

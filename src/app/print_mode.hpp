@@ -28,7 +28,8 @@ struct RunContext {
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
   permissions::PermissionMode permission_mode = permissions::PermissionMode::kAuto;
-  permissions::SandboxState sandbox;  // how commands run (the probe's verdict)
+  std::shared_ptr<const permissions::RuleSet> rules;  // every settings file's permission rules
+  permissions::SandboxState sandbox;                  // how commands run (the probe's verdict)
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

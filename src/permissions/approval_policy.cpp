@@ -53,9 +53,12 @@ core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, cons
   }
   if (remembered(assessment.rules_to_save)) return {};
   if (!ask) return refusal_in_print_mode(request, assessment);
-  const ApprovalQuestion question{request.tool_call_id, request.name,
+  const ApprovalQuestion question{request.tool_call_id,
+                                  request.name,
                                   request.args != nullptr ? *request.args : nlohmann::json(),
-                                  assessment.reason, assessment.rules_to_save};
+                                  assessment.reason,
+                                  assessment.rules_to_save,
+                                  assessment.parts};
   return decision_for(question, ask(question, stop));
 }
 

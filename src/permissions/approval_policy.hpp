@@ -28,6 +28,7 @@ struct ApprovalQuestion {
   nlohmann::json arguments;        // validated arguments, for the front end to present
   std::string reason;              // why it asks ("the command asks for the network: ...")
   std::vector<std::string> rules;  // what "always" would save, one per simple command
+  std::vector<std::string> parts;  // a bash command's simple commands, as split
 };
 
 enum class ApprovalAnswer {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "permissions/read_only.hpp"
+#include "permissions/rule_suggestion.hpp"
 #include "permissions/working_tree.hpp"
 
 namespace nib::permissions {
@@ -49,14 +51,25 @@ std::string host_of(const std::string& url) {
   return rest;
 }
 
-// The rule "always" saves when no generaliser is given: the closest thing to the call that
-// still covers its repetitions.
-std::vector<std::string> default_rules(const core::GateRequest& request,
-                                       const fs::path& working_tree) {
+// The rules "always" saves: the closest thing to the call that still covers its repetitions;
+// for bash one per simple command (none when one of them cannot be generalised: the user
+// answers for this call only).
+std::vector<std::string> rules_for(const core::GateRequest& request, const CallDecision& ruled,
+                                   const fs::path& working_tree) {
+  if (request.name == "bash") {
+    std::vector<std::string> rules;
+    if (!ruled.split.understood) return rules;
+    for (const SimpleCommand& command : ruled.split.commands) {
+      if (command.runs_nothing()) continue;
+      const auto rule = generalise(command);
+      if (!rule) return {};
+      if (std::find(rules.begin(), rules.end(), *rule) == rules.end()) rules.push_back(*rule);
+    }
+    return rules;
+  }
   if (request.name == "web_fetch") {
     return {"WebFetch(domain:" + host_of(string_argument(request, "url")) + ")"};
   }
-  if (request.name == "bash") return {"Bash(" + string_argument(request, "command") + ")"};
   if (changes_files(request.name)) {
     const fs::path path = string_argument(request, "path");
     const fs::path absolute = (path.is_absolute() ? path : working_tree / path).lexically_normal();
@@ -75,36 +88,50 @@ bool listed(const std::vector<std::string>& tools, const std::string& name) {
                      [&](const std::string& tool) { return tool == name || tool == "all"; });
 }
 
+const RuleSet& built_in_rules() {
+  static const RuleSet rules;
+  return rules;
+}
+
+// A bash command whose every part changes nothing (read-only mode runs only those).
+bool read_only_command(const CallDecision& ruled) {
+  if (!ruled.split.understood || ruled.split.commands.empty()) return false;
+  return std::all_of(ruled.split.commands.begin(), ruled.split.commands.end(),
+                     [](const SimpleCommand& command) { return is_read_only(command); });
+}
+
 }  // namespace
 
 PermissionPolicy::PermissionPolicy(PolicyOptions options)
     : options_(std::move(options)), mode_(options_.mode) {}
 
 Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
-  const RuleMatch rule = options_.rules ? options_.rules(request) : RuleMatch{};
-  if (rule.verdict == RuleVerdict::kDeny) {
-    return {CallVerdict::kDeny, "a permission rule denies it: " + rule.rule, "permission rule", {}};
+  const RuleSet& rules = options_.rules ? *options_.rules : built_in_rules();
+  const CallDecision ruled =
+      rules.decide({request.name, arguments(request), options_.working_tree, options_.home});
+  const Verdict rule = ruled.decision.verdict;
+  if (rule == Verdict::kDeny) {
+    return {CallVerdict::kDeny, ruled.decision.reason, "permission rule", {}, {}};
   }
   if (listed(options_.ask_tools, request.name)) {
-    return asks(request, "--ask names " + request.name, "--ask");
+    return asks(request, ruled, "--ask names " + request.name, "--ask");
   }
   if (mode() == PermissionMode::kYolo) return {};
-  if (rule.verdict == RuleVerdict::kAsk) {
-    return asks(request, "a permission rule asks about it: " + rule.rule, "permission rule");
-  }
-  Assessment decided = by_mode(request);
-  if (decided.verdict == CallVerdict::kAsk && rule.verdict == RuleVerdict::kAllow) return {};
+  if (rule == Verdict::kAsk) return asks(request, ruled, ruled.decision.reason, "permission rule");
+  Assessment decided = by_mode(request, ruled);
+  if (decided.verdict == CallVerdict::kAsk && rule == Verdict::kAllow) return {};
   return decided;
 }
 
-Assessment PermissionPolicy::by_mode(const core::GateRequest& request) const {
+Assessment PermissionPolicy::by_mode(const core::GateRequest& request,
+                                     const CallDecision& ruled) const {
   const PermissionMode mode = this->mode();
-  if (request.name == "bash") return bash_by_mode(request);
+  if (request.name == "bash") return bash_by_mode(request, ruled);
   if (changes_files(request.name)) return change_by_mode(request);
   if (request.read_only || request.delegates) {
     // A subagent's own calls pass this policy one by one, so handing work over needs none.
     if (mode == PermissionMode::kAsk && request.name == "web_fetch") {
-      return asks(request, "web_fetch asks before each new domain in ask mode", "ask mode");
+      return asks(request, ruled, "web_fetch asks before each new domain in ask mode", "ask mode");
     }
     return {};
   }
@@ -117,13 +144,14 @@ Assessment PermissionPolicy::by_mode(const core::GateRequest& request) const {
               "read-only mode",
               {}};
     case PermissionMode::kAsk:
-      return asks(request, request.name + " calls ask in ask mode", "ask mode");
+      return asks(request, ruled, request.name + " calls ask in ask mode", "ask mode");
     default:
       return {};
   }
 }
 
-Assessment PermissionPolicy::bash_by_mode(const core::GateRequest& request) const {
+Assessment PermissionPolicy::bash_by_mode(const core::GateRequest& request,
+                                          const CallDecision& ruled) const {
   const std::string command = string_argument(request, "command");
   const bool network = flag_argument(request, "network");
   const bool unsandboxed = flag_argument(request, "unsandboxed");
@@ -131,44 +159,45 @@ Assessment PermissionPolicy::bash_by_mode(const core::GateRequest& request) cons
   const std::string because = justification.empty() ? "" : " (\"" + justification + "\")";
   switch (mode()) {
     case PermissionMode::kReadOnly:
-      if (!network && !unsandboxed && options_.read_only_command &&
-          options_.read_only_command(command)) {
-        return {};
-      }
+      if (!network && !unsandboxed && read_only_command(ruled)) return {};
       return {CallVerdict::kDeny,
               "read-only mode runs only commands that change nothing (ls, cat, grep, git log, "
               "git status, ...), and this one may change something",
               "read-only mode",
               {}};
     case PermissionMode::kAsk:
-      return asks(request, "bash calls ask in ask mode", "ask mode");
+      return asks(request, ruled, "bash calls ask in ask mode", "ask mode");
     default:
       break;
   }
   if (unsandboxed) {
-    return asks(request, "the command asks to run outside the sandbox" + because, "auto mode");
+    return asks(request, ruled, "the command asks to run outside the sandbox" + because,
+                "auto mode");
   }
   if (options_.sandbox.runs_outside && options_.sandbox.runs_outside(command)) {
-    return asks(request, "settings run this command outside the sandbox (sandbox.excludedCommands)",
+    return asks(request, ruled,
+                "settings run this command outside the sandbox (sandbox.excludedCommands)",
                 "auto mode");
   }
   if (!options_.sandbox.confining) {
-    return asks(request,
+    return asks(request, ruled,
                 options_.sandbox.unavailable.empty() ? "commands cannot run in the sandbox"
                                                      : options_.sandbox.unavailable,
                 "auto mode");
   }
-  if (network) return asks(request, "the command asks for the network" + because, "auto mode");
+  if (network)
+    return asks(request, ruled, "the command asks for the network" + because, "auto mode");
   return {};
 }
 
 Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request) const {
+  const CallDecision ruled;  // rules about paths were applied before the mode
   const std::string path = string_argument(request, "path");
   switch (mode()) {
     case PermissionMode::kReadOnly:
-      return {CallVerdict::kDeny, "read-only mode changes no files", "read-only mode", {}};
+      return {CallVerdict::kDeny, "read-only mode changes no files", "read-only mode", {}, {}};
     case PermissionMode::kAsk:
-      return asks(request, request.name + " calls ask in ask mode", "ask mode");
+      return asks(request, ruled, request.name + " calls ask in ask mode", "ask mode");
     default:
       break;
   }
@@ -176,7 +205,7 @@ Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request) co
     case PathPlace::kInside:
       return {};
     case PathPlace::kProtected:
-      return asks(request,
+      return asks(request, ruled,
                   path +
                       " is a protected file (git hooks and configuration, nib's and Claude "
                       "Code's settings, .mcp.json)",
@@ -184,16 +213,16 @@ Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request) co
     case PathPlace::kOutside:
       break;
   }
-  return asks(request, path + " is outside the working tree " + options_.working_tree.string(),
-              "auto mode");
+  return asks(request, ruled,
+              path + " is outside the working tree " + options_.working_tree.string(), "auto mode");
 }
 
-Assessment PermissionPolicy::asks(const core::GateRequest& request, std::string reason,
-                                  std::string source) const {
-  std::vector<std::string> rules =
-      options_.rules_for ? options_.rules_for(request) : std::vector<std::string>{};
-  if (rules.empty()) rules = default_rules(request, options_.working_tree);
-  return {CallVerdict::kAsk, std::move(reason), std::move(source), std::move(rules)};
+Assessment PermissionPolicy::asks(const core::GateRequest& request, const CallDecision& ruled,
+                                  std::string reason, std::string source) const {
+  std::vector<std::string> parts;
+  for (const SimpleCommand& command : ruled.split.commands) parts.push_back(command.text());
+  return {CallVerdict::kAsk, std::move(reason), std::move(source),
+          rules_for(request, ruled, options_.working_tree), std::move(parts)};
 }
 
 }  // namespace nib::permissions

@@ -11,21 +11,15 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/tool_call.hpp"
 #include "permissions/permission_mode.hpp"
+#include "permissions/rule_set.hpp"
 
 namespace nib::permissions {
-
-// What the permission rules say about one call.
-enum class RuleVerdict { kNone, kAllow, kAsk, kDeny };
-struct RuleMatch {
-  RuleVerdict verdict = RuleVerdict::kNone;
-  std::string rule;  // the deciding rule and where it is written, e.g. "Bash(rm:*) in ~/x.json"
-};
-using RuleCheck = std::function<RuleMatch(const core::GateRequest&)>;
 
 // How commands run: confined by the sandbox, and if not, the line that says why.
 struct SandboxState {
@@ -39,13 +33,10 @@ struct PolicyOptions {
   PermissionMode mode = PermissionMode::kAuto;
   std::filesystem::path working_tree;  // absolute: edits inside it need no approval in auto
   SandboxState sandbox;
+  std::filesystem::path home;          // for rules naming ~/ paths
   std::vector<std::string> ask_tools;  // --ask: tools whose calls always ask ("all")
-  RuleCheck rules;                     // empty: no rules
-  // True when every part of a bash command changes nothing (read-only mode runs only those).
-  std::function<bool(const std::string& command)> read_only_command;
-  // The rules an "always" answer would save for a call (one per simple command of a bash
-  // command); empty: the tool's name.
-  std::function<std::vector<std::string>(const core::GateRequest&)> rules_for;
+  // The permission rules of every settings file; null: the built-in defaults only.
+  std::shared_ptr<const RuleSet> rules;
 };
 
 enum class CallVerdict { kAllow, kAsk, kDeny };
@@ -57,6 +48,7 @@ struct Assessment {
   std::string source;  // who decided: "permission rule ...", "read-only mode", ...
   // What would allow it: the rules "always" saves, and the words for a print-mode refusal.
   std::vector<std::string> rules_to_save;
+  std::vector<std::string> parts;  // a bash command's simple commands, as split
 };
 
 class PermissionPolicy {
@@ -70,10 +62,11 @@ class PermissionPolicy {
   void set_mode(PermissionMode mode) { mode_.store(mode); }
 
  private:
-  Assessment by_mode(const core::GateRequest& request) const;
-  Assessment bash_by_mode(const core::GateRequest& request) const;
+  Assessment by_mode(const core::GateRequest& request, const CallDecision& ruled) const;
+  Assessment bash_by_mode(const core::GateRequest& request, const CallDecision& ruled) const;
   Assessment change_by_mode(const core::GateRequest& request) const;
-  Assessment asks(const core::GateRequest& request, std::string reason, std::string source) const;
+  Assessment asks(const core::GateRequest& request, const CallDecision& ruled, std::string reason,
+                  std::string source) const;
 
   const PolicyOptions options_;  // options_.mode is the mode at the start only
   std::atomic<PermissionMode> mode_;

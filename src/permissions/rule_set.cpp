@@ -284,8 +284,15 @@ CallDecision RuleSet::decide(const CallFacts& call) const {
         }
       }
     }
-    result.decision = decided(Verdict::kAsk, nullptr,
-                              "asks: nib cannot split this command (" + result.split.problem + ")");
+    // A deny or ask rule about commands might be hidden in what cannot be split: ask. With no
+    // such rule there is nothing to hide, and the mode decides (auto runs it in the sandbox;
+    // ask asks, since no allow rule can vouch for it).
+    const bool could_hide_a_rule = std::any_of(rules_.begin(), rules_.end(), [](const Rule& rule) {
+      return rule.origin.list != RuleList::kAllow && is_bash_rule(rule);
+    });
+    result.decision = decided(could_hide_a_rule ? Verdict::kAsk : Verdict::kNone, nullptr,
+                              std::string(could_hide_a_rule ? "asks: " : "") +
+                                  "nib cannot split this command (" + result.split.problem + ")");
     return result;
   }
   bool all_allowed = !result.split.commands.empty();

@@ -89,6 +89,11 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
         rows.push_back(std::move(row));
       }
     }
+    if (approval.parts.size() > 1) {
+      for (const std::string& part : approval.parts) {
+        for (StyledLine& row : wrap(styled("  · " + part), width)) rows.push_back(std::move(row));
+      }
+    }
     const std::string rules = permissions::joined_rules(approval.rules);
     if (rule_editing) {
       rows.push_back(styled("  Rules to save (comma-separated) · enter saves · esc goes back",

@@ -29,6 +29,7 @@ struct ApprovalView {
   std::string reason;              // why it asks; "" for none
   std::vector<std::string> rules;  // what "always" saves
   bool editing_rules = false;      // the editor holds the rules being edited
+  std::vector<std::string> parts;  // a compound command's simple commands (shown when > 1)
 };
 
 // A list to choose one entry from (the /resume picker, /model without an id).

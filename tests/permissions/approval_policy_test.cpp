@@ -44,7 +44,7 @@ TEST(ApprovalPolicy, AlwaysRemembersTheQuestionsRulesAndSavesThem) {
   EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
   EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
   EXPECT_EQ(asked, 1) << "not asked again";
-  EXPECT_EQ(saved, std::vector<std::string>{"Bash(npm test)"});
+  EXPECT_EQ(saved, std::vector<std::string>{"Bash(npm test:*)"});
   EXPECT_FALSE(gate(request_for("edit"), {}).block);
   EXPECT_EQ(asked, 2);
 }
@@ -54,12 +54,12 @@ TEST(ApprovalPolicy, EditedRulesAreTheOnesSaved) {
   ApprovalPolicy policy(asking_for({"bash"}),
                         [&](const std::vector<std::string>& rules) { saved = rules; });
   const core::Gate gate = policy.gate([](const ApprovalQuestion& question, std::stop_token) {
-    EXPECT_EQ(question.rules, std::vector<std::string>{"Bash(make -j8)"});
-    return ApprovalReply(ApprovalAnswer::kAlways, {"Bash(make:*)"});
+    EXPECT_EQ(question.rules, std::vector<std::string>{"Bash(make:*)"});
+    return ApprovalReply(ApprovalAnswer::kAlways, {"Bash(make -j8)"});
   });
   const json make = {{"command", "make -j8"}};
   EXPECT_FALSE(gate(request_for("bash", &make), {}).block);
-  EXPECT_EQ(saved, std::vector<std::string>{"Bash(make:*)"});
+  EXPECT_EQ(saved, std::vector<std::string>{"Bash(make -j8)"});
 }
 
 TEST(ApprovalPolicy, AnInterruptedQuestionBlocks) {
@@ -83,7 +83,7 @@ TEST(ApprovalPolicy, WithNobodyToAskTheCallIsRefusedSayingWhatWouldAllowIt) {
   const auto by_mode = ask_mode.gate({})(request_for("bash", &args), {});
   EXPECT_TRUE(by_mode.block);
   EXPECT_EQ(by_mode.source, "ask mode");
-  EXPECT_NE(by_mode.reason.find("\"Bash(rm -rf build)\""), std::string::npos) << by_mode.reason;
+  EXPECT_NE(by_mode.reason.find("\"Bash(rm:*)\""), std::string::npos) << by_mode.reason;
   EXPECT_NE(by_mode.reason.find("settings.local.json"), std::string::npos);
   EXPECT_NE(by_mode.reason.find("--permission-mode auto"), std::string::npos);
   EXPECT_NE(by_mode.reason.find("Do not retry"), std::string::npos);

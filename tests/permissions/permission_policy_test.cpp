@@ -23,19 +23,16 @@ struct Call {
 class PermissionPolicyTest : public ::testing::Test {
  protected:
   PolicyOptions options(PermissionMode mode) {
-    return {.mode = mode,
-            .working_tree = tree(),
-            .sandbox = {.confining = true},
-            .read_only_command = [](const std::string& command) {
-              return command.rfind("ls", 0) == 0 || command.rfind("git log", 0) == 0;
-            }};
+    return {.mode = mode, .working_tree = tree(), .sandbox = {.confining = true}};
   }
   fs::path tree() const { return dir_.path() / "tree"; }
   CallVerdict verdict(const PolicyOptions& options, const Call& call) {
     const core::GateRequest request{"call_1", call.tool, &call.args, call.read_only, false};
     return PermissionPolicy(options).assess(request).verdict;
   }
-  CallVerdict verdict(PermissionMode mode, const Call& call) { return verdict(options(mode), call); }
+  CallVerdict verdict(PermissionMode mode, const Call& call) {
+    return verdict(options(mode), call);
+  }
 
   void SetUp() override {
     fs::create_directories(tree() / "src");
@@ -98,7 +95,8 @@ TEST_F(PermissionPolicyTest, WithoutTheSandboxAutoAsksBeforeEachCommandSayingWhy
   const Assessment assessment = PermissionPolicy(unconfined).assess(request);
   EXPECT_EQ(assessment.verdict, CallVerdict::kAsk);
   EXPECT_EQ(assessment.reason, "bubblewrap cannot create namespaces");
-  EXPECT_EQ(verdict(unconfined, kEditInside), CallVerdict::kAllow) << "edits do not need the sandbox";
+  EXPECT_EQ(verdict(unconfined, kEditInside), CallVerdict::kAllow)
+      << "edits do not need the sandbox";
 }
 
 TEST_F(PermissionPolicyTest, ExcludedCommandsAskInAuto) {
@@ -113,27 +111,55 @@ TEST_F(PermissionPolicyTest, ExcludedCommandsAskInAuto) {
 TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   // Deny first, so that a broad allow ("Bash(git:*)") cannot open what a narrow deny
   // ("Bash(git push:*)") closes, whichever file each is in.
-  auto with_rule = [&](PermissionMode mode, RuleVerdict rule) {
+  auto with_rules = [&](PermissionMode mode, const json& permissions) {
     PolicyOptions ruled = options(mode);
-    ruled.rules = [rule](const core::GateRequest&) { return RuleMatch{rule, "Bash(x) in f"}; };
+    auto loaded = RuleSet::load(
+        {{dir_.path() / "settings.json", json{{"permissions", permissions}}, tree()}});
+    EXPECT_TRUE(loaded.ok()) << loaded.error();
+    ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
     return ruled;
   };
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kDeny), kLs), CallVerdict::kDeny);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kDeny), kRead), CallVerdict::kDeny);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kAsk), kRead), CallVerdict::kAsk);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kYolo, RuleVerdict::kAsk), kRead), CallVerdict::kAllow)
+  const json deny_all = {{"deny", {"Bash", "Read"}}};
+  const json ask_read = {{"ask", {"Read"}}};
+  const json allow = {{"allow", {"Bash(make:*)", "Bash(npm install)", "Edit"}}};
+  const json narrow_deny = {{"allow", {"Bash(git:*)"}}, {"deny", {"Bash(git push:*)"}}};
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kYolo, deny_all), kLs), CallVerdict::kDeny);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, deny_all), kRead), CallVerdict::kDeny);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, ask_read), kRead), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kYolo, ask_read), kRead), CallVerdict::kAllow)
       << "yolo asks nothing";
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAsk, RuleVerdict::kAllow), kBash), CallVerdict::kAllow);
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kAuto, RuleVerdict::kAllow), kNetwork),
-            CallVerdict::kAllow)
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAsk, allow), kBash), CallVerdict::kAllow);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, allow), kNetwork), CallVerdict::kAllow)
       << "a rule allows what auto would ask about";
-  EXPECT_EQ(verdict(with_rule(PermissionMode::kReadOnly, RuleVerdict::kAllow), kEditInside),
-            CallVerdict::kDeny)
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kReadOnly, allow), kEditInside), CallVerdict::kDeny)
       << "no rule makes read-only write";
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAsk, narrow_deny),
+                    Call{"bash", {{"command", "git status && git push origin"}}}),
+            CallVerdict::kDeny);
   const core::GateRequest request{"c", "bash", &kBash.args};
   const Assessment denied =
-      PermissionPolicy(with_rule(PermissionMode::kAuto, RuleVerdict::kDeny)).assess(request);
-  EXPECT_NE(denied.reason.find("Bash(x) in f"), std::string::npos) << "names the rule";
+      PermissionPolicy(with_rules(PermissionMode::kAuto, deny_all)).assess(request);
+  EXPECT_NE(denied.reason.find("Bash"), std::string::npos) << denied.reason;
+  EXPECT_NE(denied.reason.find("settings.json"), std::string::npos) << "names the file";
+}
+
+TEST_F(PermissionPolicyTest, ReadingSecretsAsksByDefault) {
+  PolicyOptions defaults = options(PermissionMode::kYolo);
+  defaults.mode = PermissionMode::kAuto;
+  defaults.home = dir_.path();
+  EXPECT_EQ(
+      verdict(defaults, Call{"read", {{"path", (dir_.path() / ".ssh/id_rsa").string()}}, true}),
+      CallVerdict::kAsk);
+  EXPECT_EQ(verdict(defaults, Call{"read", {{"path", ".env"}}, true}), CallVerdict::kAsk);
+}
+
+TEST_F(PermissionPolicyTest, ACompoundCommandIsOfferedOneRulePerPart) {
+  const Call compound{"bash", {{"command", "npm test --watch && git log -5 | head"}}};
+  const core::GateRequest request{"c", compound.tool, &compound.args};
+  const Assessment asked = PermissionPolicy(options(PermissionMode::kAsk)).assess(request);
+  EXPECT_EQ(asked.rules_to_save,
+            (std::vector<std::string>{"Bash(npm test:*)", "Bash(git log:*)", "Bash(head:*)"}));
+  EXPECT_EQ(asked.parts.size(), 3u);
 }
 
 TEST_F(PermissionPolicyTest, AskFlagAsksInEveryModeButDenyStillWins) {
@@ -152,13 +178,7 @@ TEST_F(PermissionPolicyTest, TheRulesOfferedForAlways) {
   EXPECT_EQ(rules(kEditInside), std::vector<std::string>{"Edit(./src/**)"});
   EXPECT_EQ(rules(kWriteNew), std::vector<std::string>{"Write(./src/new/dir/**)"});
   EXPECT_EQ(rules(kMcp), std::vector<std::string>{"mcp__db__drop"});
-  PolicyOptions generalised = options(PermissionMode::kAsk);
-  generalised.rules_for = [](const core::GateRequest&) {
-    return std::vector<std::string>{"Bash(make:*)"};
-  };
-  const core::GateRequest request{"c", "bash", &kBash.args};
-  EXPECT_EQ(PermissionPolicy(generalised).assess(request).rules_to_save,
-            std::vector<std::string>{"Bash(make:*)"});
+  EXPECT_EQ(rules(kBash), std::vector<std::string>{"Bash(make test:*)"});
 }
 
 }  // namespace

@@ -96,8 +96,13 @@ TEST(RuleSet, NotUnderstoodStillDeniesForABareBashDeny) {
   const RuleSet rules = load({source("/s.json", {{"deny", {"Bash"}}})});
   EXPECT_EQ(verdict(rules, bash("eval x")), Verdict::kDeny);
   const CallDecision unknown = RuleSet().decide(bash("eval x"));
-  EXPECT_EQ(unknown.decision.verdict, Verdict::kAsk);
+  EXPECT_EQ(unknown.decision.verdict, Verdict::kNone)
+      << "no rule about commands could hide in it: the mode decides (auto runs it sandboxed)";
   EXPECT_NE(unknown.decision.reason.find("eval"), std::string::npos);
+  const RuleSet asking = load({source("/s.json", {{"ask", {"Bash(git push:*)"}}})});
+  EXPECT_EQ(verdict(asking, bash("eval x")), Verdict::kAsk) << "it might be git push";
+  const RuleSet allowing = load({source("/s.json", {{"allow", {"Bash(eval:*)"}}})});
+  EXPECT_EQ(verdict(allowing, bash("eval x")), Verdict::kNone) << "an allow rule cannot vouch";
 }
 
 TEST(RuleSet, FileToolsAndTheirPaths) {
