@@ -78,6 +78,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
                  "Ask before running these tools (comma-separated, or 'all'); print mode, which "
                  "cannot ask, refuses them");
   app.add_flag("--version", options.version, "Print the version and exit");
+  app.add_flag("--no-sandbox", options.no_sandbox,
+               "Run commands outside the sandbox, with your full rights");
 
   try {
     app.parse(argc, argv);

@@ -29,6 +29,7 @@ struct CliOptions {
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
   std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
   bool version = false;
+  bool no_sandbox = false;  // --no-sandbox: commands run with the user's rights, unconfined
 };
 
 struct ParseOutcome {

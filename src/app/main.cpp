@@ -17,6 +17,7 @@
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
+#include "app/sandbox_setup.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
@@ -73,7 +74,10 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
-int dispatch(int argc, char** argv, std::stop_source& stop) {
+// `sandbox` keeps the command sandbox for main() to release after every command has ended (its
+// placeholders must outlive the commands they protect from, protected_paths.hpp).
+int dispatch(int argc, char** argv, std::stop_source& stop,
+             std::shared_ptr<sandbox::CommandSandbox>& sandbox) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -91,9 +95,16 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
       std::cerr << loaded.error() << '\n';
       return 2;
     }
+    const auto setup = setup_sandbox(loaded.value(), process_environment(), cwd,
+                                     /*disabled=*/false);
+    if (!setup.ok()) {
+      std::cerr << setup.error() << '\n';
+      return 2;
+    }
+    sandbox = setup.value().sandbox;
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
-                            withheld_environment(loaded.value()), stop.get_token(), std::cout,
-                            std::cerr);
+                            withheld_environment(loaded.value()), sandbox, stop.get_token(),
+                            std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
   if (!parsed.options) {
@@ -150,6 +161,13 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   }
   const ModelConfig& model = resolved.value();
   util::register_secret(model.api_key);
+  const auto setup = setup_sandbox(configuration, env, cwd, options.no_sandbox);
+  if (!setup.ok()) {
+    std::cerr << setup.error() << '\n';
+    return 2;
+  }
+  if (!setup.value().notice.empty()) std::cerr << setup.value().notice << '\n';
+  sandbox = setup.value().sandbox;
   RunContext context{env,
                      cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
@@ -158,7 +176,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
                      withheld_environment(configuration),
                      directories.global,
-                     &configuration};
+                     &configuration,
+                     sandbox};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }
@@ -187,8 +206,9 @@ int main(int argc, char** argv) {
       .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
   int status = 1;
+  std::shared_ptr<sandbox::CommandSandbox> sandbox;
   try {
-    status = dispatch(argc, argv, stop);
+    status = dispatch(argc, argv, stop, sandbox);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.
@@ -197,6 +217,7 @@ int main(int argc, char** argv) {
     std::cerr << "nib: internal error: an unknown exception\n";
   }
   end_all_commands();
+  sandbox.reset();  // after the commands: its placeholders protected them until now
   return status;
 }
 

@@ -2,6 +2,7 @@
 // Print mode (nib -p): one run of the agent loop for one prompt, output per --output-format.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -12,6 +13,7 @@
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
 #include "session/compaction.hpp"
+#include "tools/command_launcher.hpp"
 
 namespace nib::app {
 
@@ -26,6 +28,8 @@ struct RunContext {
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
+  // What confines bash's commands (sandbox_setup.hpp); null: nothing.
+  std::shared_ptr<const tools::CommandLauncher> command_launcher;
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every
