@@ -68,10 +68,10 @@ class BashToolTest : public ::testing::TestWithParam<bool> {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;  // made before TMPDIR points at logs_, which must stay empty
+  testing::TempDir cache_;    // the sandbox's private cache, made before TMPDIR moves too
   testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
   testing::TempDir logs_;
   testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
-  testing::TempDir cache_;
   std::shared_ptr<const CommandLauncher> sandbox_ =
       sandboxed() ? testing::test_sandbox(dir_.path(), cache_.path()) : nullptr;
   core::ToolPtr tool_ = make_bash_tool({.launcher = sandbox_});
