@@ -19,9 +19,9 @@ struct LaunchMode {
   bool network = false;  // confined, but with the host's network instead of the private one
 };
 
-// A confined request and what must stay alive while the command runs (descriptors the child
-// uses before execve, placeholders mounted over missing files): the runner drops `lease` only
-// once nothing of the command runs.
+// A confined request and what must stay alive until it has started (descriptors the child uses
+// before execve, such as a Landlock ruleset): the runner drops `lease` when run_command returns.
+// What must outlive background processes of the command belongs to the launcher itself.
 struct Launch {
   SpawnRequest request;
   std::shared_ptr<void> lease;
