@@ -83,6 +83,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
                  "auto (the default: commands in the sandbox, edits in the tree without asking), "
                  "ask, read-only or yolo (no sandbox, no questions)");
   app.add_flag("--version", options.version, "Print the version and exit");
+  app.add_flag("--no-sandbox", options.no_sandbox,
+               "Run commands outside the sandbox, with your full rights");
 
   try {
     app.parse(argc, argv);

@@ -30,6 +30,7 @@ struct CliOptions {
   std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
   std::optional<std::string> permission_mode;  // --permission-mode auto|ask|read-only|yolo
   bool version = false;
+  bool no_sandbox = false;  // --no-sandbox: commands run with the user's rights, unconfined
 };
 
 struct ParseOutcome {

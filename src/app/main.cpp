@@ -19,6 +19,7 @@
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
+#include "app/sandbox_setup.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
@@ -75,7 +76,10 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
-int dispatch(int argc, char** argv, std::stop_source& stop) {
+// `sandbox` keeps the command sandbox for main() to release after every command has ended (its
+// placeholders must outlive the commands they protect from, protected_paths.hpp).
+int dispatch(int argc, char** argv, std::stop_source& stop,
+             std::shared_ptr<sandbox::CommandSandbox>& sandbox) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -97,9 +101,16 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
       std::cerr << loaded.error() << '\n';
       return 2;
     }
+    const auto setup = setup_sandbox(loaded.value(), process_environment(), cwd,
+                                     /*disabled=*/false);
+    if (!setup.ok()) {
+      std::cerr << setup.error() << '\n';
+      return 2;
+    }
+    sandbox = setup.value().sandbox;
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
-                            withheld_environment(loaded.value()), stop.get_token(), std::cout,
-                            std::cerr);
+                            withheld_environment(loaded.value()), sandbox, stop.get_token(),
+                            std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
   if (!parsed.options) {
@@ -166,14 +177,32 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
     std::cerr << rules.error() << '\n';
     return 2;
   }
-  RunContext context{env, cwd,
+  // yolo runs commands unconfined, as --no-sandbox does.
+  const bool sandbox_off = options.no_sandbox || mode.value() == permissions::PermissionMode::kYolo;
+  const auto setup = setup_sandbox(configuration, env, cwd, sandbox_off);
+  if (!setup.ok()) {
+    std::cerr << setup.error() << '\n';
+    return 2;
+  }
+  if (!setup.value().notice.empty()) std::cerr << setup.value().notice << '\n';
+  sandbox = setup.value().sandbox;
+  if (sandbox == nullptr && mode.value() != permissions::PermissionMode::kYolo) {
+    std::cerr << "nib: the command sandbox is off (--no-sandbox or \"sandbox\": {\"enabled\": "
+                 "false}): commands run with your rights\n";
+  }
+  RunContext context{env,
+                     cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
-                     compaction_settings(settings), std::move(existing.value()),
+                     compaction_settings(settings),
+                     std::move(existing.value()),
                      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
-                     withheld_environment(configuration), directories.global, &configuration,
-                     mode.value(), std::move(rules.value()),
-                     // Until the sandbox is wired, commands are treated as confined.
-                     permissions::SandboxState{.confining = true}};
+                     withheld_environment(configuration),
+                     directories.global,
+                     &configuration,
+                     mode.value(),
+                     std::move(rules.value()),
+                     sandbox_state(sandbox.get()),
+                     sandbox != nullptr && sandbox->active() ? sandbox : nullptr};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }
@@ -202,8 +231,9 @@ int main(int argc, char** argv) {
       .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
   int status = 1;
+  std::shared_ptr<sandbox::CommandSandbox> sandbox;
   try {
-    status = dispatch(argc, argv, stop);
+    status = dispatch(argc, argv, stop, sandbox);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.
@@ -212,6 +242,7 @@ int main(int argc, char** argv) {
     std::cerr << "nib: internal error: an unknown exception\n";
   }
   end_all_commands();
+  sandbox.reset();  // after the commands: its placeholders protected them until now
   return status;
 }
 

@@ -32,6 +32,16 @@ util::Result<permissions::PermissionMode> starting_mode(const CliOptions& option
   return permissions::PermissionMode::kAuto;
 }
 
+permissions::SandboxState sandbox_state(const sandbox::CommandSandbox* sandbox) {
+  if (sandbox == nullptr) return {.confining = true};
+  permissions::SandboxState state{.confining = sandbox->active(),
+                                  .unavailable = sandbox->active() ? "" : sandbox->verdict().line,
+                                  .runs_outside = [sandbox](const std::string& command) {
+                                    return sandbox->runs_outside(command);
+                                  }};
+  return state;
+}
+
 util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(
     const Configuration& configuration, const std::filesystem::path& home) {
   using Result = util::Result<std::shared_ptr<const permissions::RuleSet>>;

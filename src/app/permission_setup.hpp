@@ -8,6 +8,7 @@
 #include "app/cli.hpp"
 #include "app/settings.hpp"
 #include "permissions/permission_policy.hpp"
+#include "sandbox/command_sandbox.hpp"
 #include "util/result.hpp"
 
 namespace nib::app {
@@ -16,6 +17,11 @@ namespace nib::app {
 // Claude Code's), else auto. A failure names the flag or the file.
 util::Result<permissions::PermissionMode> starting_mode(const CliOptions& options,
                                                         const Configuration& configuration);
+
+// How the policy sees commands run: confined when the sandbox works; when the user switched it
+// off (--no-sandbox, "sandbox": {"enabled": false}, yolo), as they chose, without asking; when
+// nothing can confine them, not confined, with the probe's line (auto then asks each time).
+permissions::SandboxState sandbox_state(const sandbox::CommandSandbox* sandbox);
 
 // Every settings file's permission rules and the built-in defaults; a broken rule fails naming
 // its file and index ("nib: FILE: permissions.allow[2]: ...").

@@ -2,6 +2,7 @@
 // Print mode (nib -p): one run of the agent loop for one prompt, output per --output-format.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -13,6 +14,7 @@
 #include "app/session_setup.hpp"
 #include "permissions/permission_policy.hpp"
 #include "session/compaction.hpp"
+#include "tools/command_launcher.hpp"
 
 namespace nib::app {
 
@@ -30,6 +32,8 @@ struct RunContext {
   permissions::PermissionMode permission_mode = permissions::PermissionMode::kAuto;
   std::shared_ptr<const permissions::RuleSet> rules;  // every settings file's permission rules
   permissions::SandboxState sandbox;                  // how commands run (the probe's verdict)
+  // What confines bash's commands (sandbox_setup.hpp); null: nothing.
+  std::shared_ptr<const tools::CommandLauncher> command_launcher;
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

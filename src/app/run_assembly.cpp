@@ -9,7 +9,8 @@ namespace nib::app {
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context) {
   using Result = util::Result<RunResources>;
-  const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment};
+  const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment,
+                                           .command_launcher = context.command_launcher};
   auto tools = tools::builtin_tools(tool_options);
   SubagentSetup subagents = setup_subagents(context);
   if (subagents.environment->max_depth > 0) tools.push_back(subagents.task_tool);

@@ -30,15 +30,17 @@ void write_content(const core::Content& content, std::ostream& out) {
 }  // namespace
 
 int run_tool_command(const std::vector<std::string>& args,
-                     const std::vector<std::string>& withheld_environment, std::stop_token stop,
-                     std::ostream& out, std::ostream& err) {
+                     const std::vector<std::string>& withheld_environment,
+                     std::shared_ptr<const tools::CommandLauncher> command_launcher,
+                     std::stop_token stop, std::ostream& out, std::ostream& err) {
   if (args.empty() || args.size() > 2) {
     err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
     return 2;
   }
   const auto registry = core::ToolRegistry::create(
-      tools::builtin_tools(
-          {.trust_unread_files = true, .withheld_environment = withheld_environment}),
+      tools::builtin_tools({.trust_unread_files = true,
+                            .withheld_environment = withheld_environment,
+                            .command_launcher = std::move(command_launcher)}),
       {});
   if (!registry.ok()) {
     err << "nib: " << registry.error() << '\n';

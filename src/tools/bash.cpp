@@ -7,11 +7,16 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/subprocess.hpp"
+#include "util/blank_text.hpp"
 
 namespace nib::tools {
 namespace {
 
-std::string describe() {
+bool blank(std::string_view text) {
+  return util::trim_blanks(text).empty();
+}
+
+std::string describe(const CommandLauncher* launcher) {
   const auto quiet_ms = std::to_string(kQuietAfterExit.count());
   const auto drain_s = std::to_string(kDrainCap.count() / 1000);
   return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
@@ -48,7 +53,8 @@ std::string describe() {
          quiet_ms + " ms (at most " + drain_s +
          " s after the exit). Redirect a background process's output to a file "
          "(cmd > file.log 2>&1 &): output it prints after the call has returned is lost, and "
-         "writing it may kill the process with SIGPIPE.";
+         "writing it may kill the process with SIGPIPE." +
+         (launcher != nullptr ? "\n- Sandbox: " + launcher->describe() : std::string());
 }
 
 nlohmann::json parameters() {
@@ -59,7 +65,20 @@ nlohmann::json parameters() {
         {"timeout",
          {{"type", "number"},
           {"exclusiveMinimum", 0},
-          {"description", "Seconds after which the command is killed; no limit when absent."}}}}},
+          {"description", "Seconds after which the command is killed; no limit when absent."}}},
+        {"network",
+         {{"type", "boolean"},
+          {"description",
+           "true: run inside the sandbox but with network access (needs a justification and "
+           "approval)."}}},
+        {"unsandboxed",
+         {{"type", "boolean"},
+          {"description",
+           "true: run outside the sandbox, with your full rights (needs a justification and "
+           "approval)."}}},
+        {"justification",
+         {{"type", "string"},
+          {"description", "Why the command needs the network or to leave the sandbox."}}}}},
       {"required", {"command"}},
       {"additionalProperties", false},
   };
@@ -68,7 +87,8 @@ nlohmann::json parameters() {
 class BashTool final : public core::Tool {
  public:
   explicit BashTool(BashToolOptions options)
-      : core::Tool({"bash", describe(), parameters(), /*concurrency_safe=*/false}),
+      : core::Tool({"bash", describe(options.launcher.get()), parameters(),
+                    /*concurrency_safe=*/false}),
         options_(std::move(options)) {}
 
   core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
@@ -76,7 +96,7 @@ class BashTool final : public core::Tool {
     if (auto refusal = nul_refusal(args, {"command"}))
       return core::ToolOutput::error("Error: " + *refusal);
     const std::string command = args.value("command", "");
-    if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (blank(command)) {
       return core::ToolOutput::error("Error: command is empty. Pass the shell command to run.");
     }
     std::optional<double> timeout;
@@ -85,6 +105,13 @@ class BashTool final : public core::Tool {
       if (!(*timeout > 0)) {
         return core::ToolOutput::error("Error: timeout must be a number of seconds above 0.");
       }
+    }
+    const bool network = args.value("network", false);
+    const bool unsandboxed = args.value("unsandboxed", false);
+    if ((network || unsandboxed) && blank(args.value("justification", ""))) {
+      return core::ToolOutput::error(
+          std::string("Error: \"") + (unsandboxed ? "unsandboxed" : "network") +
+          "\": true needs a \"justification\": say in one sentence why the command needs it.");
     }
     std::error_code error;
     if (!std::filesystem::is_directory(context.cwd, error)) {
@@ -101,6 +128,10 @@ class BashTool final : public core::Tool {
         .call_id = context.tool_call_id,
         .stdout_log = [this] { return options_.create_log("bash-stdout"); },
         .stderr_log = [this] { return options_.create_log("bash-stderr"); },
+        .launcher = unsandboxed || (options_.launcher && options_.launcher->runs_outside(command))
+                        ? nullptr
+                        : options_.launcher.get(),
+        .launch_mode = {.network = network},
     };
     CommandResult result = run_command(request, std::move(stop));
     return report_command(result, {.timeout_seconds = timeout});

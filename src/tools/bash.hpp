@@ -4,11 +4,13 @@
 // concurrency_safe: commands may change files other calls read. Thread-safe: execute() keeps
 // no state between calls.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/tool.hpp"
+#include "tools/command_launcher.hpp"
 #include "tools/temp_log.hpp"
 
 namespace nib::tools {
@@ -19,6 +21,12 @@ struct BashToolOptions {
   // Variables of nib's environment that commands do not get (secrets such as API keys, which a
   // command's output would otherwise carry into the conversation).
   std::vector<std::string> withheld_environment;
+  // Confines every command (the sandbox, command_launcher.hpp); none: commands run with nib's
+  // rights and the "network" and "unsandboxed" arguments change nothing. A call with
+  // "unsandboxed": true, or a command the launcher says runs outside, is run without it; one
+  // with "network": true is confined with the host's network. Whether such a call may run at
+  // all is the gate's decision, before execute().
+  std::shared_ptr<const CommandLauncher> launcher;
 };
 
 // The bash tool. Processes it starts are killed on timeout and abort; background ones that

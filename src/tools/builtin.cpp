@@ -20,6 +20,7 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
       options.trust_unread_files ? UnseenFiles::kTrustCurrent : UnseenFiles::kRefuse);
   BashToolOptions bash;
   bash.withheld_environment = options.withheld_environment;
+  bash.launcher = options.command_launcher;
   return {make_read_tool(files), make_bash_tool(std::move(bash)),
           make_edit_tool(files), make_write_tool(files),
           make_find_tool(),      make_ls_tool(),

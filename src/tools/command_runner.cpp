@@ -284,11 +284,21 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
                                                  .tag = tag,
                                                  .call_id = request.call_id,
                                                  .command = request.command});
-  auto spawned = spawn_process(
-      {.argv = {kShell, "-c", request.command},
-       .cwd = request.cwd,
-       .environment = merge_environment(environ, overrides, request.withheld_environment),
-       .open_pidfd = request.use_pidfd});
+  Launch launch{.request = {.argv = {kShell, "-c", request.command},
+                            .cwd = request.cwd,
+                            .environment =
+                                merge_environment(environ, overrides, request.withheld_environment),
+                            .open_pidfd = request.use_pidfd}};
+  if (request.launcher != nullptr) {
+    auto confined = request.launcher->launch(std::move(launch.request), request.launch_mode);
+    if (!confined.ok()) {
+      command_ended(entry, /*tree_killed=*/true);
+      result.error = confined.error();
+      return result;
+    }
+    launch = std::move(confined.value());
+  }
+  auto spawned = spawn_process(launch.request);
   if (!spawned.ok()) {
     command_ended(entry, /*tree_killed=*/true);
     result.error = spawned.error();

@@ -12,6 +12,9 @@
 // A process of the tree that stays stopped for kStoppedProcessGrace is resumed (SIGCONT), since
 // nothing else would resume it; the result's note says so.
 //
+// With a launcher the spawned process is the confining one (bubblewrap), the shell runs under
+// it, and pid, the registry entry and the tree kill refer to that process and its tree.
+//
 // Every process of the command carries kCommandTagVariable in its environment, and the command
 // is recorded in the per-user registry (command_registry.hpp) from its spawn until nothing of
 // it runs, so a later nib can end it if this one dies.
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "tools/command_launcher.hpp"
 #include "tools/output_capture.hpp"
 #include "tools/subprocess.hpp"
 
@@ -44,6 +48,10 @@ struct CommandRequest {
   LogOpener stderr_log;
   bool use_pidfd = true;  // false waits by polling waitpid, as on kernels without pidfds
   core::Clock* clock = &core::steady_clock();  // the time every rule above is measured in
+  // Confines the shell (command_launcher.hpp); none: it runs with nib's own rights. When the
+  // launcher refuses, the command does not start and `error` gives its reason.
+  const CommandLauncher* launcher = nullptr;
+  LaunchMode launch_mode;
 };
 
 enum class CommandEnd {

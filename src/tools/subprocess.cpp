@@ -70,7 +70,10 @@ struct ChildSetup {
   int stderr_fd;
   pid_t parent;
   bool parent_death_signal;
-  long max_descriptor;  // for closing descriptors where close_range is missing (Linux < 5.9)
+  const int* namespaces;  // setns() each, in order
+  std::size_t namespace_count;
+  int landlock_ruleset;  // -1: none
+  long max_descriptor;   // for closing descriptors where close_range is missing (Linux < 5.9)
   // Written by the child when a step fails, read by the parent once clone has returned (the
   // child has then exec'd or exited).
   volatile int error;
@@ -131,6 +134,17 @@ struct KernelSigaction {
     return fail(setup, "redirect the output");
   }
   if (::syscall(SYS_chdir, setup.cwd) != 0) return fail(setup, "enter the directory");
+  for (std::size_t i = 0; i < setup.namespace_count; ++i) {
+    if (::syscall(SYS_setns, setup.namespaces[i], 0) != 0) return fail(setup, "enter a namespace");
+  }
+  if (setup.landlock_ruleset >= 0) {
+    // Landlock requires no_new_privs (or CAP_SYS_ADMIN); it also keeps a set-user-id program
+    // from gaining the rights the ruleset takes away.
+    if (::syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        ::syscall(SYS_landlock_restrict_self, setup.landlock_ruleset, 0) != 0) {
+      return fail(setup, "apply the Landlock rules");
+    }
+  }
   // Descriptors another thread opened without O_CLOEXEC must not leak into the command.
   if (::syscall(SYS_close_range, STDERR_FILENO + 1, ~0U, 0) != 0) {
     for (long fd = STDERR_FILENO + 1; fd < setup.max_descriptor; ++fd) ::syscall(SYS_close, fd);
@@ -229,6 +243,9 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                    .stderr_fd = err.write_end.get(),
                    .parent = ::getpid(),
                    .parent_death_signal = request.die_with_spawning_thread,
+                   .namespaces = request.namespaces_to_enter.data(),
+                   .namespace_count = request.namespaces_to_enter.size(),
+                   .landlock_ruleset = request.landlock_ruleset,
                    .max_descriptor = ::sysconf(_SC_OPEN_MAX),
                    .error = 0,
                    .failed_step = nullptr};

@@ -52,6 +52,12 @@ struct SpawnRequest {
   // SIGKILL the process when the spawning thread ends (see above); false for a process that
   // must outlive that thread.
   bool die_with_spawning_thread = true;
+  // Confinement applied in the child just before execve, for a launcher (command_launcher.hpp):
+  // namespaces to join (setns, in this order: a user namespace before the namespaces it owns)
+  // and a Landlock ruleset to restrict the child with (after no_new_privs). The descriptors
+  // stay the caller's; -1 / empty: none.
+  std::vector<int> namespaces_to_enter;
+  int landlock_ruleset = -1;
 };
 
 struct SpawnedProcess {

@@ -23,6 +23,11 @@ TEST(CliTest, PrintModeWithPromptAndFlags) {
   EXPECT_EQ(options.tools, (std::vector<std::string>{"read", "bash"}));
 }
 
+TEST(CliTest, NoSandboxIsAFlagAndTheSandboxIsOnByDefault) {
+  EXPECT_FALSE(parse({"-p", "hi"}).options->no_sandbox);
+  EXPECT_TRUE(parse({"-p", "hi", "--no-sandbox"}).options->no_sandbox);
+}
+
 TEST(CliTest, BadUsageExitsTwoWithAMessage) {
   for (const auto& args : std::vector<std::vector<const char*>>{
            {"--output-format", "xml"}, {"--max-turns", "0"}, {"--bogus"}}) {

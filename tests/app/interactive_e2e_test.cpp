@@ -9,6 +9,7 @@
 #include <csignal>
 #include <fstream>
 
+#include "support/host_pid.hpp"
 #include "support/mock_anthropic_replies.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
@@ -158,6 +159,7 @@ TEST_F(InteractiveTest, EscapeStopsALongCommandAndGivesThePromptBack) {
   })) << tmux->screen();
   pid_t pid = 0;
   std::ifstream(dir_.path() / "pid") >> pid;
+  pid = testing::host_pid_in(dir_.path(), pid);  // the sandbox's $$ is not the host's pid
   ASSERT_GT(pid, 0);
 
   tmux->press("Escape");

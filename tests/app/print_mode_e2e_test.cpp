@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -158,6 +159,7 @@ TEST_F(PrintModeTest, SigintDuringASlowToolAbortsAndLeavesNoProcess) {
   NibProcess nib({"-p", "go", "--output-format", "stream-json"}, dir_.path(), env());
   pid_t pid = 0;
   std::ifstream(dir_.path() / "sync") >> pid;
+  pid = testing::host_pid_in(dir_.path(), pid);  // the sandbox's $$ is not the host's pid
   ASSERT_GT(pid, 0);
   nib.send_signal(SIGINT);
   const auto result = nib.wait();

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -166,6 +167,8 @@ TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTol
   {
     NibProcess nib({"-p", "start the servers"}, dir_.path(), env());
     std::ifstream(dir_.path() / "sync") >> daemon >> child;
+    daemon = testing::host_pid_in(dir_.path(), daemon);  // the sandbox's $! is not the host's
+    child = testing::host_pid_in(dir_.path(), child);
     ASSERT_GT(daemon, 0);
     ASSERT_GT(child, 0);
     nib.send_signal(SIGKILL);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <fstream>
 
+#include "support/host_pid.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -108,7 +109,8 @@ TEST(ToolCommandTest, SigintAbortsWith130AndKillsTheCommand) {
   TempDir dir;
   make_fifo(dir.path() / "sync");
   NibProcess nib({"tool", "bash", R"({"command":"echo $$ > sync; sleep 1000"})"}, dir.path());
-  const pid_t shell = read_pid(dir.path() / "sync");
+  // The sandbox's $$ is not the host's pid.
+  const pid_t shell = testing::host_pid_in(dir.path(), read_pid(dir.path() / "sync"));
   nib.send_signal(SIGINT);
   const auto result = nib.wait();
   EXPECT_EQ(result.exit_code, 130);
@@ -122,11 +124,32 @@ TEST(ToolCommandTest, SigtermKillsEveryProcessTheCallStarted) {
   NibProcess nib(
       {"tool", "bash", R"({"command":"setsid sleep 1000 & echo $! > sync; sleep 1000"})"},
       dir.path());
-  const pid_t escaped = read_pid(dir.path() / "sync");
+  const pid_t escaped = testing::host_pid_in(dir.path(), read_pid(dir.path() / "sync"));
   nib.send_signal(SIGTERM);
   nib.wait();
   // The child in its own session escaped the process group, but not nib.
   EXPECT_FALSE(running(escaped));
+}
+
+TEST(ToolCommandTest, CommandsRunInTheSandboxUnlessTheSettingsTurnItOff) {
+  TempDir dir;
+  dir.write(".nib/settings.json", "{}");
+  const std::string plant = R"({"command":"echo planted > .nib/planted"})";
+  run_nib({"tool", "bash", plant}, dir.path());
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / ".nib/planted")) << "read-only inside";
+  dir.write(".nib/settings.json", R"({"sandbox": {"enabled": false}})");
+  EXPECT_EQ(run_nib({"tool", "bash", plant}, dir.path()).exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ".nib/planted"));
+}
+
+TEST(ToolCommandTest, ABrokenSandboxSectionNamesTheFileAndExitsTwo) {
+  TempDir dir;
+  dir.write(".nib/settings.json", R"({"sandbox": {"network": "yes"}})");
+  const auto result = run_nib({"tool", "bash", R"({"command":"true"})"}, dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find(".nib/settings.json: sandbox.network: must be true or false"),
+            std::string::npos)
+      << result.err;
 }
 
 TEST(ToolCommandTest, UsageErrorExitsTwo) {

@@ -18,6 +18,7 @@
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "tools/sandbox_modes.hpp"
 #include "util/byte_size.hpp"
 
 namespace nib::tools {
@@ -48,7 +49,8 @@ long max_rss_kib() {
   return usage.ru_maxrss;
 }
 
-class BashToolTest : public ::testing::Test {
+// Every test runs unconfined and in the sandbox (sandbox_modes.hpp).
+class BashToolTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { ASSERT_TRUE(become_subreaper()); }
   // Tests stay independent: nothing one starts survives into the next.
@@ -66,13 +68,23 @@ class BashToolTest : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;  // made before TMPDIR points at logs_, which must stay empty
+  testing::TempDir cache_;    // the sandbox's private cache, made before TMPDIR moves too
   testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
   testing::TempDir logs_;
   testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
-  core::ToolPtr tool_ = make_bash_tool();
+  std::shared_ptr<const CommandLauncher> sandbox_ =
+      sandboxed() ? testing::test_sandbox(dir_.path(), cache_.path()) : nullptr;
+  core::ToolPtr tool_ = make_bash_tool({.launcher = sandbox_});
+
+  bool sandboxed() const { return GetParam(); }
 };
 
-TEST_F(BashToolTest, SpecDescribesTheRealLimits) {
+INSTANTIATE_TEST_SUITE_P(Confinement, BashToolTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Sandboxed" : "Unconfined";
+                         });
+
+TEST_P(BashToolTest, SpecDescribesTheRealLimits) {
   const core::ToolSpec& spec = tool_->spec();
   EXPECT_EQ(spec.name, "bash");
   EXPECT_FALSE(spec.concurrency_safe);
@@ -90,46 +102,46 @@ TEST_F(BashToolTest, SpecDescribesTheRealLimits) {
   EXPECT_EQ(spec.parameters["properties"]["timeout"]["exclusiveMinimum"], 0);
 }
 
-TEST_F(BashToolTest, ExitCodeZero) {
+TEST_P(BashToolTest, ExitCodeZero) {
   const core::ToolOutput output = run("echo hi");
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 0);
   EXPECT_EQ(output.output, "hi\n");
 }
 
-TEST_F(BashToolTest, NonZeroExitCodeIsDataNotAnError) {
+TEST_P(BashToolTest, NonZeroExitCodeIsDataNotAnError) {
   const core::ToolOutput output = run("echo before; exit 3");
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 3);
   EXPECT_EQ(output.output, "before\n[exit code 3]\n");
 }
 
-TEST_F(BashToolTest, SeparatesStdoutAndStderr) {
+TEST_P(BashToolTest, SeparatesStdoutAndStderr) {
   const core::ToolOutput output = run("echo out1; echo err1 >&2; echo out2; echo err2 >&2");
   EXPECT_EQ(output.output, "[stdout]\nout1\nout2\n[stderr]\nerr1\nerr2\n");
 }
 
-TEST_F(BashToolTest, RunsInTheContextDirectory) {
+TEST_P(BashToolTest, RunsInTheContextDirectory) {
   EXPECT_EQ(run("pwd").output, dir_.path().string() + "\n");
 }
 
-TEST_F(BashToolTest, EnvironmentIsMarkedAndNonInteractive) {
+TEST_P(BashToolTest, EnvironmentIsMarkedAndNonInteractive) {
   const core::ToolOutput output =
       run("echo \"$NIB $CI $PAGER $GIT_PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND\"");
   EXPECT_EQ(output.output, "1 1 cat cat true 0 noninteractive\n");
 }
 
-TEST_F(BashToolTest, StdinIsDevNull) {
+TEST_P(BashToolTest, StdinIsDevNull) {
   EXPECT_EQ(run("cat; echo done").output, "done\n");
   EXPECT_EQ(run("read x; echo \"read=$? x=[$x]\"").output, "read=1 x=[]\n");
 }
 
-TEST_F(BashToolTest, HasNoControllingTerminal) {
+TEST_P(BashToolTest, HasNoControllingTerminal) {
   EXPECT_EQ(run("if { : </dev/tty; } 2>/dev/null; then echo tty; else echo none; fi").output,
             "none\n");
 }
 
-TEST_F(BashToolTest, ACommandHoldingANulIsRefusedBeforeItRuns) {
+TEST_P(BashToolTest, ACommandHoldingANulIsRefusedBeforeItRuns) {
   std::filesystem::create_directories(dir_.path() / "DIR/sub");
   const core::ToolOutput output = run(std::string("rm -rf DIR\0/sub", 16));
   EXPECT_TRUE(output.is_error);
@@ -140,19 +152,25 @@ TEST_F(BashToolTest, ACommandHoldingANulIsRefusedBeforeItRuns) {
   EXPECT_TRUE(std::filesystem::exists(dir_.path() / "DIR/sub"));
 }
 
-TEST_F(BashToolTest, InvalidUtf8IsReplaced) {
+TEST_P(BashToolTest, InvalidUtf8IsReplaced) {
   EXPECT_EQ(run("printf 'a\\xffb\\n'").output,
             "a\xEF\xBF\xBD"
             "b\n");
 }
 
-TEST_F(BashToolTest, AnsiEscapesAreStripped) {
+TEST_P(BashToolTest, AnsiEscapesAreStripped) {
   EXPECT_EQ(run("printf '\\033[1;31mred\\033[0m \\033]0;title\\007plain\\n'").output,
             "red plain\n");
 }
 
-TEST_F(BashToolTest, DeathBySignalIsANamedError) {
+TEST_P(BashToolTest, DeathBySignalIsANamedError) {
   const core::ToolOutput segv = run("echo last words; kill -SEGV $$");
+  if (sandboxed()) {  // bubblewrap's pid 1 reports the shell's death as 128+N
+    EXPECT_EQ(segv.exit_code, 128 + SIGSEGV);
+    EXPECT_THAT(segv.output, HasSubstr("last words"));
+    EXPECT_EQ(run("kill -9 $$").exit_code, 128 + SIGKILL);
+    return;
+  }
   EXPECT_TRUE(segv.is_error);
   EXPECT_FALSE(segv.exit_code.has_value());
   EXPECT_THAT(segv.output, HasSubstr("SIGSEGV"));
@@ -162,29 +180,31 @@ TEST_F(BashToolTest, DeathBySignalIsANamedError) {
   EXPECT_THAT(killed.output, HasSubstr("SIGKILL"));
 }
 
-TEST_F(BashToolTest, MissingWorkingDirectoryIsAnError) {
+TEST_P(BashToolTest, MissingWorkingDirectoryIsAnError) {
   const core::ToolOutput output =
       tool_->execute({{"command", "true"}}, {}, {"call-1", dir_.path() / "gone"});
   EXPECT_TRUE(output.is_error);
   EXPECT_THAT(output.output, HasSubstr("does not exist"));
 }
 
-TEST_F(BashToolTest, EmptyCommandIsAnError) {
+TEST_P(BashToolTest, EmptyCommandIsAnError) {
   EXPECT_TRUE(run("  ").is_error);
 }
 
-TEST_F(BashToolTest, TimeoutKillsTheGroupAndKeepsPartialOutput) {
+TEST_P(BashToolTest, TimeoutKillsTheGroupAndKeepsPartialOutput) {
   const core::ToolOutput output = run("echo $$; echo partial; sleep 1000", 1);
   EXPECT_TRUE(output.is_error);
   EXPECT_THAT(output.output, StartsWith("Error: command timed out after 1 s"));
   EXPECT_THAT(output.output, HasSubstr("partial\n"));
   const std::string after_header = output.output.substr(output.output.find('\n') + 1);
+  EXPECT_FALSE(testing::descendant_running("sleep 1000"));
+  if (sandboxed()) return;  // the pid printed is the sandbox's own
   const pid_t pgid = std::stoi(after_header);
   EXPECT_TRUE(testing::process_gone(-pgid));
   EXPECT_TRUE(testing::process_gone(pgid));
 }
 
-TEST_F(BashToolTest, TimeoutKillsProcessesThatLeftTheGroup) {
+TEST_P(BashToolTest, TimeoutKillsProcessesThatLeftTheGroup) {
   const auto escaped_file = dir_.path() / "escaped.pid";
   const auto daemon_file = dir_.path() / "daemon.pid";
   // One child starts its own session; another double-forks so that its parent is gone too.
@@ -193,13 +213,15 @@ TEST_F(BashToolTest, TimeoutKillsProcessesThatLeftTheGroup) {
           "(setsid sleep 1000 >/dev/null 2>&1 & echo $! > daemon.pid); sleep 1000",
           1);
   EXPECT_TRUE(output.is_error);
+  EXPECT_FALSE(testing::descendant_running("sleep 1000"));
+  if (sandboxed()) return;  // the pids written are the sandbox's own
   const pid_t escaped = std::stoi(read_file(escaped_file));
   const pid_t daemon = std::stoi(read_file(daemon_file));
   EXPECT_TRUE(testing::process_gone(escaped));
   EXPECT_TRUE(testing::process_gone(daemon));
 }
 
-TEST_F(BashToolTest, AbortThroughTheStopTokenKillsTheCommand) {
+TEST_P(BashToolTest, AbortThroughTheStopTokenKillsTheCommand) {
   const auto gate = dir_.path() / "gate";
   testing::make_fifo(gate);
   std::stop_source stop;
@@ -211,7 +233,10 @@ TEST_F(BashToolTest, AbortThroughTheStopTokenKillsTheCommand) {
   pid_t shell = 0;
   pid_t escaped = 0;
   pids >> shell >> escaped;
+  shell = testing::host_pid(shell, sandboxed());
+  escaped = testing::host_pid(escaped, sandboxed());
   ASSERT_GT(shell, 0);
+  ASSERT_GT(escaped, 0);
   stop.request_stop();
   const core::ToolOutput output = call.get();
   EXPECT_TRUE(output.is_error);
@@ -221,33 +246,33 @@ TEST_F(BashToolTest, AbortThroughTheStopTokenKillsTheCommand) {
   EXPECT_TRUE(testing::process_gone(escaped));
 }
 
-TEST_F(BashToolTest, BackgroundChildHoldingStdoutDoesNotHoldTheCall) {
+TEST_P(BashToolTest, BackgroundChildHoldingStdoutDoesNotHoldTheCall) {
   const core::ToolOutput output = run("sleep 30 & echo \"started $!\"");
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 0);
   ASSERT_THAT(output.output, StartsWith("started "));
-  const pid_t background = std::stoi(output.output.substr(8));
+  const pid_t background = testing::host_pid(std::stoi(output.output.substr(8)), sandboxed());
   EXPECT_FALSE(testing::process_gone(background));  // left running, as asked
   kill_all_descendants();
   EXPECT_TRUE(testing::process_gone(background));
 }
 
-TEST_F(BashToolTest, EscapedBackgroundChildIsKilledByKillAllDescendants) {
+TEST_P(BashToolTest, EscapedBackgroundChildIsKilledByKillAllDescendants) {
   const core::ToolOutput output = run("setsid sleep 1000 & echo $!");
   EXPECT_FALSE(output.is_error);
-  const pid_t escaped = std::stoi(output.output);
+  const pid_t escaped = testing::host_pid(std::stoi(output.output), sandboxed());
   EXPECT_FALSE(testing::process_gone(escaped));
   kill_all_descendants();
   EXPECT_TRUE(testing::process_gone(escaped));
 }
 
-TEST_F(BashToolTest, ChattyBackgroundChildIsCutOffAfterTheDrainCap) {
+TEST_P(BashToolTest, ChattyBackgroundChildIsCutOffAfterTheDrainCap) {
   const core::ToolOutput output = run("echo started; (while :; do echo tick; sleep 0.01; done) &");
   EXPECT_FALSE(output.is_error);
   EXPECT_THAT(output.output, StartsWith("started\n"));
 }
 
-TEST_F(BashToolTest, StderrFloodIsBoundedAndLogged) {
+TEST_P(BashToolTest, StderrFloodIsBoundedAndLogged) {
   const long rss_before = max_rss_kib();
   const std::uint64_t total = 50ull * 1024 * 1024;
   const core::ToolOutput output =
@@ -274,7 +299,7 @@ TEST_F(BashToolTest, StderrFloodIsBoundedAndLogged) {
                 "; the rest was not kept]\n");
 }
 
-TEST_F(BashToolTest, TwoMillionLinesShowTheHeadAndTailAndPointAtTheLog) {
+TEST_P(BashToolTest, TwoMillionLinesShowTheHeadAndTailAndPointAtTheLog) {
   const core::ToolOutput output = run("seq 1 2000000");
   EXPECT_FALSE(output.is_error);
   EXPECT_THAT(output.output, StartsWith("1\n2\n3\n"));
@@ -292,7 +317,7 @@ TEST_F(BashToolTest, TwoMillionLinesShowTheHeadAndTailAndPointAtTheLog) {
 }
 
 // The case of issue 12, through the real tool.
-TEST_F(BashToolTest, SixtyThousandLineTestLogKeepsItsFailures) {
+TEST_P(BashToolTest, SixtyThousandLineTestLogKeepsItsFailures) {
   const std::string log = testing::generated_pytest_log(60000, {20000, 30000, 40000});
   std::ofstream(dir_.path() / "pytest.log", std::ios::binary) << log;
   const core::ToolOutput output = run("cat pytest.log; exit 1");
@@ -307,7 +332,7 @@ TEST_F(BashToolTest, SixtyThousandLineTestLogKeepsItsFailures) {
   EXPECT_EQ(read_file(saved), log);
 }
 
-TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
+TEST_P(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
   const long rss_before = max_rss_kib();
   // One writer with big blocks, so the test measures nib rather than a pipeline of tools.
   const core::ToolOutput output = run("dd if=/dev/zero bs=1000000 count=1000 status=none");
@@ -322,16 +347,17 @@ TEST_F(BashToolTest, GigabyteOfStdoutKeepsMemoryBounded) {
                 "10,485,760 bytes.]\n");
 }
 
-TEST_F(BashToolTest, WithheldVariablesDoNotReachTheCommand) {
+TEST_P(BashToolTest, WithheldVariablesDoNotReachTheCommand) {
   testing::ScopedEnv key("NIB_TEST_API_KEY", "sk-secret");
-  const core::ToolPtr tool = make_bash_tool({.withheld_environment = {"NIB_TEST_API_KEY"}});
+  const core::ToolPtr tool =
+      make_bash_tool({.withheld_environment = {"NIB_TEST_API_KEY"}, .launcher = sandbox_});
   const core::ToolOutput output = tool->execute({{"command", "env"}}, {}, {"call-1", dir_.path()});
   EXPECT_THAT(output.output, Not(HasSubstr("sk-secret")));
   EXPECT_THAT(output.output, HasSubstr("NIB=1"));
   EXPECT_EQ(run("echo $NIB_TEST_API_KEY").output, "sk-secret\n") << "only where withheld";
 }
 
-TEST_F(BashToolTest, ACommandThatStopsItselfIsResumedAndSaysSo) {
+TEST_P(BashToolTest, ACommandThatStopsItselfIsResumedAndSaysSo) {
   const core::ToolOutput output = run("kill -STOP $$; echo resumed");
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 0);
@@ -340,7 +366,7 @@ TEST_F(BashToolTest, ACommandThatStopsItselfIsResumedAndSaysSo) {
   EXPECT_THAT(output.output, HasSubstr("SIGCONT"));
 }
 
-TEST_F(BashToolTest, ShortOutputCreatesNoLog) {
+TEST_P(BashToolTest, ShortOutputCreatesNoLog) {
   run("seq 1 100");
   EXPECT_TRUE(std::filesystem::is_empty(logs_.path()) ||
               std::filesystem::is_empty(logs_.path() / ("nib-" + std::to_string(::geteuid()))));

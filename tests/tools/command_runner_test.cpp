@@ -23,6 +23,7 @@
 #include "tools/proc_table.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "tools/sandbox_modes.hpp"
 #include "tools/unique_fd.hpp"
 
 namespace nib::tools {
@@ -39,25 +40,33 @@ class CommandRunnerFixture : public ::testing::Test {
     forget_all_commands();
   }
   virtual bool use_pidfd() const { return true; }
+  virtual bool sandboxed() const { return false; }
 
-  CommandRequest request(const std::string& command) const {
+  CommandRequest request(const std::string& command) {
+    if (sandboxed() && !sandbox_) sandbox_ = testing::test_sandbox(dir_.path(), cache_.path());
     return {.command = command,
             .cwd = dir_.path(),
             .environment = {{"NIB", "1"}},
             .stdout_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
             .stderr_log = [] { return util::Result<LogFile>::failure("no logs in this test"); },
-            .use_pidfd = use_pidfd()};
+            .use_pidfd = use_pidfd(),
+            .launcher = sandbox_.get()};
   }
 
   testing::TempDir dir_;
+  testing::TempDir cache_;
+  std::shared_ptr<const CommandLauncher> sandbox_;
   testing::TempDir runtime_;
   testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
 };
 
-// Every test runs with a pidfd and with the waitpid-polling fallback.
-class CommandRunnerTest : public CommandRunnerFixture, public ::testing::WithParamInterface<bool> {
+// Every test runs with a pidfd and with the waitpid-polling fallback, each unconfined and in
+// the sandbox (sandbox_modes.hpp).
+class CommandRunnerTest : public CommandRunnerFixture,
+                          public ::testing::WithParamInterface<std::tuple<bool, bool>> {
  protected:
-  bool use_pidfd() const override { return GetParam(); }
+  bool use_pidfd() const override { return std::get<0>(GetParam()); }
+  bool sandboxed() const override { return std::get<1>(GetParam()); }
 
   CommandResult run(const std::string& command,
                     std::optional<std::chrono::duration<double>> timeout = std::nullopt,
@@ -89,6 +98,11 @@ TEST_P(CommandRunnerTest, CollectsBothStreamsAndTheExitCode) {
 
 TEST_P(CommandRunnerTest, ReportsDeathBySignal) {
   const CommandResult result = run("kill -TERM $$");
+  if (sandboxed()) {  // bubblewrap's pid 1 reports the shell's death as 128+N
+    EXPECT_EQ(result.end, CommandEnd::kExited);
+    EXPECT_EQ(result.exit_code, 128 + SIGTERM);
+    return;
+  }
   EXPECT_EQ(result.end, CommandEnd::kSignaled);
   EXPECT_EQ(result.signal, SIGTERM);
 }
@@ -115,6 +129,7 @@ TEST_P(CommandRunnerTest, TimeoutKillsTheWholeGroup) {
   ASSERT_GT(result.pid, 0);
   EXPECT_TRUE(testing::process_gone(-result.pid));
   EXPECT_TRUE(testing::process_gone(result.pid));
+  EXPECT_FALSE(testing::descendant_running("sleep 1000"));
 }
 
 TEST_P(CommandRunnerTest, StopKillsTheCommandAndKeepsItsOutput) {
@@ -124,13 +139,18 @@ TEST_P(CommandRunnerTest, StopKillsTheCommandAndKeepsItsOutput) {
   auto call = std::async(std::launch::async, [&] {
     return run("echo ready; echo $$ > gate; sleep 1000", std::nullopt, stop.get_token());
   });
-  const pid_t shell = std::stoi(testing::read_fifo_line(gate));
+  const pid_t shell = testing::host_pid(std::stoi(testing::read_fifo_line(gate)), sandboxed());
+  ASSERT_GT(shell, 0);
   stop.request_stop();
   const CommandResult result = call.get();
   EXPECT_EQ(result.end, CommandEnd::kAborted);
-  EXPECT_EQ(result.pid, shell);
+  // Sandboxed, result.pid is bubblewrap's, the shell's parent.
+  if (!sandboxed()) {
+    EXPECT_EQ(result.pid, shell);
+  }
   EXPECT_EQ(result.stdout_capture.tail(), "ready\n");
   EXPECT_TRUE(testing::process_gone(-shell));
+  EXPECT_TRUE(testing::process_gone(-result.pid));
 }
 
 TEST_P(CommandRunnerTest, StopRequestedBeforehandStartsNothing) {
@@ -149,8 +169,9 @@ TEST_P(CommandRunnerTest, BackgroundChildHoldingThePipesDoesNotHoldTheCall) {
 }
 
 TEST_P(CommandRunnerTest, MissingDirectoryMeansNotStarted) {
-  const CommandResult result =
-      run_command({.command = "true", .cwd = dir_.path() / "missing", .use_pidfd = GetParam()}, {});
+  CommandRequest the_request = request("true");
+  the_request.cwd = dir_.path() / "missing";
+  const CommandResult result = run_command(the_request, {});
   EXPECT_EQ(result.end, CommandEnd::kNotStarted);
   EXPECT_EQ(result.pid, -1);
   EXPECT_FALSE(result.error.empty());
@@ -199,7 +220,8 @@ TEST_P(CommandRunnerTest, ACommandIsInTheRegistryUntilNothingOfItRuns) {
 
   // A background process keeps its command's entry...
   const CommandResult background = run("sleep 1000 & echo $!");
-  const pid_t sleeper = std::stoi(background.stdout_capture.tail());
+  const pid_t sleeper = testing::host_pid(std::stoi(background.stdout_capture.tail()), sandboxed());
+  ASSERT_GT(sleeper, 0);
   EXPECT_EQ(registry_entries().size(), 1u);
   // ...until it has ended, which the next command's end notices.
   const int sleeper_fd = static_cast<int>(::syscall(SYS_pidfd_open, sleeper, 0));
@@ -217,9 +239,12 @@ TEST_P(CommandRunnerTest, AKilledCommandLeavesNoEntry) {
   EXPECT_TRUE(registry_entries().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(ExitDetection, CommandRunnerTest, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return info.param ? "Pidfd" : "WaitpidPolling";
+INSTANTIATE_TEST_SUITE_P(ExitDetection, CommandRunnerTest,
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+                           return std::string(std::get<0>(info.param) ? "Pidfd"
+                                                                      : "WaitpidPolling") +
+                                  (std::get<1>(info.param) ? "Sandboxed" : "");
                          });
 
 // The timing rules, on a fake clock that starts at 0 and moves only when a test advances it.
@@ -227,6 +252,8 @@ INSTANTIATE_TEST_SUITE_P(ExitDetection, CommandRunnerTest, ::testing::Bool(),
 // it waits for, so each rule is pinned to the millisecond and no real time passes. The shell's
 // exit is noticed through its pidfd (the waitpid fallback polls for it on the clock too, which
 // would add steps of its own).
+// These rules are the runner's own, whatever spawned the process, so they run unconfined only
+// (the sandboxed runs above cover the spawn path).
 class CommandTimingTest : public CommandRunnerFixture {
  protected:
   // When a poll began and until when it waits, in ms since the start.

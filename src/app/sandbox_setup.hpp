@@ -1,0 +1,35 @@
+#pragma once
+// The command sandbox as the application sets it up (src/sandbox/command_sandbox.hpp): its
+// settings read from every settings file's "sandbox" section, the working directory as the
+// tree, the private cache under $XDG_CACHE_HOME (or ~/.cache)/nib/sandbox, and the probe run
+// now, so that a system where commands cannot be confined is reported at start, in one line.
+// The bash tool gets the sandbox as its launcher; the permission gate reads from it whether
+// commands are confined (active()), the verdict's line, and the excluded commands, which run
+// outside and need a rule. Not thread-safe: called once at start-up.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "app/environment.hpp"
+#include "app/settings.hpp"
+#include "sandbox/command_sandbox.hpp"
+#include "util/result.hpp"
+
+namespace nib::app {
+
+struct SandboxSetup {
+  // Null when the sandbox is switched off (--no-sandbox, "sandbox": {"enabled": false}):
+  // commands then run with the user's rights, as before there was a sandbox.
+  std::shared_ptr<sandbox::CommandSandbox> sandbox;
+  // For stderr at start: the verdict's line when commands cannot run under bubblewrap (the
+  // fallback, or nothing), else empty.
+  std::string notice;
+};
+
+// `disabled`: the caller's switch (--no-sandbox; later the permission mode yolo). A broken
+// "sandbox" section is a failure naming the file ("nib: FILE: sandbox.FIELD: problem").
+util::Result<SandboxSetup> setup_sandbox(const Configuration& configuration, const EnvLookup& env,
+                                         const std::filesystem::path& cwd, bool disabled);
+
+}  // namespace nib::app

@@ -1,0 +1,35 @@
+#pragma once
+// The fallback where bubblewrap cannot create namespaces: Landlock (Linux >= 5.13), applied by
+// the spawned child just before execve (SpawnRequest::landlock_ruleset). It enforces the file
+// system rules: everything readable and executable, writes only beneath the writable paths (the
+// tree, temp and cache directories) and to /dev's devices. Where the kernel's Landlock is new
+// enough it also blocks TCP bind and connect (ABI 4, Linux 6.7; it cannot tell loopback from the
+// internet, so loopback is blocked too) and signals to processes outside the sandbox (ABI 6,
+// Linux 6.12). What it cannot do: protect paths *inside* a writable tree (rules only grant), so
+// .git/hooks, .nib/ and the rest are writable under Landlock; and isolate pids or UDP.
+// The system calls are made directly: glibc has no wrappers, and Debian 12's linux/landlock.h
+// predates the network and scope fields, so the structures are declared here from the kernel's
+// documented ABI. Thread-safe: pure apart from the system calls.
+
+#include <filesystem>
+#include <vector>
+
+#include "tools/unique_fd.hpp"
+#include "util/result.hpp"
+
+namespace nib::sandbox {
+
+// The kernel's Landlock ABI version; 0 when Landlock is missing or disabled.
+int landlock_abi();
+
+// What the ruleset for `abi` restricts beyond the file system, for the verdict line.
+bool landlock_blocks_tcp(int abi);
+bool landlock_scopes_signals(int abi);
+
+// A ruleset for `abi` granting writes beneath `writable` (paths that do not exist are skipped)
+// and, unless `network`, blocking TCP where the ABI can.
+util::Result<tools::UniqueFd> landlock_ruleset(int abi,
+                                               const std::vector<std::filesystem::path>& writable,
+                                               bool network);
+
+}  // namespace nib::sandbox

@@ -1,0 +1,73 @@
+#include "sandbox/sandbox_environment.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <system_error>
+
+namespace nib::sandbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each cache variable and its directory under the root. GOPATH holds the module cache
+// (GOMODCACHE defaults to $GOPATH/pkg/mod) and `go install`'s binaries.
+constexpr std::pair<const char*, const char*> kCaches[] = {
+    {"XDG_CACHE_HOME", "xdg"},
+    {"npm_config_cache", "npm"},
+    {"YARN_CACHE_FOLDER", "yarn"},
+    {"GOCACHE", "go-build"},
+    {"GOPATH", "go"},
+    {"CARGO_HOME", "cargo"},
+    {"PIP_CACHE_DIR", "pip"},
+    {"CCACHE_DIR", "ccache"},
+};
+
+}  // namespace
+
+fs::path default_cache_root(const std::string& xdg_cache_home, const fs::path& home) {
+  const fs::path base = !xdg_cache_home.empty() ? fs::path(xdg_cache_home) : home / ".cache";
+  return base / "nib" / "sandbox";
+}
+
+tools::EnvironmentOverrides cache_environment(const fs::path& root) {
+  tools::EnvironmentOverrides overrides;
+  for (const auto& [name, directory] : kCaches) {
+    overrides.emplace_back(name, (root / directory).string());
+  }
+  return overrides;
+}
+
+bool make_cache_directories(const fs::path& root) {
+  std::error_code error;
+  for (const auto& [name, directory] : kCaches) {
+    fs::create_directories(root / directory, error);
+    if (error) return false;
+  }
+  return true;
+}
+
+std::vector<fs::path> temp_directories() {
+  std::vector<fs::path> candidates = {"/tmp", "/var/tmp"};
+  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0') {
+    candidates.emplace_back(tmpdir);
+  }
+  std::vector<fs::path> found;
+  for (const fs::path& candidate : candidates) {
+    std::error_code error;
+    const fs::path resolved = fs::canonical(candidate, error);
+    if (error || !fs::is_directory(resolved, error)) continue;
+    if (std::find(found.begin(), found.end(), resolved) == found.end()) found.push_back(resolved);
+  }
+  return found;
+}
+
+std::vector<std::string> with_variables(const std::vector<std::string>& environment,
+                                        const tools::EnvironmentOverrides& overrides) {
+  std::vector<const char*> base;
+  base.reserve(environment.size() + 1);
+  for (const std::string& entry : environment) base.push_back(entry.c_str());
+  base.push_back(nullptr);
+  return tools::merge_environment(base.data(), overrides);
+}
+
+}  // namespace nib::sandbox

@@ -1,0 +1,45 @@
+#pragma once
+// Where sandboxed commands may write besides the working tree, and the environment that points
+// their caches there.
+//
+// Compilers, package managers and test runners write caches under the home directory, which is
+// read-only in the sandbox. nib does not bind those caches writable: a command could poison
+// them (a planted object in ccache, a patched crate source in ~/.cargo/registry, a module in
+// GOMODCACHE) and the user's next build *outside* the sandbox would run the planted code.
+// Instead every cache variable points into one private directory, $XDG_CACHE_HOME/nib/sandbox
+// (else ~/.cache/nib/sandbox), which only sandboxed commands use: it persists between runs, so
+// builds stay warm, but nothing outside reads it. The cost: the sandbox starts without the
+// user's warm caches and downloaded packages (fetch them with "network": true, into the private
+// cache). CARGO_HOME moves too (cargo locks and fills it even for a build without
+// dependencies), so ~/.cargo/config.toml is not read inside; RUSTUP_HOME keeps its default, so
+// rustup's toolchains are found (read-only).
+// Temp directories (/tmp, /var/tmp, $TMPDIR) are bound writable as they are, shared with the
+// host like the tree, so files a command leaves there are visible to the next one.
+// Thread-safe: pure apart from reading the environment.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tools/subprocess.hpp"
+
+namespace nib::sandbox {
+
+// The private cache directory for `home` and $XDG_CACHE_HOME (may be empty).
+std::filesystem::path default_cache_root(const std::string& xdg_cache_home,
+                                         const std::filesystem::path& home);
+
+// The cache variables, each pointing at a directory under `root`.
+tools::EnvironmentOverrides cache_environment(const std::filesystem::path& root);
+
+// Creates `root` and the directories cache_environment() names; false when it cannot.
+bool make_cache_directories(const std::filesystem::path& root);
+
+// /tmp, /var/tmp and $TMPDIR: those that exist, resolved, each once.
+std::vector<std::filesystem::path> temp_directories();
+
+// `environment` ("NAME=value" entries) with `overrides` set.
+std::vector<std::string> with_variables(const std::vector<std::string>& environment,
+                                        const tools::EnvironmentOverrides& overrides);
+
+}  // namespace nib::sandbox
