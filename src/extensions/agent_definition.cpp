@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "extensions/claude_tool_names.hpp"
+#include "core/claude_tool_names.hpp"
 #include "extensions/front_matter_fields.hpp"
+#include "extensions/tool_list.hpp"
 #include "util/edit_distance.hpp"
 
 namespace nib::extensions {
@@ -37,7 +38,7 @@ std::optional<ToolList> read_tool_list(FieldReader& reader, std::string_view key
   ToolList list;
   for (const std::string& item : *items) {
     for (ToolEntry& entry : split_tool_list(item)) {
-      std::string name(nib_tool_name(entry.name));
+      std::string name(core::nib_tool_name(entry.name));
       if (name == kTaskToolName && entry.specifier && !deny) {
         list.task_agents.emplace();
         for (ToolEntry& agent : split_tool_list(*entry.specifier)) {
