@@ -41,7 +41,11 @@ core::Gate with_pre_tool_use_hooks(std::shared_ptr<const HookSet> hooks, core::G
       if (outcome.decision == Kind::kAsk) {
         asked.hook_asks = outcome.reason;
         if (!inner) {
-          return blocked(outcome.reason + " (and there is nobody to ask)", outcome.source);
+          return blocked("Not run: the hook asks for the user's approval of this call (" +
+                             outcome.reason +
+                             "), and nobody can be asked here. Do without it, or tell the user "
+                             "what you would have run.",
+                         outcome.source);
         }
       }
       decision = ask_inner(asked);

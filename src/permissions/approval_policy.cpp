@@ -17,18 +17,22 @@ bool ApprovalPolicy::needs_approval(const std::string& tool_name) const {
 }
 
 core::Gate ApprovalPolicy::gate(AskUser ask) {
-  if (ask_tools_.empty()) return {};
+  // Where someone can be asked, a hook's "ask" (GateRequest::hook_asks) needs the gate too.
+  if (ask_tools_.empty() && !ask) return {};
   return [this, ask = std::move(ask)](const core::GateRequest& request, std::stop_token stop) {
-    if (!needs_approval(request.name)) return core::GateDecision{};
+    const bool hook_asks = !request.hook_asks.empty();
+    if (!hook_asks && !needs_approval(request.name)) return core::GateDecision{};
     const ApprovalQuestion question{request.tool_call_id, request.name,
                                     request.args != nullptr ? *request.args : nlohmann::json()};
     if (!ask) {
-      return core::GateDecision{
-          true,
-          "Not run: calls to " + request.name +
-              " need the user's approval (--ask), and nobody can be asked in print mode. Do "
-              "without this tool, or tell the user what you would have run.",
-          "user"};
+      const std::string why =
+          hook_asks ? "a hook asks for the user's approval of this call (" + request.hook_asks + ")"
+                    : "calls to " + request.name + " need the user's approval (--ask)";
+      return core::GateDecision{true,
+                                "Not run: " + why +
+                                    ", and nobody can be asked in print mode. Do without this "
+                                    "tool, or tell the user what you would have run.",
+                                "user"};
     }
     return decision_for(question, ask(question, stop));
   };

@@ -45,9 +45,10 @@ class ApprovalPolicy {
   // True when a call to `tool_name` must be approved first (not once the user said "always").
   bool needs_approval(const std::string& tool_name) const;
 
-  // The gate for a run: calls that need approval go to `ask` (interactive mode) or, when `ask`
-  // is empty, are refused because nobody can be asked (print mode). Empty when nothing ever
-  // needs approval. The policy must outlive the gate.
+  // The gate for a run: calls that need approval — a listed tool's, or any call a hook asks
+  // about (GateRequest::hook_asks) — go to `ask` (interactive mode) or, when `ask` is empty,
+  // are refused because nobody can be asked (print mode). Empty when there is nobody to ask
+  // and no tool is listed. The policy must outlive the gate.
   core::Gate gate(AskUser ask);
 
   // What the model is told about a call the user answered with `answer` (allowed: no block).

@@ -107,7 +107,9 @@ TEST_F(ToolHooksTest, AllowSkipsTheInnerGateAndAskMakesItAsk) {
   const auto nobody = with_pre_tool_use_hooks(hooks("PreToolUse", "Read", ask_command), {});
   const auto refused = decide(nobody, "read", {{"path", "a"}});
   EXPECT_TRUE(refused.block);
-  EXPECT_EQ(refused.reason, "prod (and there is nobody to ask)");
+  EXPECT_EQ(refused.reason,
+            "Not run: the hook asks for the user's approval of this call (prod), and nobody can "
+            "be asked here. Do without it, or tell the user what you would have run.");
 }
 
 TEST_F(ToolHooksTest, UpdatedInputIsWhatTheInnerGateJudgesAndTheCallRunsWith) {

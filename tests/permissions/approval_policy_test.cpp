@@ -42,6 +42,28 @@ TEST(ApprovalPolicy, AlwaysIsRememberedForThatToolOnly) {
   EXPECT_EQ(asked, 2);
 }
 
+TEST(ApprovalPolicy, AHookThatAsksMakesTheGateAskForAnyTool) {
+  ApprovalPolicy policy(std::vector<std::string>{});
+  std::vector<std::string> asked;
+  const core::Gate gate = policy.gate([&asked](const ApprovalQuestion& question, std::stop_token) {
+    asked.push_back(question.tool_name);
+    return ApprovalAnswer::kYes;
+  });
+  ASSERT_TRUE(gate) << "someone can be asked";
+  EXPECT_FALSE(gate(request_for("read"), {}).block);
+  core::GateRequest hook_asks = request_for("read");
+  hook_asks.hook_asks = "reads outside the tree";
+  EXPECT_FALSE(gate(hook_asks, {}).block);
+  EXPECT_EQ(asked, std::vector<std::string>{"read"});
+
+  const auto refused = ApprovalPolicy({"bash"}).gate({})(hook_asks, {});
+  EXPECT_TRUE(refused.block);
+  EXPECT_EQ(refused.reason,
+            "Not run: a hook asks for the user's approval of this call (reads outside the tree), "
+            "and nobody can be asked in print mode. Do without this tool, or tell the user what "
+            "you would have run.");
+}
+
 TEST(ApprovalPolicy, AnInterruptedQuestionBlocks) {
   ApprovalPolicy policy({"all"});
   const auto decision = policy.gate([](const ApprovalQuestion&, std::stop_token) {
