@@ -3,12 +3,20 @@
 namespace nib::agent {
 
 InheritedRun inherit_from(const core::LoopOptions& loop, std::string provider_name) {
-  return InheritedRun{loop.provider, std::move(provider_name),
-                      loop.model,    loop.thinking,
-                      loop.gate,     loop.max_turns,
-                      loop.cwd,      loop.abort_grace,
-                      loop.slots,    loop.requests,
-                      loop.claims};
+  InheritedRun inherited;
+  inherited.provider = loop.provider;
+  inherited.provider_name = std::move(provider_name);
+  inherited.model = loop.model;
+  inherited.thinking = loop.thinking;
+  inherited.gate = loop.gate;
+  inherited.after_tool = loop.after_tool;
+  inherited.max_turns = loop.max_turns;
+  inherited.cwd = loop.cwd;
+  inherited.abort_grace = loop.abort_grace;
+  inherited.slots = loop.slots;
+  inherited.requests = loop.requests;
+  inherited.claims = loop.claims;
+  return inherited;
 }
 
 }  // namespace nib::agent

@@ -25,7 +25,12 @@ struct InheritedRun {
   std::string provider_name;  // for the subagent's transcript header
   core::ModelInfo model;
   core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
-  core::Gate gate;    // every call of every level goes through the same gate
+  core::Gate gate;             // every call of every level goes through the same gate
+  core::AfterTool after_tool;  // and the same after-tool hook (PostToolUse)
+  // A subagent's before_done (core/agent_loop.hpp): SubagentStop hooks, set by the front end.
+  std::function<std::optional<core::UserMessage>(const std::vector<core::Message>&, int,
+                                                 std::stop_token)>
+      subagent_done;
   int max_turns = 0;  // unless the definition sets its own; 0: no limit
   std::filesystem::path cwd;
   std::chrono::milliseconds abort_grace = core::kAbortGrace;  // of the run the task tool serves

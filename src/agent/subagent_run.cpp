@@ -110,6 +110,8 @@ std::variant<SubagentSummary, core::ToolOutput> run_subagent(
   loop.system_prompt = environment.system_prompt(definition, registry.specs());
   loop.tools = &registry;
   loop.gate = parent.gate;
+  loop.after_tool = parent.after_tool;
+  loop.before_done = parent.subagent_done;
   loop.max_turns = definition.max_turns.value_or(parent.max_turns);
   loop.cwd = parent.cwd;
   loop.abort_grace = parent.abort_grace / kAbortGraceDivisor;

@@ -26,8 +26,10 @@ std::optional<core::HistoryCompaction> compact_history(
     const std::vector<core::Message>& history, std::int64_t keep_recent_tokens,
     const std::string& instructions, std::stop_token stop, const CompactionNotice& notice);
 
-// Sets loop.before_request and loop.on_context_overflow.
+// Sets loop.before_request and loop.on_context_overflow. `before_compacting` (optional) is
+// called before each automatic compaction (the PreCompact hooks).
 void install_compaction(core::LoopOptions& loop, const session::CompactionSettings& settings,
-                        CompactionNotice notice);
+                        CompactionNotice notice,
+                        std::function<void(std::stop_token)> before_compacting = {});
 
 }  // namespace nib::app

@@ -163,6 +163,7 @@ void InteractiveSession::compact(const std::string& instructions) {
     const auto post_notice = [this](const std::string& text, bool is_error) {
       worker_.post(ui::JobNotice{text, is_error});
     };
+    pre_compact_hooks(*hooks_, "manual", instructions, stop, hook_notice());
     // Asked for explicitly: everything but the latest message is summarised.
     if (auto compaction = compact_history(*provider_, model_.model, session_->history(), 0,
                                           instructions, stop, post_notice)) {

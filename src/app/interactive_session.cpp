@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
+#include <utility>
 
 #include "app/compaction_hooks.hpp"
 #include "app/permission_rules.hpp"
@@ -51,6 +52,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       session_(std::move(resources.session)),
       tools_(std::move(resources.tools)),
       subagents_(std::move(resources.subagents)),
+      hooks_(std::move(resources.hooks)),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
@@ -67,6 +69,9 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
   }
   for (const std::string& problem : resources.problems) {
     notice("An agent definition was left out or changed: " + problem, ui::NoticeKind::kWarning);
+  }
+  for (const std::string& warning : resources.hook_warnings) {
+    notice(warning, ui::NoticeKind::kWarning);
   }
 }
 
@@ -114,6 +119,7 @@ int InteractiveSession::run() {
   // Quitting: the run (if any) is aborted under the core's grace rules and its end recorded.
   worker_.abort();
   worker_.wait();
+  end_session_hooks(*hooks_, "prompt_input_exit", hook_notice());
   drain_worker();
   const auto now = ui::UiClock::now();
   const std::size_t width = renderer_->width();
@@ -454,9 +460,17 @@ void InteractiveSession::submit(std::string text) {
   start_run(std::move(text));
 }
 
+HookNotice InteractiveSession::hook_notice() {
+  return [this](const std::string& text, bool is_error) {
+    worker_.post(ui::JobNotice{text, is_error});
+  };
+}
+
 void InteractiveSession::start_run(std::string prompt) {
   transcript_.add_user(prompt);
-  session_->add_prompt(core::UserMessage{core::text_content(std::move(prompt))});
+  const std::string session_start = std::exchange(session_started_, true)
+                                        ? std::string()
+                                        : std::string(context_.existing ? "resume" : "startup");
   core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
     session_->on_event(event);
@@ -467,15 +481,29 @@ void InteractiveSession::start_run(std::string prompt) {
       approvals_.gate([this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
         return worker_.ask_approval(question, stop);
       });
-  install_compaction(loop, context_.compaction, [this](const std::string& text, bool is_error) {
-    worker_.post(ui::JobNotice{text, is_error});
-  });
+  install_compaction(
+      loop, context_.compaction,
+      [this](const std::string& text, bool is_error) {
+        worker_.post(ui::JobNotice{text, is_error});
+      },
+      [this](std::stop_token stop) {
+        pre_compact_hooks(*hooks_, "auto", "", stop, hook_notice());
+      });
   lend_run_to_subagents(*subagents_, loop, model_, session_->file());
+  install_hooks(loop, *subagents_, hooks_, hook_notice());
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";
   last_stop_ = core::RunStopReason::kDone;
-  worker_.start([this, loop = std::move(loop)](std::stop_token stop) {
+  worker_.start([this, loop = std::move(loop), prompt = std::move(prompt),
+                 session_start](std::stop_token stop) {
+    // The hooks run here, off the terminal's thread; the history is the worker's meanwhile.
+    CheckedPrompt checked = check_prompt(*hooks_, prompt, session_start, stop, hook_notice());
+    if (!checked.message) {
+      worker_.post(ui::JobNotice{"The prompt was refused by " + checked.refusal, true});
+      return;
+    }
+    session_->add_prompt(std::move(*checked.message));
     core::AgentLoop agent(loop);
     agent.run(session_->history(), stop);
   });

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/hook_setup.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
@@ -68,6 +69,8 @@ class InteractiveSession {
   void after_edit();
   void submit(std::string text);
   void start_run(std::string prompt);
+  // Where hooks' warnings and messages go while a job runs (hook_setup.hpp).
+  HookNotice hook_notice();
   void on_job_finished();
   void notice(std::string text, ui::NoticeKind kind = ui::NoticeKind::kInfo);
   void refresh_context_estimate();
@@ -97,6 +100,8 @@ class InteractiveSession {
   std::optional<RunSession> session_;
   std::unique_ptr<core::ToolRegistry> tools_;
   std::shared_ptr<agent::SubagentEnvironment> subagents_;
+  std::shared_ptr<hooks::HookSet> hooks_;
+  bool session_started_ = false;  // the SessionStart hooks have run (with the first prompt)
   std::unique_ptr<core::Provider> provider_;
 
   int wake_fd_ = -1;

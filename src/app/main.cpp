@@ -12,6 +12,7 @@
 #include "agent/level_budget.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
+#include "app/hooks_command.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
@@ -111,6 +112,15 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
                             withheld_environment(loaded.value()), sandbox, stop.get_token(),
                             std::cout, std::cerr);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "hooks") {
+    const auto loaded = load_configuration(config_directories(process_environment(), cwd));
+    if (!loaded.ok()) {
+      std::cerr << loaded.error() << '\n';
+      return 2;
+    }
+    return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), loaded.value(), cwd,
+                             stop.get_token(), std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
   if (!parsed.options) {

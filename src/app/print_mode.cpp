@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "app/compaction_hooks.hpp"
+#include "app/hook_setup.hpp"
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
@@ -67,6 +68,12 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   for (const std::string& problem : run.problems) {
     std::cerr << "nib: warning: an agent definition was left out or changed: " << problem << '\n';
   }
+  for (const std::string& warning : run.hook_warnings) {
+    std::cerr << "nib: warning: " << warning << '\n';
+  }
+  const HookNotice hook_notice = [](const std::string& text, bool is_error) {
+    std::cerr << "nib: " << (is_error ? "warning: " : "") << text << '\n';
+  };
   const core::ToolRegistry& registry = *run.tools;
   RunSession& session = run.session;
 
@@ -85,15 +92,28 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
       policy_options(context.permission_mode, options, context.cwd,
                      context.env("HOME").value_or(""), context.rules, context.sandbox));
   loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
-  install_compaction(loop_options, context.compaction,
-                     [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; });
+  install_compaction(
+      loop_options, context.compaction,
+      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; },
+      [hooks = run.hooks, hook_notice](std::stop_token compacting) {
+        pre_compact_hooks(*hooks, "auto", "", compacting, hook_notice);
+      });
   lend_run_to_subagents(*run.subagents, loop_options, model, session.file());
+  install_hooks(loop_options, *run.subagents, run.hooks, hook_notice);
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });
+  CheckedPrompt checked =
+      check_prompt(*run.hooks, prompt, context.existing ? "resume" : "startup", stop, hook_notice);
+  if (!checked.message) {
+    std::cerr << "nib: the prompt was refused by " << checked.refusal << '\n';
+    end_session_hooks(*run.hooks, "other", hook_notice);
+    return 1;
+  }
   core::AgentLoop loop(loop_options);
-  session.add_prompt(core::UserMessage{core::text_content(prompt)});
+  session.add_prompt(std::move(*checked.message));
   const int status = exit_status(loop.run(session.history(), stop).reason);
+  end_session_hooks(*run.hooks, "other", hook_notice);
   if (!session.write_error().empty()) {
     std::cerr << "nib: the session could not be saved: " << session.write_error() << '\n';
   }

@@ -1,5 +1,6 @@
 #include "app/run_assembly.hpp"
 
+#include "app/hook_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "tools/builtin.hpp"
@@ -23,11 +24,22 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   if (!registry.ok()) return Result::failure(registry.error());
   std::vector<std::string> problems =
       offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
+  auto hook_config = context.configuration ? load_hook_config(*context.configuration)
+                                           : util::Result<hooks::HookConfig>(hooks::HookConfig{});
+  if (!hook_config.ok()) return Result::failure(hook_config.error());
+  std::vector<std::string> hook_warnings = hook_config.value().warnings;
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) return Result::failure(session.error());
-  return RunResources{std::move(registry.value()), std::move(subagents.environment),
-                      std::move(session.value()), std::move(problems)};
+  auto hooks =
+      make_hook_set(std::move(hook_config.value()), context.cwd, context.withheld_environment);
+  set_hook_session(*hooks, session.value().file(), context.permission_mode, context.cwd);
+  return RunResources{std::move(registry.value()),
+                      std::move(subagents.environment),
+                      std::move(session.value()),
+                      std::move(problems),
+                      std::move(hooks),
+                      std::move(hook_warnings)};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -11,20 +11,23 @@
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
+#include "hooks/hook_set.hpp"
 #include "ui/print_output.hpp"
 #include "util/result.hpp"
 
 namespace nib::app {
 
 // What every run opens first: its tools (the built-in ones and task, or those --tools names),
-// what the subagents of task get, and its session (new, or the one the options name). A
-// failure when either cannot be had (exit status 2).
+// what the subagents of task get, its hooks (hook_setup.hpp) and its session (new, or the one
+// the options name). A failure when any cannot be had (exit status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
   // Before each run, lend_run_to_subagents (subagent_setup.hpp) with the run's loop options.
   std::shared_ptr<agent::SubagentEnvironment> subagents;
   RunSession session;
-  std::vector<std::string> problems;  // of agent definitions, for the start-up report
+  std::vector<std::string> problems;       // of agent definitions, for the start-up report
+  std::shared_ptr<hooks::HookSet> hooks;   // knows the session already
+  std::vector<std::string> hook_warnings;  // hook entries skipped, for the start-up report
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);

@@ -16,9 +16,9 @@ constexpr const char* kReplyFailed =
 
 AgentLoop::AgentLoop(LoopOptions options)
     : options_(std::move(options)),
-      scheduler_(SchedulerOptions{options_.tools, options_.gate, options_.on_event, options_.clock,
-                                  options_.slots, options_.claims, options_.abort_grace,
-                                  options_.cwd}) {}
+      scheduler_(SchedulerOptions{options_.tools, options_.gate, options_.after_tool,
+                                  options_.on_event, options_.clock, options_.slots,
+                                  options_.claims, options_.abort_grace, options_.cwd}) {}
 
 void AgentLoop::emit(Event event) const {
   if (options_.on_event) options_.on_event(event);
@@ -63,6 +63,7 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
 
   const ProviderRequest request_template{options_.model, options_.system_prompt, &history,
                                          options_.tools->specs(), options_.thinking};
+  int continued = 0;  // times before_done sent the model on
   while (true) {
     if (stop.stop_requested()) return finish(RunStopReason::kAborted);
     ++end.turns;
@@ -103,6 +104,15 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
     }
     if (calls.empty()) {
       emit(TurnEndEvent{end.turns});
+      const bool may_go_on = options_.max_turns == 0 || end.turns < options_.max_turns;
+      if (options_.before_done && may_go_on && !stop.stop_requested()) {
+        if (auto message = options_.before_done(history, continued, stop)) {
+          ++continued;
+          history.emplace_back(*message);
+          emit(UserMessageEvent{std::move(*message)});
+          continue;
+        }
+      }
       return finish(RunStopReason::kDone);
     }
     if (options_.max_turns > 0 && end.turns >= options_.max_turns) {

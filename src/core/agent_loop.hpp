@@ -26,8 +26,9 @@ struct LoopOptions {
   ThinkingLevel thinking = ThinkingLevel::kOff;
   std::string system_prompt;
   const ToolRegistry* tools = nullptr;
-  Gate gate;           // optional on_tool_call hook
-  EventSink on_event;  // optional
+  Gate gate;             // optional on_tool_call hook
+  AfterTool after_tool;  // optional, run after each call that ran (PostToolUse hooks)
+  EventSink on_event;    // optional
   // Model requests per run; 0: no limit. A real task can need hundreds, and a cap the user did
   // not ask for only stops work that was going well, so there is none by default.
   int max_turns = 0;
@@ -52,17 +53,24 @@ struct LoopOptions {
   // results): the messages the user sent meanwhile, which join the history before that request
   // (steering). Called from the loop's thread; it must not block.
   std::function<std::vector<UserMessage>()> take_steering;
+  // Optional. Called when the model has answered without tool calls, before the run ends as
+  // done (Stop hooks): a message it returns joins the history (UserMessageEvent) and the run
+  // goes on with another request, unless the turn limit is reached. `continued` counts the
+  // times it has done so in this run, so it can stop a loop that would never end.
+  std::function<std::optional<UserMessage>(const std::vector<Message>& history, int continued,
+                                           std::stop_token stop)>
+      before_done;
 };
 
 class AgentLoop {
  public:
   explicit AgentLoop(LoopOptions options);
 
-  // Runs until the model answers without tool calls (kDone), `stop` is requested (kAborted),
-  // max_turns (when set) model requests have been made and the last still asks for tools
-  // (kMaxTurns), or
-  // the provider fails (kError). `history` ends with the user's new message; every message of
-  // the run is appended to it as it happens. Emits RunStart ... RunEnd and returns the RunEnd.
+  // Runs until the model answers without tool calls (kDone; before_done may send it on), `stop` is
+  // requested (kAborted), max_turns (when set) model requests have been made and the last still
+  // asks for tools (kMaxTurns), or the provider fails (kError). `history` ends with the user's new
+  // message; every message of the run is appended to it as it happens. Emits RunStart ... RunEnd
+  // and returns the RunEnd.
   RunEndEvent run(std::vector<Message>& history, std::stop_token stop);
 
  private:

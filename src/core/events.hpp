@@ -9,7 +9,8 @@
 //   tool_start, one tool_settled and one tool_end, in that order, whether or not it ran.
 // - tool_start: registered; it may still wait for checks, its turn or a slot.
 // - tool_running: it really started; at most one, between its start and its settled, and absent
-//   when the call was rejected, refused by the gate, or never ran.
+//   when the call was rejected, refused by the gate, or never ran. It carries the arguments the
+//   call runs with when the gate rewrote the model's.
 // - tool_settled: its result is final, in completion order.
 // - tool_end: in call order, as soon as it and every earlier call of the reply have settled;
 //   it carries the same outcome as tool_settled.
@@ -70,6 +71,9 @@ struct ToolStartEvent {
 struct ToolRunningEvent {
   std::string id;
   std::string name;
+  // The arguments it runs with when the gate rewrote the model's (a hook's updatedInput), as
+  // JSON text; absent when it runs with the model's own.
+  std::optional<std::string> arguments;
 };
 // Shared by tool_settled and tool_end: the result plus its UI-only fields.
 struct ToolOutcome {

@@ -164,7 +164,7 @@ class ToolScheduler::Batch {
         continue;
       }
       auto& call = std::get<PreparedCall>(prepared);
-      if (auto blocked = apply_gate(options_.gate, calls_[i], call, stop_)) {
+      if (auto blocked = apply_gate(options_.gate, calls_[i], call, *options_.tools, stop_)) {
         settle(i, ToolOutcome{std::move(*blocked), std::nullopt, milliseconds{0}});
         continue;
       }
@@ -208,7 +208,10 @@ class ToolScheduler::Batch {
   // the slot budget's threads; when the system cannot start one, the call gets an error result.
   void launch(std::size_t i) {
     running_.push_back(i);
-    emit(ToolRunningEvent{calls_[i].id, calls_[i].name});
+    const PreparedCall& prepared = *states_[i].prepared;
+    emit(ToolRunningEvent{
+        calls_[i].id, calls_[i].name,
+        prepared.args_updated ? std::optional(prepared.args.dump()) : std::nullopt});
     auto finished = std::make_shared<std::atomic<bool>>(false);
     try {
       // The worker touches only what it shares ownership of (see lingering_workers.hpp); its
@@ -218,12 +221,14 @@ class ToolScheduler::Batch {
       context.report = [queue = std::weak_ptr(queue_), i](Event event) {
         if (const auto alive = queue.lock()) alive->report(Report{i, std::move(event)});
       };
-      std::thread thread =
-          options_.start_thread([queue = queue_, call = calls_[i], prepared = *states_[i].prepared,
-                                 stop = stop_, context = std::move(context), finished, i] {
-            queue->push(Completion{i, run_tool(call, prepared, stop, context)});
-            finished->store(true);
-          });
+      std::thread thread = options_.start_thread([queue = queue_, call = calls_[i], prepared,
+                                                  after = options_.after_tool, stop = stop_,
+                                                  context = std::move(context), finished, i] {
+        ToolOutcome outcome = run_tool(call, prepared, stop, context);
+        apply_after_tool(after, call, prepared, outcome.result, stop);
+        queue->push(Completion{i, std::move(outcome)});
+        finished->store(true);
+      });
       states_[i].worker = Worker{std::move(thread), std::move(finished)};
     } catch (const std::system_error& error) {
       finish_running(i, outcome_with_error(calls_[i], "Error: tool " + calls_[i].name +

@@ -9,7 +9,8 @@
 //   run in a sliding window bounded by the process-wide SlotPool (a call that delegates its
 //   work, a task, takes no slot), and calls whose resource claims conflict with any call of the
 //   process, this batch's or another run's, never overlap (the process-wide ClaimTable).
-// - Events: tool_start when a call is registered, tool_running when it starts, tool_settled when
+// - Events: tool_start when a call is registered, tool_running when it starts (with the
+//   arguments it runs with, when the gate rewrote them), tool_settled when
 //   it finishes (completion order), tool_end in call order as soon as every earlier call ended.
 //   What a running call reports (ToolContext::report: its subagent's events) is emitted from
 //   the scheduler's thread too, between the call's tool_running and tool_settled.
@@ -44,8 +45,9 @@ inline constexpr const char* kInterruptedBeforeRun = "(interrupted before this t
 
 struct SchedulerOptions {
   const ToolRegistry* tools = nullptr;
-  Gate gate;           // optional on_tool_call hook
-  EventSink on_event;  // optional
+  Gate gate;             // optional on_tool_call hook
+  AfterTool after_tool;  // optional, run on each call's worker once the call has run
+  EventSink on_event;    // optional
   Clock* clock = &steady_clock();
   SlotPool* slots = &process_slot_pool();
   ClaimTable* claims = &process_claim_table();

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
-#include "util/claude_tool_names.hpp"
+#include "core/claude_tool_names.hpp"
 #include "extensions/front_matter_fields.hpp"
+#include "extensions/tool_list.hpp"
 #include "util/edit_distance.hpp"
 
 namespace nib::extensions {
 namespace {
-
-using util::nib_tool_name;
-using util::split_tool_list;
-using util::ToolEntry;
 
 // Typing mistakes within which an unknown tool name gets a "did you mean".
 constexpr std::size_t kSuggestionDistance = 2;
@@ -41,7 +38,7 @@ std::optional<ToolList> read_tool_list(FieldReader& reader, std::string_view key
   ToolList list;
   for (const std::string& item : *items) {
     for (ToolEntry& entry : split_tool_list(item)) {
-      std::string name(nib_tool_name(entry.name));
+      std::string name(core::nib_tool_name(entry.name));
       if (name == kTaskToolName && entry.specifier && !deny) {
         list.task_agents.emplace();
         for (ToolEntry& agent : split_tool_list(*entry.specifier)) {

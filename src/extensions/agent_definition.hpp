@@ -41,7 +41,7 @@ struct AgentDefinition {
   std::string system_prompt;  // the body, without leading and trailing blank lines
 
   // The tools the agent may use, by nib's names (Claude Code's are mapped through
-  // claude_tool_names: Read → read, Glob → find), in the order written, each once. Names nib
+  // core/claude_tool_names: Read → read, Glob → find), in the order written, each once. Names nib
   // does not know are kept as written for validate_agent_tools to report.
   // nullopt (no `tools` key): every tool of the parent but task. Claude Code's subagents
   // inherit every tool when `tools` is absent and can never start subagents themselves; nib

@@ -20,6 +20,9 @@ core::GateDecision refusal_in_print_mode(const core::GateRequest& request,
   std::string allow = " The user can allow it with the rule " +
                       quoted_list(assessment.rules_to_save) +
                       " in permissions.allow of .nib/settings.local.json";
+  if (assessment.source == "hook") {
+    return {true, reason, "hook"};
+  }
   if (assessment.source == "--ask") {
     allow = " The user can allow it by leaving " + request.name + " out of --ask";
   } else if (assessment.source == "ask mode") {
@@ -51,7 +54,8 @@ core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, cons
     case CallVerdict::kAsk:
       break;
   }
-  if (remembered(assessment.rules_to_save)) return {};
+  // A hook that asks wants the user asked each time.
+  if (assessment.source != "hook" && remembered(assessment.rules_to_save)) return {};
   if (!ask) return refusal_in_print_mode(request, assessment);
   const ApprovalQuestion question{request.tool_call_id,
                                   request.name,

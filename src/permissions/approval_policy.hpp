@@ -58,8 +58,9 @@ class ApprovalPolicy {
  public:
   explicit ApprovalPolicy(PolicyOptions options, RuleSaver save_rules = {});
 
-  // The gate for a run: calls the policy asks about go to `ask` (interactive mode) or, when
-  // `ask` is empty, are refused (print mode). The policy must outlive the gate.
+  // The gate for a run: calls the policy asks about (a hook's "ask" among them,
+  // GateRequest::hook_asks) go to `ask` (interactive mode) or, when `ask` is empty, are refused
+  // (print mode). The policy must outlive the gate.
   core::Gate gate(AskUser ask);
 
   PermissionPolicy& policy() { return policy_; }

@@ -27,6 +27,14 @@ std::string_view mode_name(PermissionMode mode) {
   return "auto";
 }
 
+std::string_view claude_mode_name(PermissionMode mode) {
+  // The second half of the table holds Claude Code's names.
+  for (std::size_t i = kNames.size() / 2; i < kNames.size(); ++i) {
+    if (kNames[i].second == mode) return kNames[i].first;
+  }
+  return "default";
+}
+
 util::Result<PermissionMode> parse_mode(std::string_view name) {
   for (const auto& [known, value] : kNames) {
     if (known == name) return value;

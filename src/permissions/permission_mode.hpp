@@ -21,6 +21,10 @@ enum class PermissionMode { kAuto, kAsk, kReadOnly, kYolo };
 // "auto", "ask", "read-only" or "yolo".
 std::string_view mode_name(PermissionMode mode);
 
+// Claude Code's name for the mode ("acceptEdits", "default", "plan", "bypassPermissions"): what
+// hook scripts written for Claude Code read in their input's permission_mode.
+std::string_view claude_mode_name(PermissionMode mode);
+
 // A mode by nib's or Claude Code's name; a failure lists the names.
 util::Result<PermissionMode> parse_mode(std::string_view name);
 

@@ -113,6 +113,11 @@ Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
   if (rule == Verdict::kDeny) {
     return {CallVerdict::kDeny, ruled.decision.reason, "permission rule", {}, {}};
   }
+  if (!request.hook_asks.empty()) {
+    return asks(request, ruled,
+                "a hook asks for the user's approval of this call (" + request.hook_asks + ")",
+                "hook");
+  }
   if (listed(options_.ask_tools, request.name)) {
     return asks(request, ruled, "--ask names " + request.name, "--ask");
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Whether a call may run, must be asked about, or is refused: the permission mode, the rules,
 // the sandbox's state and --ask decide it here, once, for every front end (the approval policy
-// turns the verdict into a gate). Order: a deny rule refuses; a tool --ask names asks; in yolo
+// turns the verdict into a gate). Order: a deny rule refuses; a hook asking (hooks/tool_hooks)
+// or a tool --ask names asks; in yolo
 // everything else runs; an ask rule asks; then the mode decides, an allow rule allowing what
 // the mode would ask about. read-only refuses what changes something whatever the rules say.
 //

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/claude_tool_names.hpp"
 #include "permissions/pattern_match.hpp"
-#include "util/claude_tool_names.hpp"
 
 namespace nib::permissions {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 // (WebFetch and web_fetch, TodoWrite and todo_write, LS and ls) and its aliases (Glob → find).
 std::string folded_tool_name(std::string_view name) {
   std::string folded;
-  for (char c : util::nib_tool_name(name)) {
+  for (char c : core::nib_tool_name(name)) {
     if (c == '_') continue;
     folded += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }

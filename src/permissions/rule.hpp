@@ -14,7 +14,7 @@
 //   WebFetch(domain:docs.rs)   fetches from that host ("*.docs.rs": its subdomains)
 //   mcp__server__tool, mcp__server__* and mcp__server   MCP tools
 // Tool names are nib's (bash, read, edit, write, grep, find, ls, web_fetch, ...) or Claude
-// Code's (util/claude_tool_names.hpp). Read rules also apply to grep, find and ls; Edit and
+// Code's (core/claude_tool_names.hpp). Read rules also apply to grep, find and ls; Edit and
 // Write rules to both edit and write. A Bash rule matches a simple command's words after its
 // VAR=x prefixes and wrappers (shell_split.hpp); for a command run through sudo or doas an
 // allow rule must name the wrapper too ("Bash(sudo apt update)").

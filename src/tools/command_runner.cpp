@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <unordered_set>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "tools/command_registry.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
+#include "util/fd_io.hpp"
 
 namespace nib::tools {
 namespace {
@@ -24,7 +27,6 @@ namespace {
 using TimePoint = core::Clock::TimePoint;
 using namespace std::chrono_literals;
 
-constexpr const char* kShell = "/bin/bash";
 // Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
 constexpr std::size_t kReadChunkBytes = 256 * 1024;
 // Without a pidfd the exit is noticed by polling waitpid this often.
@@ -56,6 +58,21 @@ struct Stream {
   OutputCapture* capture;
   bool open;
 };
+
+// A memory file holding `text`, positioned at its start, for a command's stdin: unlike a pipe,
+// it needs no writer alongside the command, whatever the size. Invalid when there is no text.
+util::Result<UniqueFd> stdin_file(const std::optional<std::string>& text) {
+  using Result = util::Result<UniqueFd>;
+  if (!text) return UniqueFd();
+  UniqueFd file(::memfd_create("nib-stdin", MFD_CLOEXEC));
+  if (!file.valid()) {
+    return Result::failure(std::string("cannot hold the input: ") + std::strerror(errno));
+  }
+  if (!util::write_all(file.get(), *text) || ::lseek(file.get(), 0, SEEK_SET) != 0) {
+    return Result::failure(std::string("cannot write the input: ") + std::strerror(errno));
+  }
+  return file;
+}
 
 void signal_eventfd(int fd) {
   const std::uint64_t one = 1;
@@ -284,11 +301,18 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
                                                  .tag = tag,
                                                  .call_id = request.call_id,
                                                  .command = request.command});
-  Launch launch{.request = {.argv = {kShell, "-c", request.command},
+  auto input = stdin_file(request.stdin_text);
+  if (!input.ok()) {
+    command_ended(entry, /*tree_killed=*/true);
+    result.error = input.error();
+    return result;
+  }
+  Launch launch{.request = {.argv = {request.shell.string(), "-c", request.command},
                             .cwd = request.cwd,
                             .environment =
                                 merge_environment(environ, overrides, request.withheld_environment),
-                            .open_pidfd = request.use_pidfd}};
+                            .open_pidfd = request.use_pidfd,
+                            .stdin_fd = input.value().get()}};
   if (request.launcher != nullptr) {
     auto confined = request.launcher->launch(std::move(launch.request), request.launch_mode);
     if (!confined.ok()) {

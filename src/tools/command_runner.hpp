@@ -38,7 +38,11 @@
 namespace nib::tools {
 
 struct CommandRequest {
-  std::string command;  // run as /bin/bash -c <command>
+  std::string command;  // run as <shell> -c <command>
+  std::filesystem::path shell = "/bin/bash";
+  // What the command reads on stdin (a hook's JSON input; held in memory, any size); none:
+  // /dev/null.
+  std::optional<std::string> stdin_text;
   std::filesystem::path cwd;
   std::optional<std::chrono::duration<double>> timeout;  // none: no timer
   EnvironmentOverrides environment;                      // added to nib's own environment

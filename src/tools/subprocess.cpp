@@ -66,6 +66,7 @@ struct ChildSetup {
   char* const* argv;
   char* const* envp;
   const char* cwd;
+  int stdin_fd;  // -1: /dev/null
   int stdout_fd;
   int stderr_fd;
   pid_t parent;
@@ -123,11 +124,17 @@ struct KernelSigaction {
     // The parent may have died before the signal was set; then nobody waits for this one.
     if (::syscall(SYS_getppid) != setup.parent) return fail(setup, "find the parent");
   }
-  const long null_fd = ::syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
-  if (null_fd < 0) return fail(setup, "open /dev/null");
-  if (null_fd != STDIN_FILENO) {
-    if (::syscall(SYS_dup3, null_fd, STDIN_FILENO, 0) < 0) return fail(setup, "redirect stdin");
-    ::syscall(SYS_close, null_fd);
+  if (setup.stdin_fd >= 0) {
+    if (::syscall(SYS_dup3, setup.stdin_fd, STDIN_FILENO, 0) < 0) {
+      return fail(setup, "redirect stdin");
+    }
+  } else {
+    const long null_fd = ::syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
+    if (null_fd < 0) return fail(setup, "open /dev/null");
+    if (null_fd != STDIN_FILENO) {
+      if (::syscall(SYS_dup3, null_fd, STDIN_FILENO, 0) < 0) return fail(setup, "redirect stdin");
+      ::syscall(SYS_close, null_fd);
+    }
   }
   if (::syscall(SYS_dup3, setup.stdout_fd, STDOUT_FILENO, 0) < 0 ||
       ::syscall(SYS_dup3, setup.stderr_fd, STDERR_FILENO, 0) < 0) {
@@ -233,12 +240,22 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
     return util::Result<SpawnedProcess>::failure(std::string("cannot create pipes: ") +
                                                  std::strerror(errno));
   }
+  // The child's dup2 onto 0..2 must not clobber its own stdin source (see move_above_standard).
+  UniqueFd stdin_copy;
+  if (request.stdin_fd >= 0) {
+    stdin_copy.reset(::fcntl(request.stdin_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1));
+    if (!stdin_copy.valid()) {
+      return util::Result<SpawnedProcess>::failure(std::string("cannot pass the input: ") +
+                                                   std::strerror(errno));
+    }
+  }
   std::vector<char*> argv = c_strings(request.argv);
   std::vector<char*> envp = c_strings(request.environment);
   ChildSetup setup{.program = argv[0],
                    .argv = argv.data(),
                    .envp = envp.data(),
                    .cwd = request.cwd.c_str(),
+                   .stdin_fd = stdin_copy.valid() ? stdin_copy.get() : -1,
                    .stdout_fd = out.write_end.get(),
                    .stderr_fd = err.write_end.get(),
                    .parent = ::getpid(),

@@ -1,6 +1,7 @@
 #pragma once
 // Starting a command the way an agent needs it: in a new session and process group (no
-// controlling terminal, one group to kill), stdin from /dev/null, stdout and stderr each on
+// controlling terminal, one group to kill), stdin from /dev/null (or a descriptor the caller
+// gives), stdout and stderr each on
 // its own pipe, every other descriptor closed, signal mask and dispositions reset, in a given
 // directory and environment, and killed (SIGKILL) when the thread that started it ends.
 //
@@ -58,6 +59,9 @@ struct SpawnRequest {
   // stay the caller's; -1 / empty: none.
   std::vector<int> namespaces_to_enter;
   int landlock_ruleset = -1;
+  // The child's stdin: an open descriptor it reads (a hook's input in a memfd), or -1 for
+  // /dev/null. The caller keeps it and closes it after the spawn.
+  int stdin_fd = -1;
 };
 
 struct SpawnedProcess {

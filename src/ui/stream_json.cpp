@@ -115,7 +115,9 @@ json to_json(const Event& event) {
           return {
               {"type", "tool_start"}, {"id", e.id}, {"name", e.name}, {"arguments", e.arguments}};
         } else if constexpr (std::is_same_v<T, ToolRunningEvent>) {
-          return {{"type", "tool_running"}, {"id", e.id}, {"name", e.name}};
+          nlohmann::json running = {{"type", "tool_running"}, {"id", e.id}, {"name", e.name}};
+          if (e.arguments) running["arguments"] = *e.arguments;
+          return running;
         } else if constexpr (std::is_same_v<T, ToolSettledEvent>) {
           return outcome_json("tool_settled", e.outcome);
         } else if constexpr (std::is_same_v<T, ToolEndEvent>) {

@@ -309,5 +309,49 @@ TEST_F(AgentLoopTest, ASecondOverflowOrNothingToCompactEndsTheRun) {
   EXPECT_EQ(end.error_message, "prompt is too long");
 }
 
+TEST_F(AgentLoopTest, BeforeDoneMaySendTheModelOnWithAMessage) {
+  provider_.push(text_reply("finished?"));
+  provider_.push(text_reply("now finished"));
+  auto options = this->options();
+  std::vector<int> continued_seen;
+  options.before_done = [&](const std::vector<Message>&, int continued, std::stop_token) {
+    continued_seen.push_back(continued);
+    return continued == 0 ? std::optional(UserMessage{text_content("run the tests first")})
+                          : std::nullopt;
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kDone);
+  EXPECT_EQ(end.turns, 2);
+  EXPECT_EQ(continued_seen, (std::vector<int>{0, 1}));
+  ASSERT_EQ(provider_.requests().size(), 2u);
+  ASSERT_EQ(provider_.requests()[1].size(), 3u);  // prompt, answer, the message
+  EXPECT_EQ(content_text(std::get<UserMessage>(provider_.requests()[1][2]).content),
+            "run the tests first");
+  const auto& names = events_.events();
+  const auto message = std::find(names.begin(), names.end(), "user_message");
+  ASSERT_NE(message, names.end());
+  EXPECT_EQ(*(message - 1), "turn_end:1");
+  EXPECT_EQ(*(message + 1), "turn_start:2");
+}
+
+TEST_F(AgentLoopTest, BeforeDoneCannotGoPastTheTurnLimit) {
+  provider_.push(text_reply("finished"));
+  auto options = this->options();
+  options.max_turns = 1;
+  int asked = 0;
+  options.before_done = [&](const std::vector<Message>&, int, std::stop_token) {
+    ++asked;
+    return std::optional(UserMessage{text_content("again")});
+  };
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  EXPECT_EQ(loop.run(history, {}).reason, RunStopReason::kDone);
+  EXPECT_EQ(asked, 0);
+  EXPECT_EQ(provider_.requests().size(), 1u);
+}
+
 }  // namespace
 }  // namespace nib::core

@@ -175,5 +175,107 @@ TEST(RunToolTest, ContentWinsOverOutput) {
   EXPECT_EQ(outcome.result.tool_call_id, "7");
 }
 
+// A read tool that returns the path it was given.
+ToolPtr echo_path_tool() {
+  return make_tool(ToolSpec{"read", "", kReadSchema},
+                   [](const nlohmann::json& args, std::stop_token, const ToolContext&) {
+                     return ToolOutput{"read " + args["path"].get<std::string>()};
+                   });
+}
+
+struct GatedRun {
+  std::optional<ToolResult> blocked;
+  PreparedCall prepared;
+};
+
+GatedRun gate_call(const ToolRegistry& registry, const GateDecision& decision) {
+  const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
+  GatedRun run{std::nullopt, std::get<PreparedCall>(prepare_tool_call(call, registry))};
+  const Gate gate = [&](const GateRequest&, std::stop_token) { return decision; };
+  run.blocked = apply_gate(gate, call, run.prepared, registry, {});
+  return run;
+}
+
+TEST(ApplyGateTest, UpdatedArgumentsThatPassTheSchemaAreWhatTheCallRunsWith) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  GateDecision decision;
+  decision.updated_args = nlohmann::json{{"path", "b.txt"}};
+  GatedRun run = gate_call(*registry, decision);
+  ASSERT_FALSE(run.blocked);
+  EXPECT_TRUE(run.prepared.args_updated);
+  const auto outcome = run_tool(ToolCall{"1", "read", ""}, run.prepared, {}, {});
+  EXPECT_EQ(content_text(outcome.result.content),
+            "read b.txt\n\n(A hook changed this call's arguments before it ran; it ran with "
+            "{\"path\":\"b.txt\"}.)");
+}
+
+TEST(ApplyGateTest, UpdatedArgumentsThatFailTheSchemaBlockTheCallSayingWhy) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  GateDecision decision;
+  decision.source = "hook ./fix.sh";
+  decision.updated_args = nlohmann::json{{"path", 7}};
+  const GatedRun run = gate_call(*registry, decision);
+  ASSERT_TRUE(run.blocked);
+  EXPECT_TRUE(run.blocked->is_error);
+  EXPECT_EQ(content_text(run.blocked->content),
+            "Tool \"read\" blocked: hook ./fix.sh replaced its arguments with ones the tool does "
+            "not accept (/path: expected \"string\", got integer), so the call did not run. Tell "
+            "the user; the hook's updatedInput needs fixing.");
+  EXPECT_EQ(run.prepared.args["path"], "a.txt") << "the model's arguments are kept";
+}
+
+TEST(ApplyGateTest, UpdatedArgumentsThatAreNotAnObjectBlockTheCall) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  GateDecision decision;
+  decision.updated_args = nlohmann::json::array();
+  const GatedRun run = gate_call(*registry, decision);
+  ASSERT_TRUE(run.blocked);
+  EXPECT_NE(content_text(run.blocked->content).find("(they are array, not a JSON object)"),
+            std::string::npos);
+}
+
+TEST(ApplyGateTest, TheGatesContextEndsTheResult) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  GateDecision decision;
+  decision.additional_context = "Remember: a.txt is generated.";
+  GatedRun run = gate_call(*registry, decision);
+  ASSERT_FALSE(run.blocked);
+  EXPECT_FALSE(run.prepared.args_updated);
+  const auto outcome = run_tool(ToolCall{"1", "read", ""}, run.prepared, {}, {});
+  EXPECT_EQ(content_text(outcome.result.content), "read a.txt\n\nRemember: a.txt is generated.");
+}
+
+TEST(ApplyAfterToolTest, TheHookSeesTheArgumentsThatRanAndMayAddToTheResult) {
+  const PreparedCall prepared{echo_path_tool(), {{"path", "b.txt"}}};
+  ToolResult result{"1", "read", text_content("read b.txt"), false, std::nullopt};
+  std::string seen;
+  const AfterTool after = [&](const GateRequest& request, ToolResult& r, std::stop_token) {
+    seen = request.name + " " + request.args->dump();
+    append_text(r.content, "checked");
+  };
+  apply_after_tool(after, ToolCall{"1", "read", R"({"path":"a.txt"})"}, prepared, result, {});
+  EXPECT_EQ(seen, R"(read {"path":"b.txt"})");
+  EXPECT_EQ(content_text(result.content), "read b.txt\n\nchecked");
+}
+
+TEST(ApplyAfterToolTest, AHookThatThrowsLeavesANoteInsteadOfLosingTheResult) {
+  const PreparedCall prepared{echo_path_tool(), {{"path", "b.txt"}}};
+  ToolResult result{"1", "read", text_content("read b.txt"), false, std::nullopt};
+  const AfterTool after = [](const GateRequest&, ToolResult&, std::stop_token) {
+    throw std::runtime_error("no hooks file");
+  };
+  apply_after_tool(after, ToolCall{"1", "read", "{}"}, prepared, result, {});
+  EXPECT_EQ(content_text(result.content),
+            "read b.txt\n\n(The after-tool check failed: no hooks file.)");
+}
+
+TEST(AppendTextTest, AnImageIsFollowedByATextBlockOfItsOwn) {
+  Content content{ImageBlock{"AAAA", "image/png"}};
+  append_text(content, "note");
+  append_text(content, "");
+  ASSERT_EQ(content.size(), 2u);
+  EXPECT_EQ(std::get<TextBlock>(content[1]).text, "note");
+}
+
 }  // namespace
 }  // namespace nib::core

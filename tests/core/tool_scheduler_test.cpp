@@ -264,6 +264,46 @@ TEST_F(SchedulerTest, BlockingGateStopsTheCallAndTakesNoSlot) {
   EXPECT_EQ(safe_->start_order(), std::vector<std::string>{"b"});
 }
 
+TEST_F(SchedulerTest, RewrittenArgumentsRunAndTheRunningEventCarriesThem) {
+  auto opts = options();
+  opts.gate = [](const GateRequest& request, std::stop_token) {
+    GateDecision decision;
+    if (request.tool_call_id == "b") decision.updated_args = nlohmann::json{{"text", "changed"}};
+    return decision;
+  };
+  std::vector<std::optional<std::string>> running_arguments;
+  opts.on_event = [&](const Event& event) {
+    if (const auto* running = std::get_if<ToolRunningEvent>(&event)) {
+      running_arguments.push_back(running->arguments);
+    }
+  };
+  ToolScheduler scheduler(opts);
+  const auto results = scheduler.execute_batch(
+      {ToolCall{"a", "echo", R"({"text":"one"})"}, ToolCall{"b", "echo", R"({"text":"two"})"}}, {});
+  EXPECT_EQ(running_arguments,
+            (std::vector<std::optional<std::string>>{std::nullopt, R"({"text":"changed"})"}));
+  EXPECT_EQ(text_of(results.results[0]), "one");
+  EXPECT_EQ(text_of(results.results[1]).substr(0, 9), "changed\n\n");
+}
+
+TEST_F(SchedulerTest, AfterToolRunsOnEachCallThatRanBeforeItsResultIsFinal) {
+  auto opts = options();
+  opts.gate = [](const GateRequest& request, std::stop_token) {
+    return request.tool_call_id == "b" ? GateDecision{true, "no", "policy"} : GateDecision{};
+  };
+  std::atomic<int> after_calls = 0;
+  opts.after_tool = [&](const GateRequest& request, ToolResult& result, std::stop_token) {
+    ++after_calls;
+    append_text(result.content, "checked " + request.tool_call_id);
+  };
+  ToolScheduler scheduler(opts);
+  safe_->open_all();
+  const auto results = scheduler.execute_batch({call("safe", "a"), call("safe", "b")}, {});
+  EXPECT_EQ(text_of(results.results[0]), "done a\n\nchecked a");
+  EXPECT_EQ(text_of(results.results[1]), "Tool \"safe\" blocked by policy: no");
+  EXPECT_EQ(after_calls, 1);
+}
+
 TEST_F(SchedulerTest, GateThatThrowsBlocks) {
   auto opts = options();
   opts.gate = [](const GateRequest&, std::stop_token) -> GateDecision {

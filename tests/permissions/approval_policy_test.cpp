@@ -62,6 +62,29 @@ TEST(ApprovalPolicy, EditedRulesAreTheOnesSaved) {
   EXPECT_EQ(saved, std::vector<std::string>{"Bash(make -j8)"});
 }
 
+TEST(ApprovalPolicy, AHookThatAsksMakesTheGateAskForAnyToolInAnyMode) {
+  ApprovalPolicy policy(PolicyOptions{.mode = PermissionMode::kYolo});
+  std::vector<std::string> asked;
+  const core::Gate gate = policy.gate([&asked](const ApprovalQuestion& question, std::stop_token) {
+    asked.push_back(question.tool_name);
+    return ApprovalAnswer::kAlways;
+  });
+  EXPECT_FALSE(gate(request_for("read"), {}).block);
+  core::GateRequest hook_asks = request_for("read");
+  hook_asks.hook_asks = "reads outside the tree";
+  EXPECT_FALSE(gate(hook_asks, {}).block);
+  EXPECT_FALSE(gate(hook_asks, {}).block);
+  EXPECT_EQ(asked, (std::vector<std::string>{"read", "read"})) << "asked each time";
+
+  const auto refused = ApprovalPolicy(asking_for({"bash"})).gate({})(hook_asks, {});
+  EXPECT_TRUE(refused.block);
+  EXPECT_EQ(refused.source, "hook");
+  EXPECT_EQ(refused.reason,
+            "Not run: a hook asks for the user's approval of this call (reads outside the tree), "
+            "and nobody can be asked in print mode. Do not retry this call; do without it, or tell "
+            "the user what you would have run.");
+}
+
 TEST(ApprovalPolicy, AnInterruptedQuestionBlocks) {
   ApprovalPolicy policy(asking_for({"all"}));
   const auto decision = policy.gate([](const ApprovalQuestion&, std::stop_token) {
@@ -140,6 +163,10 @@ TEST(PermissionModeTest, NibsAndClaudeCodesNames) {
   EXPECT_EQ(parse_mode("acceptEdits").value(), PermissionMode::kAuto);
   EXPECT_EQ(parse_mode("plan").value(), PermissionMode::kReadOnly);
   EXPECT_EQ(parse_mode("bypassPermissions").value(), PermissionMode::kYolo);
+  EXPECT_EQ(claude_mode_name(PermissionMode::kAuto), "acceptEdits");
+  EXPECT_EQ(claude_mode_name(PermissionMode::kAsk), "default");
+  EXPECT_EQ(claude_mode_name(PermissionMode::kReadOnly), "plan");
+  EXPECT_EQ(claude_mode_name(PermissionMode::kYolo), "bypassPermissions");
   const auto unknown = parse_mode("careful");
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().find("auto, ask, read-only or yolo"), std::string::npos);

@@ -96,6 +96,17 @@ TEST_P(CommandRunnerTest, CollectsBothStreamsAndTheExitCode) {
   EXPECT_TRUE(testing::process_gone(result.pid));  // reaped
 }
 
+TEST_P(CommandRunnerTest, StdinIsEmptyUnlessTextIsGivenAndThenHoldsAllOfIt) {
+  EXPECT_EQ(run("wc -c").stdout_capture.tail(), "0\n");
+  CommandRequest the_request = request("wc -c; echo \"$0\"");
+  // Larger than a pipe's buffer: nothing has to write it while the command runs.
+  the_request.stdin_text = std::string(3 * 1024 * 1024, 'x');
+  the_request.shell = "/bin/sh";
+  const CommandResult result = run_command(the_request, {});
+  EXPECT_EQ(result.end, CommandEnd::kExited);
+  EXPECT_EQ(result.stdout_capture.tail(), "3145728\n/bin/sh\n");
+}
+
 TEST_P(CommandRunnerTest, ReportsDeathBySignal) {
   const CommandResult result = run("kill -TERM $$");
   if (sandboxed()) {  // bubblewrap's pid 1 reports the shell's death as 128+N

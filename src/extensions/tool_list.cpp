@@ -1,36 +1,8 @@
-#include "util/claude_tool_names.hpp"
-
-#include <array>
+#include "extensions/tool_list.hpp"
 
 #include "util/blank_text.hpp"
-namespace nib::util {
-namespace {
 
-constexpr std::array<ToolNameAlias, 10> kAliases = {{
-    {"Read", "read"},
-    {"Grep", "grep"},
-    {"Glob", "find"},
-    {"LS", "ls"},
-    {"Bash", "bash"},
-    {"Edit", "edit"},
-    {"MultiEdit", "edit"},
-    {"Write", "write"},
-    {"Task", "task"},
-    {"Agent", "task"},
-}};
-
-}  // namespace
-
-std::span<const ToolNameAlias> claude_tool_aliases() {
-  return kAliases;
-}
-
-std::string_view nib_tool_name(std::string_view name) {
-  for (const ToolNameAlias& alias : kAliases) {
-    if (alias.claude == name) return alias.nib;
-  }
-  return name;
-}
+namespace nib::extensions {
 
 std::vector<ToolEntry> split_tool_list(std::string_view text) {
   std::vector<ToolEntry> entries;
@@ -57,4 +29,4 @@ std::vector<ToolEntry> split_tool_list(std::string_view text) {
   return entries;
 }
 
-}  // namespace nib::util
+}  // namespace nib::extensions

@@ -1,8 +1,8 @@
-#include "util/claude_tool_names.hpp"
+#include "core/claude_tool_names.hpp"
 
 #include <gtest/gtest.h>
 
-namespace nib::util {
+namespace nib::core {
 namespace {
 
 TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
@@ -26,16 +26,15 @@ TEST(ClaudeToolNamesTest, OtherNamesPassThroughUnchanged) {
   EXPECT_EQ(nib_tool_name("mcp__github__create_issue"), "mcp__github__create_issue");
 }
 
-TEST(ClaudeToolNamesTest, SplitsListsAtCommasAndBlanksOutsideParentheses) {
-  EXPECT_EQ(split_tool_list("Read, Grep,Glob  Bash"),
-            (std::vector<ToolEntry>{{"Read", {}}, {"Grep", {}}, {"Glob", {}}, {"Bash", {}}}));
-  EXPECT_EQ(split_tool_list("Agent(worker, researcher), Read Bash(git status)"),
-            (std::vector<ToolEntry>{
-                {"Agent", "worker, researcher"}, {"Read", {}}, {"Bash", "git status"}}));
-  EXPECT_EQ(split_tool_list("Bash(git:*"), (std::vector<ToolEntry>{{"Bash", "git:*"}}));
-  EXPECT_TRUE(split_tool_list(" , ,\t").empty());
-  EXPECT_EQ(split_tool_list("Task()"), (std::vector<ToolEntry>{{"Task", ""}}));
+TEST(ClaudeToolNamesTest, NibsToolsAnswerToTheirFirstClaudeName) {
+  EXPECT_EQ(claude_tool_name("bash"), "Bash");
+  EXPECT_EQ(claude_tool_name("find"), "Glob");
+  EXPECT_EQ(claude_tool_name("ls"), "LS");
+  EXPECT_EQ(claude_tool_name("edit"), "Edit");
+  EXPECT_EQ(claude_tool_name("task"), "Task");
+  EXPECT_EQ(claude_tool_name("mcp__github__create_issue"), "mcp__github__create_issue");
+  EXPECT_EQ(claude_tool_name("Bash"), "Bash");
 }
 
 }  // namespace
-}  // namespace nib::util
+}  // namespace nib::core

@@ -1,0 +1,120 @@
+#include "app/hook_setup.hpp"
+
+#include "hooks/limits.hpp"
+#include "hooks/tool_hooks.hpp"
+
+namespace nib::app {
+namespace {
+
+using hooks::HookEvent;
+
+void report(const hooks::HookOutcome& outcome, const HookNotice& notice) {
+  for (const std::string& warning : outcome.warnings) notice(warning, true);
+  for (const std::string& message : outcome.system_messages) notice(message, false);
+}
+
+// The before_done of a run whose end `event` (Stop or SubagentStop) guards.
+std::function<std::optional<core::UserMessage>(const std::vector<core::Message>&, int,
+                                               std::stop_token)>
+stop_hooks(std::shared_ptr<hooks::HookSet> hooks, HookEvent event, HookNotice notice) {
+  return [hooks = std::move(hooks), event, notice = std::move(notice)](
+             const std::vector<core::Message>&, int continued,
+             std::stop_token stop) -> std::optional<core::UserMessage> {
+    if (!hooks->has(event) || stop.stop_requested()) return std::nullopt;
+    if (continued >= hooks::kMaxStopContinuations) {
+      notice(std::string(hooks::hook_event_name(event)) + " hooks sent the model on " +
+                 std::to_string(continued) +
+                 " times in a row; nib ends the run here (a hook should let it stop when "
+                 "stop_hook_active is true)",
+             true);
+      return std::nullopt;
+    }
+    const hooks::HookOutcome outcome =
+        hooks->run(event, "", {{"stop_hook_active", continued > 0}}, stop);
+    report(outcome, notice);
+    if (outcome.stop_run || !outcome.blocks()) return std::nullopt;
+    return core::UserMessage{core::text_content(std::string(hooks::hook_event_name(event)) + " " +
+                                                outcome.source + ": " + outcome.reason)};
+  };
+}
+
+}  // namespace
+
+util::Result<hooks::HookConfig> load_hook_config(const Configuration& configuration) {
+  std::vector<hooks::HookSource> sources;
+  for (const SettingsSource& source : configuration.sources) {
+    const auto section = source.document.find("hooks");
+    if (section != source.document.end()) sources.push_back({source.file, &*section});
+  }
+  return hooks::parse_hook_config(sources);
+}
+
+std::shared_ptr<hooks::HookSet> make_hook_set(hooks::HookConfig config,
+                                              const std::filesystem::path& cwd,
+                                              std::vector<std::string> withheld_environment) {
+  hooks::HookSession session;
+  session.cwd = cwd;
+  return std::make_shared<hooks::HookSet>(
+      std::move(config), std::move(session),
+      hooks::HookRunSettings{cwd, cwd, std::move(withheld_environment), &core::steady_clock()});
+}
+
+void set_hook_session(hooks::HookSet& hooks, const std::string& session_file,
+                      permissions::PermissionMode mode, const std::filesystem::path& cwd) {
+  hooks::HookSession session = hooks.session();
+  session.cwd = cwd;
+  session.transcript_path = session_file;
+  session.permission_mode = std::string(permissions::claude_mode_name(mode));
+  session.session_id = std::filesystem::path(session_file).stem().string();
+  hooks.set_session(std::move(session));
+}
+
+void install_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& subagents,
+                   std::shared_ptr<hooks::HookSet> hooks, HookNotice notice) {
+  loop.gate = hooks::with_pre_tool_use_hooks(hooks, std::move(loop.gate));
+  loop.after_tool = hooks::post_tool_use_hooks(hooks);
+  loop.before_done = stop_hooks(hooks, HookEvent::kStop, notice);
+  subagents.inherited.gate = loop.gate;
+  subagents.inherited.after_tool = loop.after_tool;
+  subagents.inherited.subagent_done = stop_hooks(hooks, HookEvent::kSubagentStop, notice);
+}
+
+CheckedPrompt check_prompt(hooks::HookSet& hooks, const std::string& prompt,
+                           const std::string& session_start, std::stop_token stop,
+                           const HookNotice& notice) {
+  core::Content content;
+  if (!session_start.empty() && hooks.has(HookEvent::kSessionStart)) {
+    const hooks::HookOutcome started =
+        hooks.run(HookEvent::kSessionStart, session_start, {{"source", session_start}}, stop);
+    report(started, notice);
+    if (!started.context.empty()) content.push_back(core::TextBlock{started.context});
+  }
+  content.push_back(core::TextBlock{prompt});
+  if (hooks.has(HookEvent::kUserPromptSubmit)) {
+    const hooks::HookOutcome checked =
+        hooks.run(HookEvent::kUserPromptSubmit, "", {{"prompt", prompt}}, stop);
+    report(checked, notice);
+    if (checked.blocks() || checked.stop_run) {
+      const std::string reason = checked.blocks() ? checked.reason : checked.stop_reason;
+      return CheckedPrompt{std::nullopt, checked.source + ": " + reason};
+    }
+    if (!checked.context.empty()) content.push_back(core::TextBlock{checked.context});
+  }
+  return CheckedPrompt{core::UserMessage{std::move(content)}, ""};
+}
+
+void end_session_hooks(hooks::HookSet& hooks, const std::string& reason, const HookNotice& notice) {
+  if (!hooks.has(HookEvent::kSessionEnd)) return;
+  report(hooks.run(HookEvent::kSessionEnd, reason, {{"reason", reason}}, {}), notice);
+}
+
+void pre_compact_hooks(hooks::HookSet& hooks, const std::string& trigger,
+                       const std::string& instructions, std::stop_token stop,
+                       const HookNotice& notice) {
+  if (!hooks.has(HookEvent::kPreCompact)) return;
+  report(hooks.run(HookEvent::kPreCompact, trigger,
+                   {{"trigger", trigger}, {"custom_instructions", instructions}}, stop),
+         notice);
+}
+
+}  // namespace nib::app

@@ -1,0 +1,51 @@
+#include "hooks/hook_input.hpp"
+
+#include "core/claude_tool_names.hpp"
+
+namespace nib::hooks {
+
+nlohmann::json hook_input(const HookSession& session, HookEvent event, nlohmann::json fields) {
+  nlohmann::json input = {
+      {"session_id", session.session_id},
+      {"transcript_path", session.transcript_path.string()},
+      {"cwd", session.cwd.string()},
+      {"permission_mode", session.permission_mode},
+      {"hook_event_name", hook_event_name(event)},
+  };
+  if (fields.is_object()) input.update(fields);
+  return input;
+}
+
+nlohmann::json tool_fields(const std::string& tool, const std::string& call_id,
+                           const nlohmann::json& args, const std::filesystem::path& cwd) {
+  nlohmann::json input = args;
+  if (const auto path = args.find("path");
+      path != args.end() && path->is_string() && !args.contains("file_path")) {
+    input["file_path"] = (cwd / path->get<std::string>()).lexically_normal().string();
+  }
+  return {{"tool_name", std::string(core::claude_tool_name(tool))},
+          {"tool_input", std::move(input)},
+          {"tool_use_id", call_id}};
+}
+
+nlohmann::json nib_tool_input(nlohmann::json updated, const nlohmann::json& original) {
+  if (!updated.is_object() || !original.contains("path") || original.contains("file_path")) {
+    return updated;
+  }
+  // The hook saw the path as Claude's absolute "file_path"; what it sends back there is the path
+  // the call uses (the same file when it left it alone).
+  if (const auto file_path = updated.find("file_path"); file_path != updated.end()) {
+    if (file_path->is_string()) updated["path"] = *file_path;
+    updated.erase("file_path");
+  }
+  return updated;
+}
+
+nlohmann::json tool_response(const core::ToolResult& result) {
+  nlohmann::json response = {{"content", core::content_text(result.content)},
+                             {"is_error", result.is_error}};
+  if (result.exit_code) response["exit_code"] = *result.exit_code;
+  return response;
+}
+
+}  // namespace nib::hooks
