@@ -15,6 +15,7 @@
 
 #include "core/events.hpp"
 #include "core/history_edit.hpp"
+#include "core/pending_notices.hpp"
 #include "core/provider.hpp"
 #include "core/tool_scheduler.hpp"
 
@@ -52,6 +53,10 @@ struct LoopOptions {
   // results): the messages the user sent meanwhile, which join the history before that request
   // (steering). Called from the loop's thread; it must not block.
   std::function<std::vector<UserMessage>()> take_steering;
+  // Optional. At the same boundaries, after the steering, the notices posted meanwhile (a
+  // background job that exited) join the history as one user message, announced as a
+  // UserMessageEvent like steering, so the model reads them before its next request.
+  PendingNotices* notices = nullptr;
 };
 
 class AgentLoop {

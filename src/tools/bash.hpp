@@ -5,11 +5,13 @@
 // no state between calls.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/tool.hpp"
+#include "tools/job_table.hpp"
 #include "tools/temp_log.hpp"
 
 namespace nib::tools {
@@ -20,6 +22,9 @@ struct BashToolOptions {
   // Variables of nib's environment that commands do not get (secrets such as API keys, which a
   // command's output would otherwise carry into the conversation).
   std::vector<std::string> withheld_environment;
+  // The background jobs (job_table.hpp): with a table, bash offers run_in_background; without
+  // one (`nib tool`), it does not.
+  std::shared_ptr<JobTable> jobs;
 };
 
 // The bash tool. Processes it starts are killed on timeout and abort; background ones that

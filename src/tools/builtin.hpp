@@ -1,10 +1,12 @@
 #pragma once
 // The built-in tool set, assembled in one place: a new tool is one file plus one line here.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/tool.hpp"
+#include "tools/job_table.hpp"
 #include "util/result.hpp"
 
 namespace nib::tools {
@@ -15,6 +17,9 @@ struct BuiltinOptions {
   bool trust_unread_files = false;
   // Variables of nib's environment that bash commands do not get (BashToolOptions).
   std::vector<std::string> withheld_environment;
+  // The process's background jobs: with them, bash offers run_in_background and the job tools
+  // (job_output, job_kill, job_list) join the set.
+  std::shared_ptr<JobTable> jobs;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record
