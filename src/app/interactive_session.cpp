@@ -260,6 +260,7 @@ ui::ViewState InteractiveSession::view_state() const {
   footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
   footer.usage = usage_;
   footer.cost_usd = cost_usd_;
+  if (context_.jobs) footer.running_jobs = context_.jobs->running();
   return state;
 }
 
@@ -389,7 +390,7 @@ void InteractiveSession::submit(std::string text) {
 
 void InteractiveSession::start_run(std::string prompt) {
   transcript_.add_user(prompt);
-  session_->add_prompt(core::UserMessage{core::text_content(std::move(prompt))});
+  session_->add_prompt(core::UserMessage{core::text_content(std::move(prompt))}, context_.notices);
   core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
     session_->on_event(event);

@@ -150,6 +150,7 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
   }
   const ModelConfig& model = resolved.value();
   util::register_secret(model.api_key);
+  core::PendingNotices notices;
   RunContext context{env,
                      cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
@@ -158,7 +159,11 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
                      withheld_environment(configuration),
                      directories.global,
-                     &configuration};
+                     &configuration,
+                     nullptr,
+                     &notices};
+  // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
+  context.jobs = std::make_shared<tools::JobTable>(tools::JobTableOptions{.notices = &notices});
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

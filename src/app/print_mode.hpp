@@ -2,6 +2,7 @@
 // Print mode (nib -p): one run of the agent loop for one prompt, output per --output-format.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -11,7 +12,9 @@
 #include "app/environment.hpp"
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
+#include "core/pending_notices.hpp"
 #include "session/compaction.hpp"
+#include "tools/job_table.hpp"
 
 namespace nib::app {
 
@@ -26,6 +29,10 @@ struct RunContext {
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
+  // The process's background jobs and the notices for the model's next turn (main owns both;
+  // null where a caller has none).
+  std::shared_ptr<tools::JobTable> jobs;
+  core::PendingNotices* notices = nullptr;
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

@@ -113,6 +113,11 @@ JobStatus Job::kill(std::string killed_by, std::chrono::milliseconds wait) {
   return status_;
 }
 
+bool Job::wait_cleaned_up(std::chrono::milliseconds wait) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, wait, [this] { return watcher_done_; });
+}
+
 void Job::wait_finished(std::stop_token stop) const {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, stop, [this] { return status_.end != JobEnd::kRunning; });
@@ -219,10 +224,17 @@ void Job::watch() {
   // that dropped the tag may still hold the pipe open, so this stops at the first empty read).
   while (output_open && read_output()) {
   }
-  finish_command(started_, /*tree_gone=*/true);
   {
     const std::lock_guard lock(mutex_);
     settle_locked(wait_status, status_lost);
+  }
+  // After the notice is posted: once the job's registry entry is gone, the model's next turn
+  // is sure to hear of its end.
+  finish_command(started_, /*tree_gone=*/true);
+  {
+    const std::lock_guard lock(mutex_);
+    watcher_done_ = true;
+    changed_.notify_all();
   }
   if (on_finished_.announce) on_finished_.announce();
 }

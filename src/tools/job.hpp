@@ -103,6 +103,8 @@ class Job {
 
   // Waits until the job has finished or `stop` is requested; for callers that must not poll.
   void wait_finished(std::stop_token stop) const;
+  // Waits up to `wait` until, after the job's end, its registry entry is gone too; true then.
+  bool wait_cleaned_up(std::chrono::milliseconds wait) const;
 
  private:
   Job(int id, const CommandRequest& request, StartedCommand command, LogFile log,
@@ -126,6 +128,7 @@ class Job {
   std::uint64_t changes_ = 0;                    // counts changes; guarded by mutex_
   JobLogPosition read_to_;                       // the model's position; guarded by mutex_
   std::string kill_requested_by_;                // guarded by mutex_
+  bool watcher_done_ = false;                    // guarded by mutex_
 
   std::thread watcher_;
 };

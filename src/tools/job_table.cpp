@@ -22,7 +22,10 @@ JobTable::~JobTable() {
   // All are asked to die first, so that their kills run at once; then each end is awaited (a
   // caller may still hold a job, so its destructor is not the place).
   for (auto& [id, job] : jobs) job->kill("nib's exit", std::chrono::milliseconds(0));
-  for (auto& [id, job] : jobs) job->kill("nib's exit", kDrainCap);
+  for (auto& [id, job] : jobs) {
+    job->kill("nib's exit", kDrainCap);
+    job->wait_cleaned_up(kDrainCap);
+  }
 }
 
 util::Result<JobSnapshot> JobTable::start(CommandRequest request) {
@@ -34,14 +37,31 @@ util::Result<JobSnapshot> JobTable::start(CommandRequest request) {
     for (const auto& [job_id, job] : jobs_) {
       if (!job->finished()) running.push_back(job->snapshot());
     }
-    if (running.size() >= kMaxRunningJobs) {
-      return Result::failure(std::to_string(running.size()) +
+    if (running.size() + starting_ >= kMaxRunningJobs) {
+      return Result::failure(std::to_string(running.size() + starting_) +
                              " background jobs are running, the most nib runs at once. End one "
                              "you no longer need with job_kill, then start this one again.\n" +
                              describe_job_list(running));
     }
     id = next_id_++;
+    ++starting_;  // holds its place while it starts, outside the lock
   }
+  auto started = start_job(id, std::move(request));
+  JobSnapshot snapshot;
+  {
+    const std::lock_guard lock(mutex_);
+    --starting_;
+    if (!started.ok()) return Result::failure(started.error());
+    snapshot = started.value()->snapshot();
+    jobs_.emplace(id, std::move(started.value()));
+    forget_old_finished();
+  }
+  if (options_.on_change) options_.on_change();
+  return snapshot;
+}
+
+util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest request) {
+  using Result = util::Result<std::shared_ptr<Job>>;
   auto log = options_.create_log("job-" + std::to_string(id));
   if (!log.ok()) {
     return Result::failure("the job's log could not be created (" + log.error() +
@@ -52,23 +72,14 @@ util::Result<JobSnapshot> JobTable::start(CommandRequest request) {
   request.job_id = id;
   core::PendingNotices* notices = options_.notices;
   const auto on_change = options_.on_change;
-  auto started = Job::start(id, request, std::move(log.value()),
-                            {.record =
-                                 [notices](const JobSnapshot& job) {
-                                   if (notices != nullptr) {
-                                     notices->post(job_notice_key(job.id), job_end_notice(job));
-                                   }
-                                 },
-                             .announce = on_change});
-  if (!started.ok()) return Result::failure(started.error());
-  JobSnapshot snapshot = started.value()->snapshot();
-  {
-    const std::lock_guard lock(mutex_);
-    jobs_.emplace(id, std::move(started.value()));
-    forget_old_finished();
-  }
-  if (options_.on_change) options_.on_change();
-  return snapshot;
+  return Job::start(id, request, std::move(log.value()),
+                    {.record =
+                         [notices](const JobSnapshot& job) {
+                           if (notices != nullptr) {
+                             notices->post(job_notice_key(job.id), job_end_notice(job));
+                           }
+                         },
+                     .announce = on_change});
 }
 
 void JobTable::forget_old_finished() {

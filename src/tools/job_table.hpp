@@ -56,12 +56,15 @@ class JobTable {
   void withdraw_notice(int id);
 
  private:
+  // Starts job `id` (its log, its process, its watcher), without the lock.
+  util::Result<std::shared_ptr<Job>> start_job(int id, CommandRequest request);
   void forget_old_finished();  // with mutex_ held
 
   JobTableOptions options_;
   SpawnThread spawner_;  // outlives the jobs (destroyed after them)
   mutable std::mutex mutex_;
-  int next_id_ = 1;                           // guarded by mutex_
+  int next_id_ = 1;           // guarded by mutex_
+  std::size_t starting_ = 0;  // jobs being started, outside the lock; guarded by mutex_
   std::map<int, std::shared_ptr<Job>> jobs_;  // guarded by mutex_
 };
 

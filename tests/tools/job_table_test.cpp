@@ -216,6 +216,7 @@ TEST_F(JobTableTest, AJobIsRecordedInTheRegistryAsAJobWhileItRuns) {
   }
   EXPECT_TRUE(found);
   job->kill("job_kill", kGuard);
+  EXPECT_TRUE(job->wait_cleaned_up(kGuard));
   EXPECT_TRUE(std::filesystem::is_empty(registry_directories().registration));
 }
 
