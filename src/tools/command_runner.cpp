@@ -26,8 +26,6 @@ using namespace std::chrono_literals;
 
 // Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
 constexpr std::size_t kReadChunkBytes = 256 * 1024;
-// Without a pidfd the exit is noticed by polling waitpid this often.
-constexpr auto kExitPollInterval = 10ms;
 // Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
 constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
 

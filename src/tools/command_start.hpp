@@ -6,12 +6,17 @@
 // one), the shell added to the entry; and at the end, the entry closed and the orphans that
 // ended meanwhile collected. Thread-safe: independent commands may start on several threads.
 
+#include <chrono>
 #include <string>
 
 #include "tools/command_registry.hpp"
 #include "tools/command_runner.hpp"
 
 namespace nib::tools {
+
+// Without a pidfd (an old kernel), a waiter notices the shell's exit by polling waitpid this
+// often: a delay nobody notices, a cost nobody measures.
+inline constexpr std::chrono::milliseconds kExitPollInterval{10};
 
 struct StartedCommand {
   SpawnedProcess process;  // the shell: reap it with reap_registered

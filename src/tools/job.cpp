@@ -20,8 +20,6 @@ using namespace std::chrono_literals;
 
 // One read's worth; the job's pipe itself holds up to 1 MiB (subprocess.cpp).
 constexpr std::size_t kReadChunkBytes = 64 * 1024;
-// Without a pidfd the shell's exit is noticed by polling waitpid this often.
-constexpr auto kExitPollInterval = 10ms;
 
 int poll_timeout_ms(Clock::time_point now, Clock::time_point until) {
   if (until <= now) return 0;

@@ -2,7 +2,7 @@
 // The background jobs of one nib process (job.hpp), shared by the main agent and its
 // subagents: numbered from 1, at most kMaxRunningJobs running at once (the next is refused with
 // the list of those that run), the last kMaxFinishedJobs finished ones kept for reading. Owns the
-// spawn thread every job (and every foreground command that may become one) is spawned on.
+// spawn thread every job is spawned on.
 //
 // When a job finishes, a notice (id, command, how it ended, its last lines) is posted to the
 // pending notices under job_notice_key(id), so the model hears of it at its next turn; a tool
@@ -48,9 +48,6 @@ class JobTable {
   // Every job kept, by id.
   std::vector<JobSnapshot> list() const;
   std::size_t running() const;
-
-  // The spawn thread, for foreground commands that may be moved into the background.
-  SpawnThread& spawn_thread() { return spawner_; }
 
   // The model has seen job `id`'s end: its notice is not needed.
   void withdraw_notice(int id);

@@ -197,6 +197,8 @@ TEST_F(JobsTest, AfterAKillNineTheNextNibEndsTheJobsAndTheContinuedRunIsTold) {
     const std::vector<pid_t> pids = synced_pids();
     ASSERT_EQ(pids.size(), 1u);
     daemon = pids[0];
+    // The blocking call's reply is taken: the next run gets only its own.
+    ASSERT_TRUE(server_.wait_for_requests(2));
     nib.send_signal(SIGKILL);
     EXPECT_EQ(nib.wait().exit_code, 128 + SIGKILL);
   }

@@ -12,6 +12,7 @@
 
 #include "support/temp_dir.hpp"
 #include "tools/command_registry.hpp"
+#include "tools/job_test_util.hpp"
 #include "tools/limits.hpp"
 #include "tools/proc_table.hpp"
 #include "tools/process_reaper.hpp"
@@ -61,14 +62,10 @@ class JobTableTest : public ::testing::Test {
     return read;
   }
 
-  testing::TempDir dir_;
-  testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
-  core::PendingNotices notices_;
-  std::unique_ptr<JobTable> jobs_ = std::make_unique<JobTable>(JobTableOptions{
-      .notices = &notices_, .create_log = [this](std::string_view prefix) {
-        return create_log_in(open_private_dir(dir_.path() / "logs").value(), prefix);
-      }});
+  testing::JobScratch scratch_;
+  testing::TempDir& dir_ = scratch_.dir;
+  core::PendingNotices& notices_ = scratch_.notices;
+  std::unique_ptr<JobTable> jobs_ = std::make_unique<JobTable>(scratch_.options());
 };
 
 bool contains(const std::string& text, const std::string& part) {

@@ -11,6 +11,7 @@
 #include "support/temp_dir.hpp"
 #include "tools/builtin.hpp"
 #include "tools/command_registry.hpp"
+#include "tools/job_test_util.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
@@ -42,14 +43,10 @@ class JobToolsTest : public ::testing::Test {
     return {};
   }
 
-  testing::TempDir dir_;
-  testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
-  core::PendingNotices notices_;
-  std::shared_ptr<JobTable> jobs_ = std::make_shared<JobTable>(JobTableOptions{
-      .notices = &notices_, .create_log = [this](std::string_view prefix) {
-        return create_log_in(open_private_dir(dir_.path() / "logs").value(), prefix);
-      }});
+  testing::JobScratch scratch_;
+  testing::TempDir& dir_ = scratch_.dir;
+  core::PendingNotices& notices_ = scratch_.notices;
+  std::shared_ptr<JobTable> jobs_ = std::make_shared<JobTable>(scratch_.options());
   std::vector<core::ToolPtr> tools_ = builtin_tools({.jobs = jobs_});
 };
 
