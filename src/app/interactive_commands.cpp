@@ -8,13 +8,14 @@
 #include "app/session_list.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/session_store.hpp"
+#include "tools/job_report.hpp"
 #include "ui/footer.hpp"
 
 namespace nib::app {
 namespace {
 
 // Commands that make sense while a run works; the others wait for it to finish.
-const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "quit", "exit"};
+const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "jobs", "quit", "exit"};
 
 }  // namespace
 
@@ -31,6 +32,7 @@ void InteractiveSession::run_command(const ui::CommandLine& command) {
     return;
   }
   if (name == "session") return show_session_info();
+  if (name == "jobs") return show_jobs(command.argument);
   if (name == "clear") return new_session();
   if (name == "resume") return open_resume_picker();
   if (name == "compact") return compact(command.argument);
@@ -253,6 +255,35 @@ void InteractiveSession::show_session_info() {
     std::snprintf(cost, sizeof cost, ", $%.4f", *cost_usd_);
     text += cost;
   }
+  notice(std::move(text));
+}
+
+void InteractiveSession::show_jobs(const std::string& argument) {
+  if (!context_.jobs) return notice("Background jobs are not available here.");
+  if (argument.empty()) {
+    return notice(tools::describe_job_list(context_.jobs->list()) +
+                  "\n/jobs log N shows a job's last lines, /jobs kill N ends it.");
+  }
+  const std::size_t space = argument.find(' ');
+  const std::string action = argument.substr(0, space);
+  const std::string number = space == std::string::npos ? "" : argument.substr(space + 1);
+  const int id = number.find_first_not_of("0123456789") == std::string::npos && !number.empty() &&
+                         number.size() < 9
+                     ? std::stoi(number)
+                     : 0;
+  const auto job = id > 0 ? context_.jobs->find(id) : nullptr;
+  if ((action != "log" && action != "kill") || !job) {
+    return notice("Use /jobs, /jobs log N or /jobs kill N with the number of a job /jobs lists.",
+                  ui::NoticeKind::kWarning);
+  }
+  if (action == "kill") {
+    // Not awaited: the screen stays live, the footer and the model's notice follow its end.
+    job->kill("the user (/jobs kill)", std::chrono::milliseconds(0));
+    return notice("Ending job " + std::to_string(id) + " and every process it started.");
+  }
+  const tools::JobSnapshot snapshot = job->snapshot();
+  std::string text = tools::describe_job_line(snapshot) + "\nLog: " + snapshot.log.string();
+  for (const std::string& line : snapshot.last_lines) text += "\n  " + line;
   notice(std::move(text));
 }
 

@@ -273,6 +273,7 @@ ui::ViewState InteractiveSession::view_state() const {
   footer.usage = usage_;
   footer.cost_usd = cost_usd_;
   footer.permission_mode = std::string(permissions::mode_name(approvals_.policy().mode()));
+  if (context_.jobs) footer.running_jobs = context_.jobs->running();
   return state;
 }
 
@@ -503,7 +504,7 @@ void InteractiveSession::start_run(std::string prompt) {
       worker_.post(ui::JobNotice{"The prompt was refused by " + checked.refusal, true});
       return;
     }
-    session_->add_prompt(std::move(*checked.message));
+    session_->add_prompt(std::move(*checked.message), context_.notices);
     core::AgentLoop agent(loop);
     agent.run(session_->history(), stop);
   });

@@ -87,6 +87,8 @@ class InteractiveSession {
   void open_resume_picker();
   void resume(const std::filesystem::path& file);
   void show_session_info();
+  // /jobs: lists the background jobs; "log N" shows one's last lines, "kill N" ends one.
+  void show_jobs(const std::string& argument);
 
   struct Picker {
     ui::PickerView view;

@@ -200,6 +200,7 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
     std::cerr << "nib: the command sandbox is off (--no-sandbox or \"sandbox\": {\"enabled\": "
                  "false}): commands run with your rights\n";
   }
+  core::PendingNotices notices;
   RunContext context{env,
                      cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
@@ -212,7 +213,11 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
                      mode.value(),
                      std::move(rules.value()),
                      sandbox_state(sandbox.get()),
-                     sandbox != nullptr && sandbox->active() ? sandbox : nullptr};
+                     sandbox != nullptr && sandbox->active() ? sandbox : nullptr,
+                     nullptr,
+                     &notices};
+  // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
+  context.jobs = std::make_shared<tools::JobTable>(tools::JobTableOptions{.notices = &notices});
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

@@ -16,6 +16,7 @@
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
 #include "provider/provider_factory.hpp"
+#include "tools/job_report.hpp"
 #include "ui/print_output.hpp"
 
 namespace nib::app {
@@ -44,6 +45,17 @@ int exit_status(core::RunStopReason reason) {
       break;
   }
   return 1;
+}
+
+// A print-mode run ends nib, and with it the background jobs still running: say which.
+void report_jobs_left_running(const tools::JobTable* jobs) {
+  if (jobs == nullptr || jobs->running() == 0) return;
+  std::cerr << "nib: the run ended while background jobs still ran; nib ends them now:\n";
+  for (const tools::JobSnapshot& job : jobs->list()) {
+    if (job.status.end == tools::JobEnd::kRunning) {
+      std::cerr << "nib:   " << tools::describe_job_line(job) << '\n';
+    }
+  }
 }
 
 }  // namespace
@@ -111,8 +123,9 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 1;
   }
   core::AgentLoop loop(loop_options);
-  session.add_prompt(std::move(*checked.message));
+  session.add_prompt(std::move(*checked.message), context.notices);
   const int status = exit_status(loop.run(session.history(), stop).reason);
+  report_jobs_left_running(context.jobs.get());
   end_session_hooks(*run.hooks, "other", hook_notice);
   if (!session.write_error().empty()) {
     std::cerr << "nib: the session could not be saved: " << session.write_error() << '\n';

@@ -12,9 +12,11 @@
 #include "app/environment.hpp"
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
+#include "core/pending_notices.hpp"
 #include "permissions/permission_policy.hpp"
 #include "session/compaction.hpp"
 #include "tools/command_launcher.hpp"
+#include "tools/job_table.hpp"
 
 namespace nib::app {
 
@@ -34,6 +36,10 @@ struct RunContext {
   permissions::SandboxState sandbox;                  // how commands run (the probe's verdict)
   // What confines bash's commands (sandbox_setup.hpp); null: nothing.
   std::shared_ptr<const tools::CommandLauncher> command_launcher;
+  // The process's background jobs and the notices for the model's next turn (main owns both;
+  // null where a caller has none).
+  std::shared_ptr<tools::JobTable> jobs;
+  core::PendingNotices* notices = nullptr;
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

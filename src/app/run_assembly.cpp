@@ -11,7 +11,8 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
                                     const RunContext& context) {
   using Result = util::Result<RunResources>;
   const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment,
-                                           .command_launcher = context.command_launcher};
+                                           .command_launcher = context.command_launcher,
+                                           .jobs = context.jobs};
   auto tools = tools::builtin_tools(tool_options);
   SubagentSetup subagents = setup_subagents(context);
   if (subagents.environment->max_depth > 0) tools.push_back(subagents.task_tool);
@@ -55,6 +56,7 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
       build_system_prompt({tools.specs(), context.cwd, today(), context.instructions,
                            options.system_prompt, options.append_system_prompt.value_or("")});
   loop.max_turns = context.max_turns;
+  loop.notices = context.notices;
   return loop;
 }
 

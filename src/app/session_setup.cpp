@@ -40,7 +40,12 @@ std::string ended_commands_notice(const std::vector<tools::EndedCommand>& ended)
   for (const tools::EndedCommand& command : ended) {
     std::string line = command.command;
     std::replace(line.begin(), line.end(), '\n', ' ');
-    text += "\n- " + (command.call_id.empty() ? "" : command.call_id + ": ") + line;
+    if (command.job_id != 0) {
+      text += "\n- background job " + std::to_string(command.job_id) + " (`" + line +
+              "`) of the previous run was ended";
+    } else {
+      text += "\n- " + (command.call_id.empty() ? "" : command.call_id + ": ") + line;
+    }
   }
   return text;
 }
@@ -128,10 +133,14 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLo
   return run;
 }
 
-void RunSession::add_prompt(core::UserMessage prompt) {
-  if (!pending_notice_.empty()) {
-    prompt.content.insert(prompt.content.begin(),
-                          core::TextBlock{std::exchange(pending_notice_, {})});
+void RunSession::add_prompt(core::UserMessage prompt, core::PendingNotices* notices) {
+  std::vector<std::string> before;
+  if (!pending_notice_.empty()) before.push_back(std::exchange(pending_notice_, {}));
+  if (notices != nullptr) {
+    for (std::string& notice : notices->take_all()) before.push_back(std::move(notice));
+  }
+  for (auto it = before.rbegin(); it != before.rend(); ++it) {
+    prompt.content.insert(prompt.content.begin(), core::TextBlock{std::move(*it)});
   }
   history_.emplace_back(prompt);
   on_event(core::UserMessageEvent{std::move(prompt)});

@@ -16,6 +16,7 @@
 #include "app/environment.hpp"
 #include "core/events.hpp"
 #include "core/history_edit.hpp"
+#include "core/pending_notices.hpp"
 #include "session/session_file.hpp"
 #include "session/session_recorder.hpp"
 #include "util/result.hpp"
@@ -63,7 +64,8 @@ class RunSession {
   // Adds the user's prompt for the next run to the history and the file. The first prompt of a
   // continued session starts with a note when commands of its previous run were ended after that
   // run died (command_registry.hpp), so the model does not count on them still running.
-  void add_prompt(core::UserMessage prompt);
+  // The `notices` posted since the last run (a background job that finished) come first too.
+  void add_prompt(core::UserMessage prompt, core::PendingNotices* notices = nullptr);
   // The run's events, for the file (the loop appends to the history itself).
   void on_event(const core::Event& event);
   // Applies a compaction made outside a run (/compact) and records it.

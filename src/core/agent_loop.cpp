@@ -133,6 +133,14 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
         emit(UserMessageEvent{std::move(message)});
       }
     }
+    if (options_.notices != nullptr) {
+      if (std::vector<std::string> notices = options_.notices->take_all(); !notices.empty()) {
+        UserMessage message;
+        for (std::string& text : notices) message.content.push_back(TextBlock{std::move(text)});
+        history.emplace_back(message);
+        emit(UserMessageEvent{std::move(message)});
+      }
+    }
   }
 }
 

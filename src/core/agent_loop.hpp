@@ -15,6 +15,7 @@
 
 #include "core/events.hpp"
 #include "core/history_edit.hpp"
+#include "core/pending_notices.hpp"
 #include "core/provider.hpp"
 #include "core/tool_scheduler.hpp"
 
@@ -60,6 +61,10 @@ struct LoopOptions {
   std::function<std::optional<UserMessage>(const std::vector<Message>& history, int continued,
                                            std::stop_token stop)>
       before_done;
+  // Optional. At the same boundaries, after the steering, the notices posted meanwhile (a
+  // background job that exited) join the history as one user message, announced as a
+  // UserMessageEvent like steering, so the model reads them before its next request.
+  PendingNotices* notices = nullptr;
 };
 
 class AgentLoop {

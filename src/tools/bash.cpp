@@ -4,6 +4,7 @@
 
 #include "tools/command_report.hpp"
 #include "tools/command_runner.hpp"
+#include "tools/job_tools.hpp"
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/subprocess.hpp"
@@ -16,7 +17,18 @@ bool blank(std::string_view text) {
   return util::trim_blanks(text).empty();
 }
 
-std::string describe(const CommandLauncher* launcher) {
+std::string background_description() {
+  return "\n- run_in_background: true starts the command as background job and returns at "
+         "once with its id, pid and log (stdout and stderr together, cleaned of terminal "
+         "control sequences, the first " +
+         std::to_string(kMaxLogBytes / (1024 * 1024)) +
+         " MiB kept). Use it for servers, watchers and long builds; read its output with "
+         "job_output (which can wait for more), end it with job_kill, list jobs with job_list. "
+         "You are told at your next turn when a job finishes. At most " +
+         std::to_string(kMaxRunningJobs) + " jobs run at once; nib ends them when it exits.";
+}
+
+std::string describe(const CommandLauncher* launcher, bool background) {
   const auto quiet_ms = std::to_string(kQuietAfterExit.count());
   const auto drain_s = std::to_string(kDrainCap.count() / 1000);
   return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
@@ -54,11 +66,12 @@ std::string describe(const CommandLauncher* launcher) {
          " s after the exit). Redirect a background process's output to a file "
          "(cmd > file.log 2>&1 &): output it prints after the call has returned is lost, and "
          "writing it may kill the process with SIGPIPE." +
-         (launcher != nullptr ? "\n- Sandbox: " + launcher->describe() : std::string());
+         (launcher != nullptr ? "\n- Sandbox: " + launcher->describe() : std::string()) +
+         (background ? background_description() : "");
 }
 
-nlohmann::json parameters() {
-  return {
+nlohmann::json parameters(bool background) {
+  nlohmann::json schema = {
       {"type", "object"},
       {"properties",
        {{"command", {{"type", "string"}, {"description", "The command to run with bash -c."}}},
@@ -82,12 +95,19 @@ nlohmann::json parameters() {
       {"required", {"command"}},
       {"additionalProperties", false},
   };
+  if (background) {
+    schema["properties"]["run_in_background"] = {
+        {"type", "boolean"},
+        {"description", "Start the command as a background job and return at once (see above)."}};
+  }
+  return schema;
 }
 
 class BashTool final : public core::Tool {
  public:
   explicit BashTool(BashToolOptions options)
-      : core::Tool({"bash", describe(options.launcher.get()), parameters(),
+      : core::Tool({"bash", describe(options.launcher.get(), options.jobs != nullptr),
+                    parameters(options.jobs != nullptr),
                     /*concurrency_safe=*/false}),
         options_(std::move(options)) {}
 
@@ -133,6 +153,14 @@ class BashTool final : public core::Tool {
                         : options_.launcher.get(),
         .launch_mode = {.network = network},
     };
+    if (args.value("run_in_background", false)) {
+      if (timeout) {
+        return core::ToolOutput::error(
+            "Error: timeout does not apply to a background job. Start it without timeout and "
+            "end it with job_kill when it is no longer needed.");
+      }
+      return start_job(std::move(request));
+    }
     CommandResult result = run_command(request, std::move(stop));
     return report_command(result, {.timeout_seconds = timeout});
   }
@@ -143,6 +171,17 @@ class BashTool final : public core::Tool {
   }
 
  private:
+  core::ToolOutput start_job(CommandRequest request) const {
+    if (!options_.jobs) {
+      return core::ToolOutput::error(
+          "Error: background jobs are not available here; run the command without "
+          "run_in_background.");
+    }
+    auto started = options_.jobs->start(std::move(request));
+    if (!started.ok()) return core::ToolOutput::error("Error: " + started.error());
+    return core::ToolOutput{job_started_text(started.value())};
+  }
+
   const BashToolOptions options_;
 };
 

@@ -4,6 +4,7 @@
 // concurrency_safe: commands may change files other calls read. Thread-safe: execute() keeps
 // no state between calls.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "core/tool.hpp"
 #include "tools/command_launcher.hpp"
+#include "tools/job_table.hpp"
 #include "tools/temp_log.hpp"
 
 namespace nib::tools {
@@ -27,6 +29,9 @@ struct BashToolOptions {
   // with "network": true is confined with the host's network. Whether such a call may run at
   // all is the gate's decision, before execute().
   std::shared_ptr<const CommandLauncher> launcher;
+  // The background jobs (job_table.hpp): with a table, bash offers run_in_background; without
+  // one (`nib tool`), it does not.
+  std::shared_ptr<JobTable> jobs;
 };
 
 // The bash tool. Processes it starts are killed on timeout and abort; background ones that

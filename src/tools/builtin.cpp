@@ -7,6 +7,7 @@
 #include "tools/file_tracker.hpp"
 #include "tools/find.hpp"
 #include "tools/grep.hpp"
+#include "tools/job_tools.hpp"
 #include "tools/ls.hpp"
 #include "tools/read.hpp"
 #include "tools/web_fetch.hpp"
@@ -21,10 +22,15 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   BashToolOptions bash;
   bash.withheld_environment = options.withheld_environment;
   bash.launcher = options.command_launcher;
-  return {make_read_tool(files), make_bash_tool(std::move(bash)),
-          make_edit_tool(files), make_write_tool(files),
-          make_find_tool(),      make_ls_tool(),
-          make_grep_tool(),      make_web_fetch_tool()};
+  bash.jobs = options.jobs;
+  std::vector<core::ToolPtr> tools = {make_read_tool(files), make_bash_tool(std::move(bash)),
+                                      make_edit_tool(files), make_write_tool(files),
+                                      make_find_tool(),      make_ls_tool(),
+                                      make_grep_tool(),      make_web_fetch_tool()};
+  if (options.jobs) {
+    for (core::ToolPtr& tool : make_job_tools(options.jobs)) tools.push_back(std::move(tool));
+  }
+  return tools;
 }
 
 util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr> tools,

@@ -7,6 +7,7 @@
 
 #include "core/tool.hpp"
 #include "tools/command_launcher.hpp"
+#include "tools/job_table.hpp"
 #include "util/result.hpp"
 
 namespace nib::tools {
@@ -19,6 +20,9 @@ struct BuiltinOptions {
   std::vector<std::string> withheld_environment;
   // What confines bash's commands (BashToolOptions::launcher); none: nothing.
   std::shared_ptr<const CommandLauncher> command_launcher;
+  // The process's background jobs: with them, bash offers run_in_background and the job tools
+  // (job_output, job_kill, job_list) join the set.
+  std::shared_ptr<JobTable> jobs;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record

@@ -63,6 +63,7 @@ struct CommandRecord {
   std::string tag;                      // the value of kCommandTagVariable
   std::string call_id;                  // the tool call that runs it
   std::string command;                  // its text (only the start is kept)
+  int job_id = 0;                       // the background job it is (job_table.hpp); 0: none
 };
 
 // The label given to the commands registered from now on (the run's session id), which a
@@ -101,6 +102,7 @@ struct EndedCommand {
   std::string label;
   std::string call_id;
   std::string command;
+  int job_id = 0;  // the background job it was; 0 for a command a call waited for
 };
 
 // Ends the commands of every dead nib recorded in `directories.swept` (see above) and returns

@@ -125,7 +125,7 @@ std::string encode_entry(const StoredEntry& entry) {
   const CommandRecord& record = entry.record;
   const std::string command =
       record.command.substr(0, util::utf8_prefix_length(record.command, kRecordedCommandBytes));
-  const json document = {
+  json document = {
       {"version", kEntryVersion},
       {"owner", identity_json(entry.owner)},
       {"startedAfter", record.started_after},
@@ -135,6 +135,8 @@ std::string encode_entry(const StoredEntry& entry) {
       {"callId", record.call_id},
       {"command", command},
   };
+  // Only a job's entry has the field, so entries of earlier versions read the same.
+  if (record.job_id != 0) document["job"] = record.job_id;
   return document.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -157,7 +159,8 @@ std::optional<StoredEntry> decode_entry(std::string_view text, bool& other_versi
                     leader.at("startTime").get<std::uint64_t>(),
                     document.at("tag").get<std::string>(),
                     document.at("callId").get<std::string>(),
-                    document.at("command").get<std::string>()};
+                    document.at("command").get<std::string>(),
+                    document.value("job", 0)};
     entry.label = document.at("label").get<std::string>();
     if (entry.record.leader < 0 || entry.record.tag.empty()) return std::nullopt;
     return entry;

@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tools/command_registry.hpp"
+#include "tools/command_start.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "util/fd_io.hpp"
@@ -29,8 +29,6 @@ using namespace std::chrono_literals;
 
 // Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
 constexpr std::size_t kReadChunkBytes = 256 * 1024;
-// Without a pidfd the exit is noticed by polling waitpid this often.
-constexpr auto kExitPollInterval = 10ms;
 // Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
 constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
 
@@ -59,21 +57,6 @@ struct Stream {
   bool open;
 };
 
-// A memory file holding `text`, positioned at its start, for a command's stdin: unlike a pipe,
-// it needs no writer alongside the command, whatever the size. Invalid when there is no text.
-util::Result<UniqueFd> stdin_file(const std::optional<std::string>& text) {
-  using Result = util::Result<UniqueFd>;
-  if (!text) return UniqueFd();
-  UniqueFd file(::memfd_create("nib-stdin", MFD_CLOEXEC));
-  if (!file.valid()) {
-    return Result::failure(std::string("cannot hold the input: ") + std::strerror(errno));
-  }
-  if (!util::write_all(file.get(), *text) || ::lseek(file.get(), 0, SEEK_SET) != 0) {
-    return Result::failure(std::string("cannot write the input: ") + std::strerror(errno));
-  }
-  return file;
-}
-
 void signal_eventfd(int fd) {
   const std::uint64_t one = 1;
   if (fd >= 0) [[maybe_unused]]
@@ -88,11 +71,11 @@ void drain_eventfd(int fd) {
 // The poll loop for one spawned command; see command_runner.hpp for the rules it implements.
 class CommandWaiter {
  public:
-  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag, core::Clock& clock,
-                std::optional<TimePoint> deadline, std::stop_token stop)
+  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag_entry,
+                core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop)
       : process_(process),
         result_(result),
-        tag_(std::move(tag)),
+        tag_entry_(std::move(tag_entry)),
         clock_(clock),
         deadline_(deadline),
         stop_(std::move(stop)),
@@ -223,7 +206,7 @@ class CommandWaiter {
   void kill(CommandEnd reason, TimePoint now) {
     kill_reason_ = reason;
     kill_time_ = now;
-    kill_process_tree(process_.pid, std::string(kCommandTagVariable) + "=" + tag_);
+    kill_process_tree(process_.pid, tag_entry_);
   }
 
   // Sends SIGCONT to each process of the shell's tree that was stopped at the last check and
@@ -258,7 +241,7 @@ class CommandWaiter {
 
   SpawnedProcess& process_;
   CommandResult& result_;
-  const std::string tag_;
+  const std::string tag_entry_;  // "NIB_COMMAND_ID=<tag>"
   core::Clock& clock_;
   const std::optional<TimePoint> deadline_;
   const std::stop_token stop_;
@@ -273,12 +256,6 @@ class CommandWaiter {
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
 };
 
-// Adds the started shell to the command's entry in the registry.
-void record_shell(CommandEntryId entry, pid_t shell) {
-  const auto info = read_process(shell);
-  command_started(entry, shell, info ? info->start_time : 0);
-}
-
 }  // namespace
 
 CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
@@ -288,57 +265,22 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
     result.end = CommandEnd::kAborted;
     return result;
   }
-  const std::string tag = new_command_tag();
-  EnvironmentOverrides overrides = request.environment;
-  overrides.emplace_back(kCommandTagVariable, tag);
   const auto deadline =
       request.timeout
           ? std::optional(request.clock->now() + std::chrono::duration_cast<TimePoint::duration>(
                                                      std::min(*request.timeout, kMaxTimeout)))
           : std::nullopt;
-  // Recorded before the shell starts, so that nothing it starts runs unrecorded.
-  const CommandEntryId entry = register_command({.started_after = boot_time_ticks(),
-                                                 .tag = tag,
-                                                 .call_id = request.call_id,
-                                                 .command = request.command});
-  auto input = stdin_file(request.stdin_text);
-  if (!input.ok()) {
-    command_ended(entry, /*tree_killed=*/true);
-    result.error = input.error();
+  auto started = start_command(request);
+  if (!started.ok()) {
+    result.error = started.error();
     return result;
   }
-  Launch launch{.request = {.argv = {request.shell.string(), "-c", request.command},
-                            .cwd = request.cwd,
-                            .environment =
-                                merge_environment(environ, overrides, request.withheld_environment),
-                            .open_pidfd = request.use_pidfd,
-                            .stdin_fd = input.value().get()}};
-  if (request.launcher != nullptr) {
-    auto confined = request.launcher->launch(std::move(launch.request), request.launch_mode);
-    if (!confined.ok()) {
-      command_ended(entry, /*tree_killed=*/true);
-      result.error = confined.error();
-      return result;
-    }
-    launch = std::move(confined.value());
-  }
-  auto spawned = spawn_process(launch.request);
-  if (!spawned.ok()) {
-    command_ended(entry, /*tree_killed=*/true);
-    result.error = spawned.error();
-    return result;
-  }
-  SpawnedProcess& process = spawned.value();
-  result.pid = process.pid;
-  record_shell(entry, process.pid);
-  CommandWaiter waiter(process, result, tag, *request.clock, deadline, std::move(stop));
+  StartedCommand& command = started.value();
+  result.pid = command.process.pid;
+  CommandWaiter waiter(command.process, result, command.tag_entry(), *request.clock, deadline,
+                       std::move(stop));
   waiter.run();
-  command_ended(entry, waiter.killed());
-  // Background processes of earlier commands that have ended since are collected here, and
-  // the entries of commands of which nothing runs any more are removed.
-  const std::vector<ProcessInfo> processes = scan_processes();
-  reap_adopted_zombies(processes);
-  settle_ended_commands(processes);
+  finish_command(command, waiter.killed());
   return result;
 }
 

@@ -33,6 +33,7 @@
 #include "core/clock.hpp"
 #include "tools/command_launcher.hpp"
 #include "tools/output_capture.hpp"
+#include "tools/spawn_thread.hpp"
 #include "tools/subprocess.hpp"
 
 namespace nib::tools {
@@ -51,6 +52,11 @@ struct CommandRequest {
   LogOpener stdout_log;  // where each stream's full output goes when it is long
   LogOpener stderr_log;
   bool use_pidfd = true;  // false waits by polling waitpid, as on kernels without pidfds
+  // Where the shell is spawned: on this thread when null (the shell dies with it, see
+  // subprocess.hpp), else on the given spawn thread, so that it may outlive this thread.
+  SpawnThread* spawn_thread = nullptr;
+  bool merge_stderr = false;  // stderr into stdout's pipe (a background job's one log)
+  int job_id = 0;             // the background job this command is (0: none), for the registry
   core::Clock* clock = &core::steady_clock();  // the time every rule above is measured in
   // Confines the shell (command_launcher.hpp); none: it runs with nib's own rights. When the
   // launcher refuses, the command does not start and `error` gives its reason.

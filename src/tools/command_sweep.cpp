@@ -64,7 +64,7 @@ class OwnerCheck {
 };
 
 EndedCommand ended_command(const registry::StoredEntry& entry) {
-  return {entry.label, entry.record.call_id, entry.record.command};
+  return {entry.label, entry.record.call_id, entry.record.command, entry.record.job_id};
 }
 
 // Ends the command of the dead nib that `file_name` records, and leaves a notice for its label.

@@ -57,6 +57,28 @@ inline constexpr std::chrono::milliseconds kDrainCap{2000};
 // this often, so a stop is ended between one and two of these after it began.
 inline constexpr std::chrono::milliseconds kStoppedProcessGrace{1000};
 
+// Background jobs (bash with run_in_background, job_table.hpp): jobs running at once. Each
+// holds a watcher thread, a pipe and up to 2 * kJobTailBytes of memory; a model that wants more
+// servers and watchers than this at once has most likely forgotten to end some.
+inline constexpr std::size_t kMaxRunningJobs = 16;
+// ...finished jobs kept for job_output and job_list (their logs stay on disk); the oldest are
+// forgotten beyond this.
+inline constexpr std::size_t kMaxFinishedJobs = 32;
+// job_output: the longest wait_s honoured, so that one call cannot hold the turn for long; a
+// longer wait is cut to this (the model calls again to wait more).
+inline constexpr std::chrono::seconds kMaxJobWait{120};
+// A job's cleaned output kept in memory: at least this much of its end (what one job_output
+// can show), at most twice it; all of it goes to the job's log, up to kMaxLogBytes.
+inline constexpr std::size_t kJobTailBytes = kMaxOutputBytes;
+// A job's line is cleaned once it is complete; a line longer than this without a newline (a
+// progress bar drawn with carriage returns for ever) is taken as it is, so memory stays bounded.
+inline constexpr std::size_t kJobPendingLineBytes = 64 * 1024;
+// The notice of a job's exit quotes its last lines: enough for an error and its cause.
+inline constexpr std::size_t kJobNoticeLines = 10;
+// Once a job's shell has exited, whether a process it started still runs is checked this
+// often (a scan of /proc) until none does: the job is "running" until then.
+inline constexpr std::chrono::milliseconds kJobSettleInterval{100};
+
 // read: images are scaled to fit this edge and re-encoded to fit this size, which the model
 // services accept.
 inline constexpr int kMaxImageEdgePx = 2000;

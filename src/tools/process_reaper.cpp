@@ -57,6 +57,10 @@ void kill_process_tree(pid_t leader, std::string_view tag) {
   freeze_and_kill({.roots = {leader}, .group = leader, .tag = std::string(tag)});
 }
 
+void kill_command_remains(pid_t leader, std::string_view tag) {
+  freeze_and_kill({.group = leader, .tag = std::string(tag)});
+}
+
 void kill_orphaned_command(const OrphanedCommand& command) {
   KillScope scope{.tag = command.tag,
                   .tag_anywhere = true,

@@ -48,6 +48,12 @@ void kill_all_descendants();
 // owner.
 void kill_process_tree(pid_t leader, std::string_view tag);
 
+// kill_process_tree for a command whose shell `leader` has been reaped already (a background
+// job whose shell exited and left processes running): its process group, whose number cannot
+// be reused while a member lives, and the children of this process that carry `tag`, with
+// their descendants; never the pid `leader` itself, which may since belong to another process.
+void kill_command_remains(pid_t leader, std::string_view tag);
+
 // A command of another nib, which has died: who may be killed on its behalf.
 struct OrphanedCommand {
   pid_t leader = 0;  // its shell, the leader of its session and process group; 0 if unknown

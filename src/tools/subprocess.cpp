@@ -236,7 +236,7 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   SpawnedProcess process;
   Pipe out;
   Pipe err;
-  if (!make_pipe(out) || !make_pipe(err)) {
+  if (!make_pipe(out) || (!request.merge_stderr && !make_pipe(err))) {
     return util::Result<SpawnedProcess>::failure(std::string("cannot create pipes: ") +
                                                  std::strerror(errno));
   }
@@ -257,7 +257,7 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                    .cwd = request.cwd.c_str(),
                    .stdin_fd = stdin_copy.valid() ? stdin_copy.get() : -1,
                    .stdout_fd = out.write_end.get(),
-                   .stderr_fd = err.write_end.get(),
+                   .stderr_fd = request.merge_stderr ? out.write_end.get() : err.write_end.get(),
                    .parent = ::getpid(),
                    .parent_death_signal = request.die_with_spawning_thread,
                    .namespaces = request.namespaces_to_enter.data(),

@@ -53,6 +53,9 @@ struct SpawnRequest {
   // SIGKILL the process when the spawning thread ends (see above); false for a process that
   // must outlive that thread.
   bool die_with_spawning_thread = true;
+  // stderr goes into the stdout pipe, so both arrive in the order they were written (a
+  // background job's log); SpawnedProcess::stderr_fd is then invalid.
+  bool merge_stderr = false;
   // Confinement applied in the child just before execve, for a launcher (command_launcher.hpp):
   // namespaces to join (setns, in this order: a user namespace before the namespaces it owns)
   // and a Landlock ruleset to restrict the child with (after no_new_privs). The descriptors
@@ -67,8 +70,8 @@ struct SpawnRequest {
 struct SpawnedProcess {
   pid_t pid = -1;      // also the id of its session and process group
   UniqueFd stdout_fd;  // read ends of the pipes, non-blocking and close-on-exec
-  UniqueFd stderr_fd;
-  UniqueFd pidfd;  // readable once the process exits; invalid when the kernel lacks pidfds
+  UniqueFd stderr_fd;  // invalid with merge_stderr
+  UniqueFd pidfd;      // readable once the process exits; invalid when the kernel lacks pidfds
 };
 
 // Starts the process, registered with the process reaper (spawn_registered): the caller must

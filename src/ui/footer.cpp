@@ -42,6 +42,11 @@ StyledLine render_footer(const FooterInfo& info, std::size_t width) {
     line.add(info.permission_mode, style);
   }
   line.add(" · " + short_path(info.cwd, info.home), kDim);
+  if (info.running_jobs > 0) {
+    line.add(" · ", kDim);
+    line.add(std::to_string(info.running_jobs) + (info.running_jobs == 1 ? " job" : " jobs"),
+             {.color = Color::kGreen});
+  }
   if (info.context_window > 0) {
     const std::size_t percent = info.context_tokens * 100 / info.context_window;
     // Past 80% compaction is near: say so in colour.

@@ -21,10 +21,11 @@ struct FooterInfo {
   core::Usage usage;               // the session's total so far
   std::optional<double> cost_usd;  // when the model's prices are known
   std::string permission_mode;     // "auto"; empty: not shown
+  std::size_t running_jobs = 0;    // background jobs running (/jobs lists them)
 };
 
-// "gpt-5.4 (high) · auto · ~/src/nib · 12% of 400k context · ↑12.3k ↓456 · $0.0123", cut to
-// width.
+// "gpt-5.4 (high) · auto · ~/src/nib · 2 jobs · 12% of 400k context · ↑12.3k ↓456 · $0.0123",
+// cut to width; the jobs only while some run.
 StyledLine render_footer(const FooterInfo& info, std::size_t width);
 
 // "12.3k", "456", "1.2M": a token count in a few characters.

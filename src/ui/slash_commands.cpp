@@ -29,6 +29,7 @@ const std::vector<SlashCommand>& slash_commands() {
       {"clear", "", "start a new session"},
       {"resume", "", "continue an earlier session of this directory"},
       {"session", "", "show the session's file, size and cost"},
+      {"jobs", "[log N | kill N]", "list background jobs; show one's last lines or kill it"},
       {"quit", "", "leave nib (the session is saved)"},
   };
   return commands;

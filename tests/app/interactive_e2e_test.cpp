@@ -273,6 +273,37 @@ TEST_F(InteractiveTest, ContinueShowsTheLatestSessionAndGoesOnWithIt) {
   quit(*tmux);
 }
 
+TEST_F(InteractiveTest, JobsListsTheBackgroundJobsKillsOneAndTheModelHearsOfIt) {
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash",
+        json{{"command", "echo serving-now; exec sleep 987661"}, {"run_in_background", true}}
+            .dump()}}));
+  server_.enqueue(MockReply::text("It runs."));
+  server_.enqueue(MockReply::text("Noted: it was stopped."));
+  auto tmux = start();
+  send(*tmux, "start the server");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● It runs.")) << tmux->screen();
+  send(*tmux, "/jobs");
+  ASSERT_TRUE(wait_for_answer(*tmux, "job 1 (`echo serving-now; exec sleep 987661`)"))
+      << tmux->screen();
+  EXPECT_TRUE(contains(tmux->screen(), "· 1 job")) << "the footer counts it: " << tmux->screen();
+  send(*tmux, "/jobs log 1");
+  ASSERT_TRUE(wait_for_answer(*tmux, "  serving-now")) << tmux->screen();
+  send(*tmux, "/jobs kill 1");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Ending job 1")) << tmux->screen();
+  send(*tmux, "/jobs");
+  ASSERT_TRUE(wait_for_answer(*tmux, "killed by nib (the user (/jobs kill))")) << tmux->screen();
+
+  send(*tmux, "is it up?");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● Noted: it was stopped.")) << tmux->screen();
+  const std::string prompt = messages(2).back()["content"].dump();
+  EXPECT_TRUE(contains(prompt,
+                       "Background job 1 (`echo serving-now; exec sleep 987661`) has "
+                       "finished: killed by nib (the user (/jobs kill))"))
+      << prompt;
+  quit(*tmux);
+}
+
 TEST_F(InteractiveTest, CompactSummarisesWithTheUsersInstructions) {
   server_.enqueue(MockReply::text("one"));
   server_.enqueue(MockReply::text("two"));

@@ -261,6 +261,35 @@ TEST_F(AgentLoopTest, SteeringMessagesJoinTheHistoryAtTheTurnBoundary) {
   EXPECT_EQ(*(steering + 1), "turn_start:2");
 }
 
+TEST_F(AgentLoopTest, PendingNoticesJoinTheHistoryAsOneMessageAtTheNextTurnBoundary) {
+  provider_.push(tool_reply({echo("c1", "a")}));
+  provider_.push(text_reply("done"));
+  auto options = this->options();
+  PendingNotices notices;
+  options.notices = &notices;
+  notices.post("job-1", "[nib] job 1 finished");
+  notices.post("job-2", "[nib] job 2 finished");
+  notices.post("job-3", "withdrawn before the boundary");
+  notices.withdraw("job-3");
+  AgentLoop loop(options);
+  auto history = history_with_prompt("go");
+  ASSERT_EQ(loop.run(history, {}).reason, RunStopReason::kDone);
+
+  const auto requests = provider_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  ASSERT_EQ(requests[1].size(), 4u);  // prompt, call, result, the notices
+  const auto& message = std::get<UserMessage>(requests[1][3]);
+  ASSERT_EQ(message.content.size(), 2u);
+  EXPECT_EQ(content_text(message.content), "[nib] job 1 finished\n[nib] job 2 finished");
+  EXPECT_TRUE(notices.empty()) << "taken, so never told twice";
+  expect_one_result_per_call(history);
+  const auto& names = events_.events();
+  const auto notice = std::find(names.begin(), names.end(), "user_message");
+  ASSERT_NE(notice, names.end());
+  EXPECT_EQ(*(notice - 1), "turn_end:1");
+  EXPECT_EQ(*(notice + 1), "turn_start:2");
+}
+
 TEST_F(AgentLoopTest, ContextOverflowIsCompactedAndRetriedOnce) {
   provider_.push(overflow());
   provider_.push(text_reply("fits now"));

@@ -79,6 +79,15 @@ TEST(Footer, ShowsThePermissionModeYoloInRed) {
   EXPECT_TRUE(red);
 }
 
+TEST(Footer, ShowsTheRunningBackgroundJobsOnlyWhileSomeRun) {
+  FooterInfo info{.model = "m", .cwd = "/src"};
+  EXPECT_EQ(render_footer(info, 200).plain(), "m · /src");
+  info.running_jobs = 1;
+  EXPECT_EQ(render_footer(info, 200).plain(), "m · /src · 1 job");
+  info.running_jobs = 3;
+  EXPECT_EQ(render_footer(info, 200).plain(), "m · /src · 3 jobs");
+}
+
 TEST(Footer, ShortCounts) {
   EXPECT_EQ(short_count(999), "999");
   EXPECT_EQ(short_count(1234), "1.2k");

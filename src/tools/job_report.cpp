@@ -1,0 +1,98 @@
+#include "tools/job_report.hpp"
+
+#include <algorithm>
+
+#include "tools/command_report.hpp"
+#include "util/utf8.hpp"
+
+namespace nib::tools {
+namespace {
+
+// A command is quoted up to this many bytes (whole characters) in lines and notices.
+constexpr std::size_t kQuotedCommandBytes = 60;
+// A last line is quoted up to this many bytes in a list.
+constexpr std::size_t kQuotedLineBytes = 120;
+
+std::string cut(const std::string& text, std::size_t bytes) {
+  if (text.size() <= bytes) return text;
+  return text.substr(0, util::utf8_prefix_length(text, bytes)) + "…";
+}
+
+// "5 s", "3 min 12 s".
+std::string duration_text(std::chrono::steady_clock::duration elapsed) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(elapsed).count();
+  if (seconds < 60) return std::to_string(seconds) + " s";
+  return std::to_string(seconds / 60) + " min " + std::to_string(seconds % 60) + " s";
+}
+
+}  // namespace
+
+std::string short_command(const std::string& command) {
+  const std::string first_line = command.substr(0, command.find('\n'));
+  const std::string shown =
+      first_line.substr(0, util::utf8_prefix_length(first_line, kQuotedCommandBytes));
+  return shown.size() < command.size() ? shown + "…" : shown;
+}
+
+std::string describe_job_state(const JobSnapshot& job) {
+  const JobStatus& status = job.status;
+  const auto now = std::chrono::steady_clock::now();
+  switch (status.end) {
+    case JobEnd::kRunning: {
+      std::string text = "running for " + duration_text(now - status.started);
+      if (status.shell_exited) {
+        text += ": its shell exited (" +
+                (status.signal != 0 ? "killed by " + describe_signal(status.signal)
+                                    : "status " + std::to_string(status.exit_code)) +
+                "), but processes it started still run (a server or daemon left in the "
+                "background), so the job is not finished";
+      }
+      return text;
+    }
+    case JobEnd::kExited:
+      return "exited with status " + std::to_string(status.exit_code) + " after " +
+             duration_text(status.ended - status.started);
+    case JobEnd::kSignaled:
+      return "killed by signal " + describe_signal(status.signal) + " after " +
+             duration_text(status.ended - status.started);
+    case JobEnd::kKilled:
+      return "killed by nib (" + status.killed_by + ") after " +
+             duration_text(status.ended - status.started) + ", with every process it had started";
+    case JobEnd::kNoStatus:
+      return "ended after " + duration_text(status.ended - status.started) +
+             " (its exit status could not be collected)";
+  }
+  return "unknown";
+}
+
+std::string describe_job_line(const JobSnapshot& job) {
+  std::string line = "job " + std::to_string(job.id) + " (`" + short_command(job.command) +
+                     "`), pid " + std::to_string(job.pid) + ": " + describe_job_state(job);
+  if (!job.last_lines.empty())
+    line += "; last line: " + cut(job.last_lines.back(), kQuotedLineBytes);
+  return line;
+}
+
+std::string job_end_notice(const JobSnapshot& job) {
+  std::string text = "[nib] Background job " + std::to_string(job.id) + " (`" +
+                     short_command(job.command) + "`) has finished: " + describe_job_state(job) +
+                     ".";
+  if (job.last_lines.empty()) {
+    text += " It printed nothing.";
+  } else {
+    text += " Its last lines:\n";
+    for (const std::string& line : job.last_lines) text += line + "\n";
+    text += "Its whole output: " + job.log.string() + " (read it with offset and limit).";
+  }
+  return text;
+}
+
+std::string describe_job_list(const std::vector<JobSnapshot>& jobs) {
+  if (jobs.empty()) return "No background jobs.";
+  std::string text;
+  for (const JobSnapshot& job : jobs) text += "- " + describe_job_line(job) + "\n";
+  text.pop_back();
+  return text;
+}
+
+}  // namespace nib::tools

@@ -1,0 +1,253 @@
+#include "tools/job_tools.hpp"
+
+#include <cmath>
+
+#include "tools/job_report.hpp"
+#include "tools/limits.hpp"
+#include "util/byte_size.hpp"
+
+namespace nib::tools {
+namespace {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+// job_kill waits this long for a killed tree to be gone: as long as a timeout's kill may take.
+constexpr std::chrono::milliseconds kJobKillWait = kDrainCap;
+
+json id_parameter() {
+  return {{"type", "integer"},
+          {"minimum", 1},
+          {"description", "The job's id, as bash reported it when it started the job."}};
+}
+
+std::string job_text(int id) {
+  return "job " + std::to_string(id);
+}
+
+std::string first_line(const core::ToolResult& result) {
+  const std::string text = core::content_text(result.content, "");
+  return text.substr(0, text.find('\n'));
+}
+
+// The job the call names, or the error to return.
+std::shared_ptr<Job> find_job(const JobTable& jobs, const json& args, std::string& error) {
+  const int id = args.value("id", 0);
+  auto job = jobs.find(id);
+  if (!job) {
+    error = "Error: there is no background job " + std::to_string(id) +
+            " (it never started, or finished long ago and was forgotten). The jobs nib "
+            "knows:\n" +
+            describe_job_list(jobs.list());
+  }
+  return job;
+}
+
+std::string job_header(const JobSnapshot& job) {
+  return "Job " + std::to_string(job.id) + " (`" + short_command(job.command) + "`), pid " +
+         std::to_string(job.pid) + ": " + describe_job_state(job) + ".";
+}
+
+class JobOutputTool final : public core::Tool {
+ public:
+  explicit JobOutputTool(std::shared_ptr<JobTable> jobs)
+      : core::Tool({.name = "job_output",
+                    .description = description(),
+                    .parameters = parameters(),
+                    .concurrency_safe = true,
+                    .read_only = true}),
+        jobs_(std::move(jobs)) {}
+
+  core::ToolOutput execute(const json& args, std::stop_token stop,
+                           const core::ToolContext& /*context*/) override {
+    std::string error;
+    const auto job = find_job(*jobs_, args, error);
+    if (!job) return core::ToolOutput::error(error);
+    const double wait_s =
+        std::min(args.value("wait_s", 0.0), static_cast<double>(kMaxJobWait.count()));
+    const auto wait = std::chrono::milliseconds(static_cast<long long>(std::ceil(wait_s * 1000)));
+    const JobRead read = job->read_new(wait, stop, kMaxOutputBytes, kMaxOutputLines);
+    if (read.job.status.end != JobEnd::kRunning) jobs_->withdraw_notice(read.job.id);
+    return core::ToolOutput{report(read, wait_s)};
+  }
+
+  std::string describe_call(const json& args) const override {
+    std::string text = job_text(args.value("id", 0));
+    if (const double wait = args.value("wait_s", 0.0); wait > 0) {
+      text += ", waiting up to " + util::format_count(static_cast<std::uint64_t>(wait)) + " s";
+    }
+    return text;
+  }
+  std::optional<std::string> describe_result(const json&,
+                                             const core::ToolResult& result) const override {
+    return first_line(result);
+  }
+
+ private:
+  static std::string description() {
+    return "Read what a background job (started by bash with run_in_background) printed since "
+           "the last job_output call for it, and its state: running, exited with its status, "
+           "or killed by a signal. A job counts as running while any process it started still "
+           "runs, even after its shell has exited. At most " +
+           std::to_string(kMaxOutputLines) + " lines and " +
+           std::to_string(kMaxOutputBytes / 1024) +
+           " KB of new output are shown (its end, when there is more); the rest is in the "
+           "job's log, whose path is given. wait_s: when there is no new output yet, wait up "
+           "to this many seconds (at most " +
+           std::to_string(kMaxJobWait.count()) +
+           ") for some or for the job to end, returning as soon as either happens; use it "
+           "instead of sleep to wait for a server to be ready or a build to finish.";
+  }
+  static json parameters() {
+    return {{"type", "object"},
+            {"properties",
+             {{"id", id_parameter()},
+              {"wait_s",
+               {{"type", "number"},
+                {"minimum", 0},
+                {"description",
+                 "Seconds to wait for new output or the end when there is none "
+                 "yet (at most " +
+                     std::to_string(kMaxJobWait.count()) + "); absent or 0: return at once."}}}}},
+            {"required", {"id"}},
+            {"additionalProperties", false}};
+  }
+
+  static std::string report(const JobRead& read, double wait_s) {
+    const JobLogSlice& output = read.output;
+    std::string text = job_header(read.job) + "\n";
+    if (output.text.empty()) {
+      text += read.waited_in_vain
+                  ? "No new output within " +
+                        util::format_count(static_cast<std::uint64_t>(wait_s)) + " s."
+                  : "No new output since the last read.";
+      text += "\n";
+    } else {
+      if (output.left_out > 0) {
+        text += "[" + util::format_count(output.left_out) +
+                " bytes of new output before what follows are left out";
+        if (output.shown_from.lines > 0) {
+          text += "; the log has them up to line " + util::format_count(output.shown_from.lines);
+        }
+        text += "]\n";
+      }
+      text += output.text;
+      if (output.text.back() != '\n') text += "\n";
+    }
+    text += "Log: " + read.job.log.string() + " (" + util::format_count(read.job.output.bytes) +
+            " bytes, " + util::format_count(read.job.output.lines) +
+            " lines so far; the log keeps the first " + util::format_count(kMaxLogBytes) + ").";
+    return text;
+  }
+
+  std::shared_ptr<JobTable> jobs_;
+};
+
+class JobKillTool final : public core::Tool {
+ public:
+  explicit JobKillTool(std::shared_ptr<JobTable> jobs)
+      : core::Tool({"job_kill",
+                    "End a background job: its shell and every process it started (its process "
+                    "group, their descendants, and daemons that started a session of their own) "
+                    "are frozen and killed with SIGKILL, as a timeout does. Reports how the job "
+                    "ended; a job that had already finished is reported as it ended.",
+                    {{"type", "object"},
+                     {"properties", {{"id", id_parameter()}}},
+                     {"required", {"id"}},
+                     {"additionalProperties", false}},
+                    /*concurrency_safe=*/true}),
+        jobs_(std::move(jobs)) {}
+
+  core::ToolOutput execute(const json& args, std::stop_token /*stop*/,
+                           const core::ToolContext& /*context*/) override {
+    std::string error;
+    const auto job = find_job(*jobs_, args, error);
+    if (!job) return core::ToolOutput::error(error);
+    const bool was_running = !job->finished();
+    job->kill("job_kill", kJobKillWait);
+    const JobSnapshot snapshot = job->snapshot();
+    if (snapshot.status.end == JobEnd::kRunning) {
+      return core::ToolOutput::error(
+          "Error: job " + std::to_string(snapshot.id) +
+          " was killed, but a process of it has "
+          "not ended within " +
+          std::to_string(kJobKillWait.count()) +
+          " ms (stuck in the kernel, or one nib may not signal); job_list shows when it has.");
+    }
+    jobs_->withdraw_notice(snapshot.id);
+    return core::ToolOutput{(was_running ? "" : "It had already finished. ") +
+                            job_header(snapshot) + "\nLog: " + snapshot.log.string()};
+  }
+
+  std::string describe_call(const json& args) const override {
+    return job_text(args.value("id", 0));
+  }
+  std::optional<std::string> describe_result(const json&,
+                                             const core::ToolResult& result) const override {
+    return first_line(result);
+  }
+
+ private:
+  std::shared_ptr<JobTable> jobs_;
+};
+
+class JobListTool final : public core::Tool {
+ public:
+  explicit JobListTool(std::shared_ptr<JobTable> jobs)
+      : core::Tool(
+            {"job_list",
+             "List the background jobs of this session (started by bash with "
+             "run_in_background): id, command, pid, state and last line. At most " +
+                 std::to_string(kMaxRunningJobs) + " run at once; the last " +
+                 std::to_string(kMaxFinishedJobs) + " finished ones are listed too.",
+             {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
+             /*concurrency_safe=*/true,
+             /*delegates=*/false,
+             /*read_only=*/true}),
+        jobs_(std::move(jobs)) {}
+
+  core::ToolOutput execute(const json& /*args*/, std::stop_token /*stop*/,
+                           const core::ToolContext& /*context*/) override {
+    return core::ToolOutput{describe_job_list(jobs_->list())};
+  }
+
+  std::optional<std::string> describe_result(const json&,
+                                             const core::ToolResult& result) const override {
+    const std::string text = core::content_text(result.content, "");
+    std::size_t count = 0;
+    for (std::size_t at = 0; (at = text.find("- job ", at)) != std::string::npos; ++at) ++count;
+    return std::to_string(count) + (count == 1 ? " job" : " jobs");
+  }
+
+ private:
+  std::shared_ptr<JobTable> jobs_;
+};
+
+}  // namespace
+
+core::ToolPtr make_job_output_tool(std::shared_ptr<JobTable> jobs) {
+  return std::make_shared<JobOutputTool>(std::move(jobs));
+}
+core::ToolPtr make_job_kill_tool(std::shared_ptr<JobTable> jobs) {
+  return std::make_shared<JobKillTool>(std::move(jobs));
+}
+core::ToolPtr make_job_list_tool(std::shared_ptr<JobTable> jobs) {
+  return std::make_shared<JobListTool>(std::move(jobs));
+}
+
+std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs) {
+  return {make_job_output_tool(jobs), make_job_kill_tool(jobs), make_job_list_tool(jobs)};
+}
+
+std::string job_started_text(const JobSnapshot& job) {
+  const std::string id = std::to_string(job.id);
+  return "job " + id + " started in the background, pid " + std::to_string(job.pid) +
+         ". Its output (stdout and stderr together, cleaned of terminal control sequences) "
+         "goes to " +
+         job.log.string() + " (the first " + util::format_count(kMaxLogBytes) +
+         " bytes are kept). Read what it prints with job_output (id " + id +
+         "; wait_s to wait for more) and end it with job_kill; you are told at your next turn "
+         "when it finishes. nib ends it when nib exits.";
+}
+
+}  // namespace nib::tools

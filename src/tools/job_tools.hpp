@@ -1,0 +1,25 @@
+#pragma once
+// The tools that work with background jobs (bash with run_in_background starts them):
+// job_output (what a job printed since the last read, its state, an optional wait), job_kill
+// (ends a job's whole process tree) and job_list. All share the process's JobTable.
+// Thread-safe: the table is; the tools keep no state of their own.
+
+#include <memory>
+#include <vector>
+
+#include "core/tool.hpp"
+#include "tools/job_table.hpp"
+
+namespace nib::tools {
+
+core::ToolPtr make_job_output_tool(std::shared_ptr<JobTable> jobs);
+core::ToolPtr make_job_kill_tool(std::shared_ptr<JobTable> jobs);
+core::ToolPtr make_job_list_tool(std::shared_ptr<JobTable> jobs);
+
+// All three, in the order the model sees them.
+std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs);
+
+// What bash returns when it has started `job` in the background.
+std::string job_started_text(const JobSnapshot& job);
+
+}  // namespace nib::tools
