@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
@@ -48,6 +49,8 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       session_(std::move(resources.session)),
       tools_(std::move(resources.tools)),
       subagents_(std::move(resources.subagents)),
+      plan_(std::move(resources.plan)),
+      run_model_(model),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
@@ -60,9 +63,11 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
   if (const auto file = prompt_history_file(context_.env)) {
     editor_.set_history(load_prompt_history(*file));
   }
-  for (const std::string& problem : resources.problems) {
-    notice("An agent definition was left out or changed: " + problem, ui::NoticeKind::kWarning);
+  for (std::string& problem : resources.problems) {
+    problem[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(problem[0])));
+    notice(std::move(problem), ui::NoticeKind::kWarning);
   }
+  user_commands_ = user_commands();
 }
 
 InteractiveSession::~InteractiveSession() {
@@ -98,7 +103,7 @@ int InteractiveSession::run() {
   show_loaded_history();
   notice(std::string("nib ") + NIB_VERSION +
          " · /help for commands · esc interrupts · ctrl-c twice quits");
-  if (!is_blank(options_.prompt)) start_run(options_.prompt);
+  if (!is_blank(options_.prompt)) send(options_.prompt);
   redraw();
   while (!quit_ && !stop_requested_) {
     wait_for_input();
@@ -173,7 +178,7 @@ void InteractiveSession::drain_worker() {
       if (const auto* end = std::get_if<core::MessageEndEvent>(event)) {
         const core::Usage& usage = end->message.usage;
         usage_ += usage;
-        if (const auto cost = cost_function(model_))
+        if (const auto cost = cost_function(run_model_))
           cost_usd_ = cost_usd_.value_or(0) + cost(usage);
         // The request's whole size: what the model saw plus what it wrote.
         const auto context = usage.input_tokens + usage.cache_read_tokens +
@@ -184,7 +189,7 @@ void InteractiveSession::drain_worker() {
         const core::NestedView view = core::innermost(*nested);
         if (const auto* reply = std::get_if<core::MessageEndEvent>(view.event)) {
           usage_ += reply->message.usage;
-          if (const auto cost = cost_function(model_))
+          if (const auto cost = cost_function(run_model_))
             cost_usd_ = cost_usd_.value_or(0) + cost(reply->message.usage);
         }
       } else if (const auto* run_end = std::get_if<core::RunEndEvent>(event)) {
@@ -244,6 +249,7 @@ ui::ViewState InteractiveSession::view_state() const {
   state.working_since = working_since_;
   state.working_label = working_label_;
   state.queued = worker_.queued_steering();
+  state.plan = plan_->current();
   state.approval = approval_;
   if (picker_) state.picker = picker_->view;
   state.completions = completions_.entries;
@@ -375,22 +381,37 @@ void InteractiveSession::after_edit() {
   if (editor_.text() == dismissed_completion_) return;
   dismissed_completion_.reset();
   completions_.entries = ui::complete(
-      editor_.text(), [this](std::string_view command) { return argument_choices(command); });
+      editor_.text(), [this](std::string_view command) { return argument_choices(command); },
+      user_commands_);
   if (completions_.selected >= completions_.entries.size()) completions_.selected = 0;
 }
 
 void InteractiveSession::submit(std::string text) {
   if (is_blank(text)) return;
   if (const auto file = prompt_history_file(context_.env)) append_prompt_history(*file, text);
-  if (const auto command = ui::parse_command(text)) return run_command(*command);
+  send(std::move(text));
+}
+
+void InteractiveSession::send(std::string text) {
+  if (const auto command = ui::parse_command(text)) return run_command(*command, text);
   if (working_) return worker_.queue_steering(std::move(text));
   start_run(std::move(text));
 }
 
 void InteractiveSession::start_run(std::string prompt) {
-  transcript_.add_user(prompt);
-  session_->add_prompt(core::UserMessage{core::text_content(std::move(prompt))});
-  core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
+  std::string sent = prompt;
+  start_run(std::move(prompt), std::move(sent), model_);
+}
+
+void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model) {
+  transcript_.add_user(shown);
+  core::Content content;
+  if (!pending_skill_.empty())
+    content.push_back(core::TextBlock{std::exchange(pending_skill_, {})});
+  content.push_back(core::TextBlock{std::move(sent)});
+  session_->add_prompt(core::UserMessage{std::move(content)});
+  run_model_ = model;
+  core::LoopOptions loop = base_loop_options(options_, model, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
     session_->on_event(event);
     worker_.post(event);
@@ -403,7 +424,7 @@ void InteractiveSession::start_run(std::string prompt) {
   install_compaction(loop, context_.compaction, [this](const std::string& text, bool is_error) {
     worker_.post(ui::JobNotice{text, is_error});
   });
-  lend_run_to_subagents(*subagents_, loop, model_, session_->file());
+  lend_run_to_subagents(*subagents_, loop, model, session_->file());
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";

@@ -11,6 +11,7 @@
 #include "agent/level_budget.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
+#include "app/extension_setup.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
 #include "app/model_config.hpp"
@@ -158,7 +159,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop) {
                      options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
                      withheld_environment(configuration),
                      directories.global,
-                     &configuration};
+                     &configuration,
+                     load_user_extensions(extension_roots(env, cwd, directories.global))};
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }

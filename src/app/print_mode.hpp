@@ -9,6 +9,7 @@
 
 #include "app/cli.hpp"
 #include "app/environment.hpp"
+#include "app/extension_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
 #include "session/compaction.hpp"
@@ -26,6 +27,7 @@ struct RunContext {
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
+  UserExtensions extensions;                      // skills and custom commands
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

@@ -9,6 +9,7 @@
 #include "tools/grep.hpp"
 #include "tools/ls.hpp"
 #include "tools/read.hpp"
+#include "tools/todo_write.hpp"
 #include "tools/write.hpp"
 
 namespace nib::tools {
@@ -19,10 +20,14 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
       options.trust_unread_files ? UnseenFiles::kTrustCurrent : UnseenFiles::kRefuse);
   BashToolOptions bash;
   bash.withheld_environment = options.withheld_environment;
-  return {make_read_tool(files), make_bash_tool(std::move(bash)),
-          make_edit_tool(files), make_write_tool(files),
-          make_find_tool(),      make_ls_tool(),
-          make_grep_tool()};
+  return {make_read_tool(files),
+          make_bash_tool(std::move(bash)),
+          make_edit_tool(files),
+          make_write_tool(files),
+          make_find_tool(),
+          make_ls_tool(),
+          make_grep_tool(),
+          make_todo_write_tool(options.plan ? options.plan : std::make_shared<PlanBoard>())};
 }
 
 util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr> tools,

@@ -1,10 +1,12 @@
 #pragma once
 // The built-in tool set, assembled in one place: a new tool is one file plus one line here.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/tool.hpp"
+#include "tools/todo_write.hpp"
 #include "util/result.hpp"
 
 namespace nib::tools {
@@ -15,6 +17,9 @@ struct BuiltinOptions {
   bool trust_unread_files = false;
   // Variables of nib's environment that bash commands do not get (BashToolOptions).
   std::vector<std::string> withheld_environment;
+  // Where todo_write keeps the plan: the front end's, which it draws; null gives the set a
+  // plan of its own (a subagent's, `nib tool`'s).
+  std::shared_ptr<PlanBoard> plan;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record

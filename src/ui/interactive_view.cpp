@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ui/plan_view.hpp"
 #include "ui/tool_summary.hpp"
 
 namespace nib::ui {
@@ -67,6 +68,9 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
   for (const std::string& message : state.queued) {
     rows.push_back(
         truncate(styled("↳ queued: ", kDim).add(printable_lines(message).front(), kDim), width));
+  }
+  if (state.working || !plan_finished(state.plan)) {
+    for (StyledLine& row : render_plan(state.plan, width)) rows.push_back(std::move(row));
   }
 
   const EditorView editor =
