@@ -101,6 +101,8 @@ TEST_F(ExtensionsTest, ABrokenSkillIsReportedWithFileAndLineAndLeftOut) {
               HasSubstr("nib: warning: a skill was left out or changed: " +
                         (dir_.path() / ".claude/skills/broken/SKILL.md").string() + ":3:"))
       << result.err;
+  // Once, though HOME is the working directory here: ~/.claude is read once.
+  EXPECT_EQ(result.err.find("broken/SKILL.md"), result.err.rfind("broken/SKILL.md")) << result.err;
   EXPECT_THAT(system_prompt(0), HasSubstr("- pdf-forms:"));
   EXPECT_THAT(system_prompt(0), Not(HasSubstr("broken")));
 }

@@ -320,10 +320,10 @@ TEST_F(InteractiveTest, SlashSkillLoadsItForTheNextMessageAndCommandsAreInHelp) 
   EXPECT_TRUE(server_.requests().empty());
   send(*tmux, "for 2.0");
   ASSERT_TRUE(wait_for_answer(*tmux, "Notes written.")) << tmux->screen();
-  const json sent = messages(0).back()["content"];
-  EXPECT_TRUE(contains(sent.dump(), "<skill name=\"release-notes\"")) << sent;
-  EXPECT_TRUE(contains(sent.dump(), "grouped by kind.")) << sent;
-  EXPECT_TRUE(contains(sent.dump(), "for 2.0")) << sent;
+  // The skill's instructions, then the prompt.
+  const std::string sent = messages(0).back()["content"];
+  EXPECT_TRUE(contains(sent, "<skill name=\"release-notes\"")) << sent;
+  EXPECT_TRUE(contains(sent, "grouped by kind.\n</skill>\n\nfor 2.0")) << sent;
 
   send(*tmux, "/review main.cpp");
   ASSERT_TRUE(wait_for_answer(*tmux, "Reviewed.")) << tmux->screen();
