@@ -97,9 +97,9 @@ TEST_F(ExtensionsTest, ABrokenSkillIsReportedWithFileAndLineAndLeftOut) {
   const auto result = run({"-p", "hi"});
 
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_THAT(result.err,
-              HasSubstr("nib: warning: a skill was left out or changed: " +
-                        (dir_.path() / ".claude/skills/broken/SKILL.md").string() + ":3:"))
+  EXPECT_THAT(result.err, HasSubstr("nib: warning: a skill was left out or changed: " +
+                                    (dir_.path() / ".claude/skills/broken/SKILL.md").string() +
+                                    ":4: front matter is not valid YAML"))
       << result.err;
   // Once, though HOME is the working directory here: ~/.claude is read once.
   EXPECT_EQ(result.err.find("broken/SKILL.md"), result.err.rfind("broken/SKILL.md")) << result.err;
