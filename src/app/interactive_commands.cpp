@@ -1,11 +1,14 @@
 // The slash commands of InteractiveSession (see interactive_session.hpp).
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "app/compaction_hooks.hpp"
 #include "app/interactive_session.hpp"
 #include "app/session_list.hpp"
+#include "app/slash_prompt.hpp"
+#include "extensions/skill_tool.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/session_store.hpp"
 #include "tools/job_report.hpp"
@@ -19,7 +22,7 @@ const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "jobs"
 
 }  // namespace
 
-void InteractiveSession::run_command(const ui::CommandLine& command) {
+void InteractiveSession::run_command(const ui::CommandLine& command, const std::string& text) {
   const std::string& name = command.name;
   if (working_ && !kWhileWorking.contains(name)) {
     notice("/" + name + " waits until the run has finished (esc interrupts it).",
@@ -57,7 +60,58 @@ void InteractiveSession::run_command(const ui::CommandLine& command) {
         }};
     return;
   }
-  notice("Unknown command /" + name + ". /help lists the commands.", ui::NoticeKind::kWarning);
+  run_user_command(command, text);
+}
+
+void InteractiveSession::run_user_command(const ui::CommandLine& command, const std::string& text) {
+  const extensions::SkillDefinition* skill = context_.extensions.skills->find(command.name);
+  if (skill != nullptr && skill->user_invocable && command.argument.empty()) {
+    pending_skill_ = extensions::loaded_skill_text(*skill, "");
+    return notice("Skill " + skill->name +
+                  " loaded: its instructions go to the model with your next message.");
+  }
+  const auto slash = expand_slash_prompt(text, context_.extensions, context_.cwd);
+  if (!slash.ok()) {
+    std::string message = slash.error();
+    message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
+    return notice(message + " /help lists the commands.", ui::NoticeKind::kWarning);
+  }
+  if (!slash.value()) return start_run(text);  // a path such as /tmp: a prompt
+  ModelConfig model = model_;
+  if (const auto& named = slash.value()->model) {
+    auto with_model = with_named_model(model_, configuration_, *named);
+    if (with_model.ok()) {
+      model = std::move(with_model.value());
+    } else {
+      notice("/" + command.name + " asks for a model " + with_model.error() + "; using " +
+                 model_.model.id + ".",
+             ui::NoticeKind::kWarning);
+    }
+  }
+  start_run(text, std::move(slash.value()->text), model);
+}
+
+std::vector<ui::ExtraCommand> InteractiveSession::user_commands() const {
+  std::vector<ui::ExtraCommand> commands;
+  for (const extensions::SkillDefinition& skill : context_.extensions.skills->skills) {
+    if (skill.user_invocable) {
+      commands.push_back({skill.name, skill.argument_hint, skill.description + " (skill)"});
+    }
+  }
+  for (const extensions::CommandDefinition& command : context_.extensions.commands->commands) {
+    // The bare name when it means this command, else the folder-qualified one.
+    const auto bare = context_.extensions.commands->find(command.name);
+    std::string name =
+        bare.ok() && bare.value() == &command ? command.name : command.qualified_name();
+    const bool shadowed =
+        std::any_of(commands.begin(), commands.end(),
+                    [&](const ui::ExtraCommand& skill) { return skill.name == name; });
+    if (!shadowed) {
+      commands.push_back(
+          {std::move(name), command.argument_hint, command.description + " " + command.label()});
+    }
+  }
+  return commands;
 }
 
 std::vector<ui::Completion> InteractiveSession::argument_choices(std::string_view command) const {
@@ -103,6 +157,15 @@ void InteractiveSession::show_help() {
     if (!command.argument.empty()) usage += " " + std::string(command.argument);
     usage.resize(std::max<std::size_t>(usage.size(), 28), ' ');
     text += "  " + usage + std::string(command.help) + "\n";
+  }
+  if (!user_commands_.empty()) {
+    text += "Your commands and skills (a built-in command wins over one of the same name):\n";
+    for (const ui::ExtraCommand& command : user_commands_) {
+      std::string usage = "/" + command.name;
+      if (!command.argument.empty()) usage += " " + command.argument;
+      usage.resize(std::max<std::size_t>(usage.size(), 28), ' ');
+      text += "  " + usage + command.help + "\n";
+    }
   }
   text +=
       "Keys:\n"
@@ -187,6 +250,8 @@ void InteractiveSession::new_session() {
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   options_ = std::move(options);
   session_.emplace(std::move(opened.value()));
+  plan_->replace({});
+  pending_skill_.clear();
   usage_ = {};
   cost_usd_.reset();
   context_tokens_ = 0;
@@ -223,6 +288,7 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   options_ = std::move(options);
   session_.emplace(std::move(opened.value()));
+  plan_->replace(tools::latest_plan(existing.value()->loaded.messages).value_or(core::Plan{}));
   usage_ = {};
   cost_usd_.reset();
   transcript_.clear();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
@@ -53,6 +54,8 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       tools_(std::move(resources.tools)),
       subagents_(std::move(resources.subagents)),
       hooks_(std::move(resources.hooks)),
+      plan_(std::move(resources.plan)),
+      run_model_(model),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
@@ -67,12 +70,14 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
   if (const auto file = prompt_history_file(context_.env)) {
     editor_.set_history(load_prompt_history(*file));
   }
-  for (const std::string& problem : resources.problems) {
-    notice("An agent definition was left out or changed: " + problem, ui::NoticeKind::kWarning);
+  for (std::string& problem : resources.problems) {
+    problem[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(problem[0])));
+    notice(std::move(problem), ui::NoticeKind::kWarning);
   }
   for (const std::string& warning : resources.hook_warnings) {
     notice(warning, ui::NoticeKind::kWarning);
   }
+  user_commands_ = user_commands();
 }
 
 InteractiveSession::~InteractiveSession() {
@@ -108,7 +113,7 @@ int InteractiveSession::run() {
   show_loaded_history();
   notice(std::string("nib ") + NIB_VERSION +
          " · /help for commands · esc interrupts · ctrl-c twice quits");
-  if (!is_blank(options_.prompt)) start_run(options_.prompt);
+  if (!is_blank(options_.prompt)) send(options_.prompt);
   redraw();
   while (!quit_ && !stop_requested_) {
     wait_for_input();
@@ -184,7 +189,7 @@ void InteractiveSession::drain_worker() {
       if (const auto* end = std::get_if<core::MessageEndEvent>(event)) {
         const core::Usage& usage = end->message.usage;
         usage_ += usage;
-        if (const auto cost = cost_function(model_))
+        if (const auto cost = cost_function(run_model_))
           cost_usd_ = cost_usd_.value_or(0) + cost(usage);
         // The request's whole size: what the model saw plus what it wrote.
         const auto context = usage.input_tokens + usage.cache_read_tokens +
@@ -195,7 +200,7 @@ void InteractiveSession::drain_worker() {
         const core::NestedView view = core::innermost(*nested);
         if (const auto* reply = std::get_if<core::MessageEndEvent>(view.event)) {
           usage_ += reply->message.usage;
-          if (const auto cost = cost_function(model_))
+          if (const auto cost = cost_function(run_model_))
             cost_usd_ = cost_usd_.value_or(0) + cost(reply->message.usage);
         }
       } else if (const auto* run_end = std::get_if<core::RunEndEvent>(event)) {
@@ -256,6 +261,7 @@ ui::ViewState InteractiveSession::view_state() const {
   state.working_since = working_since_;
   state.working_label = working_label_;
   state.queued = worker_.queued_steering();
+  state.plan = plan_->current();
   state.approval = approval_;
   if (picker_) state.picker = picker_->view;
   state.completions = completions_.entries;
@@ -449,14 +455,19 @@ void InteractiveSession::after_edit() {
   if (editor_.text() == dismissed_completion_) return;
   dismissed_completion_.reset();
   completions_.entries = ui::complete(
-      editor_.text(), [this](std::string_view command) { return argument_choices(command); });
+      editor_.text(), [this](std::string_view command) { return argument_choices(command); },
+      user_commands_);
   if (completions_.selected >= completions_.entries.size()) completions_.selected = 0;
 }
 
 void InteractiveSession::submit(std::string text) {
   if (is_blank(text)) return;
   if (const auto file = prompt_history_file(context_.env)) append_prompt_history(*file, text);
-  if (const auto command = ui::parse_command(text)) return run_command(*command);
+  send(std::move(text));
+}
+
+void InteractiveSession::send(std::string text) {
+  if (const auto command = ui::parse_command(text)) return run_command(*command, text);
   if (working_) return worker_.queue_steering(std::move(text));
   start_run(std::move(text));
 }
@@ -468,11 +479,17 @@ HookNotice InteractiveSession::hook_notice() {
 }
 
 void InteractiveSession::start_run(std::string prompt) {
-  transcript_.add_user(prompt);
+  std::string sent = prompt;
+  start_run(std::move(prompt), std::move(sent), model_);
+}
+
+void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model) {
+  transcript_.add_user(shown);
   const std::string session_start = std::exchange(session_started_, true)
                                         ? std::string()
                                         : std::string(context_.existing ? "resume" : "startup");
-  core::LoopOptions loop = base_loop_options(options_, model_, context_, *provider_, *tools_);
+  run_model_ = model;
+  core::LoopOptions loop = base_loop_options(options_, model, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
     session_->on_event(event);
     worker_.post(event);
@@ -490,19 +507,23 @@ void InteractiveSession::start_run(std::string prompt) {
       [this](std::stop_token stop) {
         pre_compact_hooks(*hooks_, "auto", "", stop, hook_notice());
       });
-  lend_run_to_subagents(*subagents_, loop, model_, session_->file());
+  lend_run_to_subagents(*subagents_, loop, model, session_->file());
   install_hooks(loop, *subagents_, hooks_, hook_notice());
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";
   last_stop_ = core::RunStopReason::kDone;
-  worker_.start([this, loop = std::move(loop), prompt = std::move(prompt),
-                 session_start](std::stop_token stop) {
+  worker_.start([this, loop = std::move(loop), sent = std::move(sent),
+                 skill = std::exchange(pending_skill_, {}), session_start](std::stop_token stop) {
     // The hooks run here, off the terminal's thread; the history is the worker's meanwhile.
-    CheckedPrompt checked = check_prompt(*hooks_, prompt, session_start, stop, hook_notice());
+    CheckedPrompt checked = check_prompt(*hooks_, sent, session_start, stop, hook_notice());
     if (!checked.message) {
       worker_.post(ui::JobNotice{"The prompt was refused by " + checked.refusal, true});
       return;
+    }
+    // A skill that /NAME loaded goes before the prompt it was loaded for.
+    if (!skill.empty()) {
+      checked.message->content.insert(checked.message->content.begin(), core::TextBlock{skill});
     }
     session_->add_prompt(std::move(*checked.message), context_.notices);
     core::AgentLoop agent(loop);

@@ -68,16 +68,22 @@ class InteractiveSession {
   void on_control_c();
   void after_edit();
   void submit(std::string text);
+  // Runs a command, or starts a run with `text` (a steering message while one works).
+  void send(std::string text);
+  // Starts a run with the prompt `shown` in the transcript and `sent` to the model (a custom
+  // command's expansion), with a skill loaded by /NAME before it, on `model` (the session's,
+  // or a command's own).
   void start_run(std::string prompt);
   // Where hooks' warnings and messages go while a job runs (hook_setup.hpp).
   HookNotice hook_notice();
+  void start_run(std::string shown, std::string sent, const ModelConfig& model);
   void on_job_finished();
   void notice(std::string text, ui::NoticeKind kind = ui::NoticeKind::kInfo);
   void refresh_context_estimate();
   void show_loaded_history();
 
   // --- slash commands (interactive_commands.cpp)
-  void run_command(const ui::CommandLine& command);
+  void run_command(const ui::CommandLine& command, const std::string& text);
   std::vector<ui::Completion> argument_choices(std::string_view command) const;
   void show_help();
   void switch_model(const std::string& id);
@@ -89,6 +95,10 @@ class InteractiveSession {
   void show_session_info();
   // /jobs: lists the background jobs; "log N" shows one's last lines, "kill N" ends one.
   void show_jobs(const std::string& argument);
+  // A custom command or skill (/NAME after the built-in commands), or a prompt that starts with
+  // a path such as /tmp.
+  void run_user_command(const ui::CommandLine& command, const std::string& text);
+  std::vector<ui::ExtraCommand> user_commands() const;
 
   struct Picker {
     ui::PickerView view;
@@ -104,6 +114,10 @@ class InteractiveSession {
   std::shared_ptr<agent::SubagentEnvironment> subagents_;
   std::shared_ptr<hooks::HookSet> hooks_;
   bool session_started_ = false;  // the SessionStart hooks have run (with the first prompt)
+  std::shared_ptr<tools::PlanBoard> plan_;  // todo_write's; drawn above the editor
+  std::vector<ui::ExtraCommand> user_commands_;
+  std::string pending_skill_;  // a skill /NAME loaded, for the next prompt
+  ModelConfig run_model_;      // the model of the latest run (a command may name its own)
   std::unique_ptr<core::Provider> provider_;
 
   int wake_fd_ = -1;

@@ -12,6 +12,7 @@
 #include "agent/level_budget.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
+#include "app/extension_setup.hpp"
 #include "app/hooks_command.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
@@ -215,7 +216,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
                      sandbox_state(sandbox.get()),
                      sandbox != nullptr && sandbox->active() ? sandbox : nullptr,
                      nullptr,
-                     &notices};
+                     &notices,
+                     load_user_extensions(extension_roots(env, cwd, directories.global))};
   // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
   context.jobs = std::make_shared<tools::JobTable>(tools::JobTableOptions{.notices = &notices});
   if (options.print) return run_print_mode(options, model, context, stop.get_token());

@@ -121,4 +121,13 @@ util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const 
   return config;
 }
 
+const provider::ModelEntry* model_named(const provider::ProviderEntry& entry,
+                                        const std::string& name) {
+  if (const provider::ModelEntry* exact = entry.find(name)) return exact;
+  for (const provider::ModelEntry& model : entry.models) {
+    if (model.id.find("-" + name) != std::string::npos) return &model;
+  }
+  return nullptr;
+}
+
 }  // namespace nib::app

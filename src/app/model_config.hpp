@@ -44,4 +44,10 @@ struct ModelConfig {
 util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,
                                                const Configuration& configuration);
 
+// The model `name` means among `entry`'s: its id, or a family alias as Claude Code's agent
+// definitions and commands write it ("sonnet", "opus", "haiku": the first listed model of that
+// family); nullptr when none.
+const provider::ModelEntry* model_named(const provider::ProviderEntry& entry,
+                                        const std::string& name);
+
 }  // namespace nib::app

@@ -12,6 +12,7 @@
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
+#include "app/slash_prompt.hpp"
 #include "app/subagent_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
@@ -78,7 +79,25 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   }
   RunResources& run = opened.value();
   for (const std::string& problem : run.problems) {
-    std::cerr << "nib: warning: an agent definition was left out or changed: " << problem << '\n';
+    std::cerr << "nib: warning: " << problem << '\n';
+  }
+  const auto slash = expand_slash_prompt(prompt, context.extensions, context.cwd);
+  if (!slash.ok()) {
+    std::cerr << "nib: " << slash.error() << '\n';
+    return 2;
+  }
+  ModelConfig run_model = model;
+  if (slash.value()) {
+    prompt = slash.value()->text;
+    if (slash.value()->model && context.configuration != nullptr) {
+      auto named = with_named_model(model, *context.configuration, *slash.value()->model);
+      if (named.ok()) {
+        run_model = std::move(named.value());
+      } else {
+        std::cerr << "nib: warning: /" << slash.value()->name << " asks for a model "
+                  << named.error() << "; using " << model.model.id << '\n';
+      }
+    }
   }
   for (const std::string& warning : run.hook_warnings) {
     std::cerr << "nib: warning: " << warning << '\n';
@@ -92,9 +111,10 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   const auto provider =
       provider::make_provider({model.api, model.base_url, model.api_key}, model.retry);
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
-                         isatty(STDOUT_FILENO) != 0, cost_function(model),
+                         isatty(STDOUT_FILENO) != 0, cost_function(run_model),
                          ui::ToolPresenter(&registry));
-  core::LoopOptions loop_options = base_loop_options(options, model, context, *provider, registry);
+  core::LoopOptions loop_options =
+      base_loop_options(options, run_model, context, *provider, registry);
   loop_options.on_event = [&output, &session](const core::Event& event) {
     session.on_event(event);
     output.on_event(event);
@@ -110,7 +130,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
       [hooks = run.hooks, hook_notice](std::stop_token compacting) {
         pre_compact_hooks(*hooks, "auto", "", compacting, hook_notice);
       });
-  lend_run_to_subagents(*run.subagents, loop_options, model, session.file());
+  lend_run_to_subagents(*run.subagents, loop_options, run_model, session.file());
   install_hooks(loop_options, *run.subagents, run.hooks, hook_notice);
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,

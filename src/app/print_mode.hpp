@@ -10,6 +10,7 @@
 
 #include "app/cli.hpp"
 #include "app/environment.hpp"
+#include "app/extension_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/session_setup.hpp"
 #include "core/pending_notices.hpp"
@@ -40,6 +41,7 @@ struct RunContext {
   // null where a caller has none).
   std::shared_ptr<tools::JobTable> jobs;
   core::PendingNotices* notices = nullptr;
+  UserExtensions extensions;  // skills and custom commands
 };
 
 // Runs the prompt in the session the flags name (a new one by default), recording every

@@ -3,6 +3,7 @@
 #include "app/hook_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
+#include "extensions/skill_tool.hpp"
 #include "tools/builtin.hpp"
 
 namespace nib::app {
@@ -10,12 +11,19 @@ namespace nib::app {
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context) {
   using Result = util::Result<RunResources>;
+  // Subagents get fresh tools from the same options, with a plan of their own.
   const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment,
                                            .command_launcher = context.command_launcher,
                                            .jobs = context.jobs};
-  auto tools = tools::builtin_tools(tool_options);
+  const auto plan = std::make_shared<tools::PlanBoard>();
+  tools::BuiltinOptions run_tool_options = tool_options;
+  run_tool_options.plan = plan;
+  auto tools = tools::builtin_tools(run_tool_options);
   SubagentSetup subagents = setup_subagents(context);
   if (subagents.environment->max_depth > 0) tools.push_back(subagents.task_tool);
+  if (!extensions::skill_listing(context.extensions.skills->skills).empty()) {
+    tools.push_back(extensions::make_skill_tool(context.extensions.skills));
+  }
   if (options.tools) {
     auto selected = tools::select_tools(std::move(tools), *options.tools);
     if (!selected.ok()) return Result::failure(selected.error());
@@ -32,14 +40,24 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) return Result::failure(session.error());
+  if (context.existing) {
+    // The whole stored conversation, a compacted part included: the plan outlives a summary.
+    if (auto restored = tools::latest_plan(context.existing->loaded.messages)) {
+      plan->replace(std::move(*restored));
+    }
+  }
+  for (std::string& problem : problems) {
+    problem = "an agent definition was left out or changed: " + problem;
+  }
+  for (std::string& problem : extension_problems(context.extensions)) {
+    problems.push_back(std::move(problem));
+  }
   auto hooks =
       make_hook_set(std::move(hook_config.value()), context.cwd, context.withheld_environment);
   set_hook_session(*hooks, session.value().file(), context.permission_mode, context.cwd);
-  return RunResources{std::move(registry.value()),
-                      std::move(subagents.environment),
-                      std::move(session.value()),
-                      std::move(problems),
-                      std::move(hooks),
+  return RunResources{std::move(registry.value()), std::move(subagents.environment),
+                      std::move(session.value()),  plan,
+                      std::move(problems),         std::move(hooks),
                       std::move(hook_warnings)};
 }
 
@@ -52,9 +70,11 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
   loop.thinking = model.thinking;
   loop.tools = &tools;
   loop.cwd = context.cwd;
-  loop.system_prompt =
-      build_system_prompt({tools.specs(), context.cwd, today(), context.instructions,
-                           options.system_prompt, options.append_system_prompt.value_or("")});
+  const bool offers_skills = tools.find(std::string(extensions::kSkillToolName)) != nullptr;
+  loop.system_prompt = build_system_prompt(
+      {tools.specs(), context.cwd, today(), context.instructions,
+       offers_skills ? extensions::skills_prompt_section(*context.extensions.skills) : "",
+       options.system_prompt, options.append_system_prompt.value_or("")});
   loop.max_turns = context.max_turns;
   loop.notices = context.notices;
   return loop;

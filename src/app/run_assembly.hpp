@@ -12,28 +12,35 @@
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
 #include "hooks/hook_set.hpp"
+#include "tools/todo_write.hpp"
 #include "ui/print_output.hpp"
 #include "util/result.hpp"
 
 namespace nib::app {
 
-// What every run opens first: its tools (the built-in ones and task, or those --tools names),
-// what the subagents of task get, its hooks (hook_setup.hpp) and its session (new, or the one
-// the options name). A failure when any cannot be had (exit status 2).
+// What every run opens first: its tools (the built-in ones, task, and skill when there are
+// skills the model may load; or those --tools names), what the subagents of task get, the
+// plan todo_write keeps (restored from a continued session), its hooks (hook_setup.hpp) and
+// its session (new, or the one the options name). A failure when any cannot be had (exit
+// status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
   // Before each run, lend_run_to_subagents (subagent_setup.hpp) with the run's loop options.
   std::shared_ptr<agent::SubagentEnvironment> subagents;
   RunSession session;
-  std::vector<std::string> problems;       // of agent definitions, for the start-up report
+  std::shared_ptr<tools::PlanBoard> plan;  // the session's plan, which front ends draw
+  // Of agent definitions, skills and commands, for the start-up report: "an agent definition
+  // was left out or changed: <file>:<line>: <what>" and the like.
+  std::vector<std::string> problems;
   std::shared_ptr<hooks::HookSet> hooks;   // knows the session already
   std::vector<std::string> hook_warnings;  // hook entries skipped, for the start-up report
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);
 
-// The loop's options for `model`: provider, model, thinking, tools, the system prompt, the
-// turn limit and the working directory. Sinks, gate and hooks are the caller's.
+// The loop's options for `model`: provider, model, thinking, tools, the system prompt (with
+// the skills when the skill tool is among `tools`), the turn limit and the working directory.
+// Sinks, gate and hooks are the caller's.
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context, core::Provider& provider,
                                     const core::ToolRegistry& tools);

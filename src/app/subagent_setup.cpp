@@ -1,6 +1,7 @@
 #include "app/subagent_setup.hpp"
 
 #include <algorithm>
+#include "app/extension_setup.hpp"
 #include "app/settings.hpp"
 #include "app/system_prompt.hpp"
 
@@ -13,29 +14,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The model `name` means among `entry`'s: its id, or a family alias as Claude Code's definitions
-// write it ("sonnet", "opus", "haiku": the first listed model of that family).
-std::optional<core::ModelInfo> model_named(const provider::ProviderEntry& entry,
-                                           const std::string& name) {
-  if (const provider::ModelEntry* exact = entry.find(name)) return provider::model_info(*exact);
-  for (const provider::ModelEntry& model : entry.models) {
-    if (model.id.find("-" + name) != std::string::npos) return provider::model_info(model);
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 SubagentSetup setup_subagents(const RunContext& context) {
   auto environment = std::make_shared<agent::SubagentEnvironment>();
   environment->agents =
       std::make_shared<extensions::AgentCatalog>(extensions::load_agent_definitions(
-          {context.cwd, context.user_config_dir,
-           context.env("HOME") ? fs::path(*context.env("HOME")) : fs::path()}));
+          extension_roots(context.env, context.cwd, context.user_config_dir)));
   environment->system_prompt = [cwd = context.cwd, instructions = context.instructions](
                                    const extensions::AgentDefinition& definition,
                                    const std::vector<core::ToolSpec>& tools) {
-    return build_system_prompt({tools, cwd, today(), instructions,
+    return build_system_prompt({tools, cwd, today(), instructions, "",
                                 definition.system_prompt.empty()
                                     ? std::nullopt
                                     : std::optional<std::string>(definition.system_prompt),
@@ -48,7 +37,8 @@ SubagentSetup setup_subagents(const RunContext& context) {
                                      const std::string& provider_name,
                                      const std::string& name) -> std::optional<core::ModelInfo> {
       const provider::ProviderEntry* entry = configuration->find_provider(provider_name);
-      return entry != nullptr ? model_named(*entry, name) : std::nullopt;
+      const provider::ModelEntry* model = entry != nullptr ? model_named(*entry, name) : nullptr;
+      return model != nullptr ? std::optional(provider::model_info(*model)) : std::nullopt;
     };
   }
   return {environment, agent::make_task_tool(environment, 0, std::nullopt)};

@@ -2,7 +2,10 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <ctime>
+
+#include "tools/todo_write.hpp"
 
 namespace nib::app {
 
@@ -19,6 +22,13 @@ constexpr const char* kIntroduction =
     "- Tool results may be truncated; they say how to get the rest.\n"
     "- Be concise. Show file paths clearly. Do not invent results you did not see.\n";
 
+// When a plan is worth keeping; said only when todo_write is offered.
+constexpr const char* kPlanGuideline =
+    "\nFor a task of 3 or more steps, or several tasks at once, keep a plan with todo_write: "
+    "write it before you start, mark one item in_progress while you work on it and completed "
+    "as soon as it is done, and add or drop items as you learn more. The user watches it. Skip "
+    "it for a single quick change or a question.\n";
+
 }  // namespace
 
 std::string build_system_prompt(const SystemPromptParts& parts) {
@@ -29,6 +39,12 @@ std::string build_system_prompt(const SystemPromptParts& parts) {
     const std::string first_line = tool.description.substr(0, tool.description.find('\n'));
     prompt += "- " + tool.name + ": " + first_line + "\n";
   }
+  if (std::any_of(parts.tools.begin(), parts.tools.end(), [](const core::ToolSpec& tool) {
+        return tool.name == tools::kTodoWriteToolName;
+      })) {
+    prompt += kPlanGuideline;
+  }
+  prompt += parts.skills;
   utsname system{};
   uname(&system);
   prompt += "\nWorking directory: " + parts.cwd.string() + "\nPlatform: " + system.sysname + " " +

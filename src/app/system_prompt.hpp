@@ -1,5 +1,6 @@
 #pragma once
-// The system prompt: who nib is (or the user's own prompt), the tools, the working directory,
+// The system prompt: who nib is (or the user's own prompt), the tools (with when to keep a
+// plan, when todo_write is one of them), the skills the model may load, the working directory,
 // the platform, the date, the project's instruction files and any text the user appends.
 
 #include <filesystem>
@@ -16,6 +17,7 @@ struct SystemPromptParts {
   std::filesystem::path cwd;
   std::string date;                 // YYYY-MM-DD
   std::string instructions;         // instructions_section() of the project's files
+  std::string skills;               // skills_prompt_section(); "" without the skill tool
   std::optional<std::string> base;  // --system-prompt: replaces nib's own introduction
   std::string appended;             // --append-system-prompt: added at the end
 };

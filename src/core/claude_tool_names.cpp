@@ -6,7 +6,7 @@ namespace nib::core {
 namespace {
 
 // The first alias of each nib tool is the name Claude Code's hooks receive for it.
-constexpr std::array<ToolNameAlias, 10> kAliases = {{
+constexpr std::array<ToolNameAlias, 12> kAliases = {{
     {"Read", "read"},
     {"Grep", "grep"},
     {"Glob", "find"},
@@ -17,6 +17,8 @@ constexpr std::array<ToolNameAlias, 10> kAliases = {{
     {"Write", "write"},
     {"Task", "task"},
     {"Agent", "task"},
+    {"TodoWrite", "todo_write"},
+    {"Skill", "skill"},
 }};
 
 }  // namespace

@@ -19,6 +19,8 @@
 // - A call that runs other runs (a task's subagent) reports their events as subagent events,
 //   each after its call's tool_running and before its tool_settled; the nested run's own events
 //   keep this same contract among themselves.
+// - A call that changes the plan (todo_write) reports one plan event, likewise between its
+//   tool_running and its tool_settled.
 
 #include <chrono>
 #include <cstddef>
@@ -29,6 +31,7 @@
 #include <variant>
 
 #include "core/messages.hpp"
+#include "core/plan.hpp"
 
 namespace nib::core {
 
@@ -106,6 +109,11 @@ struct HistoryCompactedEvent {
   std::size_t kept = 0;
 };
 
+// The model replaced its plan (todo_write): the whole new checklist.
+struct PlanEvent {
+  Plan items;
+};
+
 // An event of a nested run that a tool call started (a task's subagent), relayed to the run
 // that made the call. A subagent's own subagents arrive nested one level deeper.
 struct NestedEvent;
@@ -135,7 +143,7 @@ using Event =
     std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
                  ToolCallDeltaEvent, RetryEvent, ReplyRestartEvent, MessageEndEvent, ToolStartEvent,
                  ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent,
-                 UserMessageEvent, HistoryCompactedEvent, SubagentEvent, RunEndEvent>;
+                 UserMessageEvent, HistoryCompactedEvent, PlanEvent, SubagentEvent, RunEndEvent>;
 
 struct NestedEvent {
   Event event;

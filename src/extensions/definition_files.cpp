@@ -99,7 +99,14 @@ std::vector<DefinitionFolder> definition_folders(const ExtensionRoots& roots, st
   }
   std::vector<DefinitionFolder>& first = order == ScopeOrder::kProjectFirst ? project : user;
   std::vector<DefinitionFolder>& second = order == ScopeOrder::kProjectFirst ? user : project;
-  first.insert(first.end(), second.begin(), second.end());
+  // Started in the home directory, ~/.claude is the project's folder too: read it once, in its
+  // first place, so its definitions do not clash with themselves.
+  for (DefinitionFolder& folder : second) {
+    const bool seen = std::any_of(first.begin(), first.end(), [&](const DefinitionFolder& earlier) {
+      return earlier.path.lexically_normal() == folder.path.lexically_normal();
+    });
+    if (!seen) first.push_back(std::move(folder));
+  }
   return first;
 }
 

@@ -40,7 +40,8 @@ struct DefinitionFolder {
 
 enum class ScopeOrder { kProjectFirst, kUserFirst };
 
-// The folders holding `kind` ("agents", "skills", "commands"), best first.
+// The folders holding `kind` ("agents", "skills", "commands"), best first; a folder that is
+// both the project's and the user's (nib started in the home directory) is listed once, first.
 std::vector<DefinitionFolder> definition_folders(const ExtensionRoots& roots, std::string_view kind,
                                                  ScopeOrder order);
 

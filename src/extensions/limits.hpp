@@ -39,4 +39,9 @@ inline constexpr std::size_t kMaxDefaultDescriptionBytes = 100;
 inline constexpr std::size_t kMaxIncludeBytes = 64 * 1024;
 inline constexpr std::size_t kMaxIncludedBytes = 256 * 1024;
 
+// A loaded skill names the files of its folder (its resources) so the model can read the one
+// its instructions mean; a folder with more is summarised by count, since a skill that ships a
+// whole tree (node_modules, a dataset) must not flood the context.
+inline constexpr std::size_t kMaxListedSkillResources = 50;
+
 }  // namespace nib::extensions

@@ -5,8 +5,7 @@
 
 namespace nib::extensions {
 
-std::string listing_entry(std::string_view name, std::string_view description,
-                          std::string_view detail) {
+std::string listing_entry(std::string_view name, std::string_view description) {
   const bool cut = description.size() > kMaxListedDescriptionBytes;
   if (cut)
     description =
@@ -20,7 +19,6 @@ std::string listing_entry(std::string_view name, std::string_view description,
     if (c == '\n') entry += "  ";
   }
   if (cut) entry += "…";
-  if (!detail.empty()) entry += " (" + std::string(detail) + ")";
   return entry + "\n";
 }
 

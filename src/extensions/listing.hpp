@@ -7,10 +7,8 @@
 
 namespace nib::extensions {
 
-// "- <name>: <description>\n", or "- <name>: <description> (<detail>)\n": the description cut
-// at kMaxListedDescriptionBytes (on a UTF-8 boundary, with "…"), its further lines indented by
-// two spaces under the entry; the detail (a path, say) is never cut.
-std::string listing_entry(std::string_view name, std::string_view description,
-                          std::string_view detail = {});
+// "- <name>: <description>\n": the description cut at kMaxListedDescriptionBytes (on a UTF-8
+// boundary, with "…"), its further lines indented by two spaces under the entry.
+std::string listing_entry(std::string_view name, std::string_view description);
 
 }  // namespace nib::extensions

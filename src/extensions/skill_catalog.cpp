@@ -98,7 +98,7 @@ std::string skill_listing(const std::vector<SkillDefinition>& skills) {
             [](const SkillDefinition* a, const SkillDefinition* b) { return a->name < b->name; });
   std::string listing;
   for (const SkillDefinition* skill : listed) {
-    listing += listing_entry(skill->name, skill->description, skill->file.string());
+    listing += listing_entry(skill->name, skill->description);
   }
   return listing;
 }

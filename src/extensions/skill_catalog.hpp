@@ -72,7 +72,8 @@ struct SkillCatalog {
 SkillCatalog load_skills(const ExtensionRoots& roots);
 
 // The skills the model may use (model_invocable), sorted by name, for the system prompt:
-//   "- pdf-forms: Fills PDF forms ... (/home/u/.claude/skills/pdf-forms/SKILL.md)\n"
+//   "- pdf-forms: Fills PDF forms ...\n"
+// Names and descriptions only: the skill tool (skill_tool.hpp) gives the body and the folder.
 // Descriptions are cut as in agent_listing. "" when there are none.
 std::string skill_listing(const std::vector<SkillDefinition>& skills);
 

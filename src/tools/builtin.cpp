@@ -10,6 +10,7 @@
 #include "tools/job_tools.hpp"
 #include "tools/ls.hpp"
 #include "tools/read.hpp"
+#include "tools/todo_write.hpp"
 #include "tools/web_fetch.hpp"
 #include "tools/write.hpp"
 
@@ -23,10 +24,16 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   bash.withheld_environment = options.withheld_environment;
   bash.launcher = options.command_launcher;
   bash.jobs = options.jobs;
-  std::vector<core::ToolPtr> tools = {make_read_tool(files), make_bash_tool(std::move(bash)),
-                                      make_edit_tool(files), make_write_tool(files),
-                                      make_find_tool(),      make_ls_tool(),
-                                      make_grep_tool(),      make_web_fetch_tool()};
+  std::vector<core::ToolPtr> tools = {
+      make_read_tool(files),
+      make_bash_tool(std::move(bash)),
+      make_edit_tool(files),
+      make_write_tool(files),
+      make_find_tool(),
+      make_ls_tool(),
+      make_grep_tool(),
+      make_web_fetch_tool(),
+      make_todo_write_tool(options.plan ? options.plan : std::make_shared<PlanBoard>())};
   if (options.jobs) {
     for (core::ToolPtr& tool : make_job_tools(options.jobs)) tools.push_back(std::move(tool));
   }

@@ -8,6 +8,7 @@
 #include "core/tool.hpp"
 #include "tools/command_launcher.hpp"
 #include "tools/job_table.hpp"
+#include "tools/todo_write.hpp"
 #include "util/result.hpp"
 
 namespace nib::tools {
@@ -23,6 +24,9 @@ struct BuiltinOptions {
   // The process's background jobs: with them, bash offers run_in_background and the job tools
   // (job_output, job_kill, job_list) join the set.
   std::shared_ptr<JobTable> jobs;
+  // Where todo_write keeps the plan: the front end's, which it draws; null gives the set a
+  // plan of its own (a subagent's, `nib tool`'s).
+  std::shared_ptr<PlanBoard> plan;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record

@@ -190,4 +190,10 @@ inline constexpr std::size_t kHtmlMaxParseDepth = 2000;
 // the worker thread's stack.
 inline constexpr std::size_t kHtmlMaxDepth = 400;
 
+// todo_write: a plan is a short checklist the user watches above the editor and the model
+// rewrites whole at every change, so every item costs tokens on each update. Real plans have a
+// handful of items of a line each; these bounds keep a runaway list from flooding the context.
+inline constexpr std::size_t kMaxPlanItems = 50;
+inline constexpr std::size_t kMaxPlanItemBytes = 500;
+
 }  // namespace nib::tools

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "permissions/rule_list.hpp"
+#include "ui/plan_view.hpp"
 #include "ui/tool_summary.hpp"
 
 namespace nib::ui {
@@ -68,6 +69,9 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
   for (const std::string& message : state.queued) {
     rows.push_back(
         truncate(styled("↳ queued: ", kDim).add(printable_lines(message).front(), kDim), width));
+  }
+  if (state.working || !plan_finished(state.plan)) {
+    for (StyledLine& row : render_plan(state.plan, width)) rows.push_back(std::move(row));
   }
 
   const EditorView editor =

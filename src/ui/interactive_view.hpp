@@ -1,15 +1,16 @@
 #pragma once
 // Composes the interactive screen's live region from the UI's state: the transcript's live
-// part, a working indicator, queued steering messages, then the input area (the editor with
-// its completion menu, or an approval question, or a picker), and the footer. Decides how many
-// rows the transcript may keep live so the whole region fits the screen, and takes the rest
-// from the transcript for scrollback. Reads only the state it is given; not thread-safe.
+// part, a working indicator, queued steering messages, the model's plan, then the input area (the
+// editor with its completion menu, or an approval question, or a picker), and the footer. Decides
+// how many rows the transcript may keep live so the whole region fits the screen, and takes the
+// rest from the transcript for scrollback. Reads only the state it is given; not thread-safe.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/plan.hpp"
 #include "ui/footer.hpp"
 #include "ui/inline_renderer.hpp"
 #include "ui/line_editor.hpp"
@@ -45,6 +46,7 @@ struct ViewState {
   UiClock::time_point working_since{};  // for the elapsed time beside the spinner
   std::string working_label = "Working";
   std::vector<std::string> queued;  // steering messages not yet delivered
+  core::Plan plan;                  // the model's plan (todo_write); shown unless finished and idle
   std::optional<ApprovalView> approval;
   std::optional<PickerView> picker;
   std::vector<Completion> completions;

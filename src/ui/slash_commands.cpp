@@ -45,18 +45,28 @@ std::optional<CommandLine> parse_command(std::string_view text) {
   return CommandLine{std::string(name), std::string(trim(text.substr(end)))};
 }
 
-std::vector<Completion> complete(std::string_view text, const ArgumentChoices& choices) {
+std::vector<Completion> complete(std::string_view text, const ArgumentChoices& choices,
+                                 const std::vector<ExtraCommand>& extra) {
   std::vector<Completion> out;
   if (!text.starts_with('/') || text.find('\n') != std::string_view::npos) return out;
   const std::size_t space = text.find(' ');
   if (space == std::string_view::npos) {
     const std::string_view typed = text.substr(1);
+    const auto offer = [&](std::string_view name, std::string_view argument,
+                           std::string_view help) {
+      if (!name.starts_with(typed)) return;
+      std::string label = "/" + std::string(name);
+      if (!argument.empty()) label += " " + std::string(argument);
+      out.push_back({"/" + std::string(name) + (argument.empty() ? "" : " "), std::move(label),
+                     std::string(help)});
+    };
     for (const SlashCommand& command : slash_commands()) {
-      if (!command.name.starts_with(typed)) continue;
-      std::string label = "/" + std::string(command.name);
-      if (!command.argument.empty()) label += " " + std::string(command.argument);
-      out.push_back({"/" + std::string(command.name) + (command.argument.empty() ? "" : " "),
-                     std::move(label), std::string(command.help)});
+      offer(command.name, command.argument, command.help);
+    }
+    for (const ExtraCommand& command : extra) {
+      if (find_command(command.name) == nullptr) {
+        offer(command.name, command.argument, command.help);
+      }
     }
     return out;
   }

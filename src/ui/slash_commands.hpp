@@ -19,6 +19,14 @@ struct SlashCommand {
 // Every command, in the order /help lists them.
 const std::vector<SlashCommand>& slash_commands();
 
+// A command the user brought (a custom command or a skill), offered after the built-in ones;
+// a built-in command of the same name wins.
+struct ExtraCommand {
+  std::string name;      // as typed after '/': "component", "frontend:component"
+  std::string argument;  // its argument hint, "" when none
+  std::string help;      // its description and where it comes from: "... (project:frontend)"
+};
+
 struct CommandLine {
   std::string name;      // "model"
   std::string argument;  // the rest, trimmed
@@ -37,9 +45,10 @@ struct Completion {
 // The choices for a command's argument (e.g. model ids for "model"); empty for none.
 using ArgumentChoices = std::function<std::vector<Completion>(std::string_view command)>;
 
-// What `text` (the editor's contents) can be completed to: command names while the first word
-// is typed, then the command's argument choices that start with what was typed. Empty when
-// nothing applies.
-std::vector<Completion> complete(std::string_view text, const ArgumentChoices& choices);
+// What `text` (the editor's contents) can be completed to: command names (built-in, then
+// `extra` ones not named like a built-in) while the first word is typed, then a built-in
+// command's argument choices that start with what was typed. Empty when nothing applies.
+std::vector<Completion> complete(std::string_view text, const ArgumentChoices& choices,
+                                 const std::vector<ExtraCommand>& extra = {});
 
 }  // namespace nib::ui

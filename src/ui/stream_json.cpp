@@ -59,6 +59,14 @@ json to_json(const ToolResult& result) {
   return out;
 }
 
+json to_json(const Plan& plan) {
+  json items = json::array();
+  for (const PlanItem& item : plan) {
+    items.push_back({{"content", item.content}, {"status", plan_status_name(item.status)}});
+  }
+  return items;
+}
+
 json to_json(const Message& message) {
   if (const auto* user = std::get_if<UserMessage>(&message)) {
     return {{"role", "user"}, {"content", to_json(user->content)}};
@@ -130,6 +138,8 @@ json to_json(const Event& event) {
           return {{"type", "user_message"}, {"message", to_json(Message{e.message})}};
         } else if constexpr (std::is_same_v<T, HistoryCompactedEvent>) {
           return {{"type", "compaction"}, {"summary", e.summary}, {"kept_messages", e.kept}};
+        } else if constexpr (std::is_same_v<T, PlanEvent>) {
+          return {{"type", "plan"}, {"items", to_json(e.items)}};
         } else if constexpr (std::is_same_v<T, SubagentEvent>) {
           // Flat: the subagent's event as it would be its own run's, tagged with where it
           // comes from; a deeper subagent's names its own parent call, which is a call of the

@@ -16,7 +16,10 @@ nlohmann::json to_json(const core::Content& content);
 nlohmann::json to_json(const core::Usage& usage);
 nlohmann::json to_json(const core::ToolResult& result);
 nlohmann::json to_json(const core::Message& message);
+// [{"content": "Add the parser", "status": "in_progress"}, ...]
+nlohmann::json to_json(const core::Plan& plan);
 // One line of stream-json: {"type": "<event name>", ...}. The run's end is the "result" line.
+// A plan change (todo_write) is {"type": "plan", "items": [...]}, the whole new plan.
 // A subagent's event is the line its own run would have, plus "parent_tool_call_id" (the task
 // call that started it), "agent_id", "agent_name" and "depth" (1 for this run's subagents).
 nlohmann::json to_json(const core::Event& event);

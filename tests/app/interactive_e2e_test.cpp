@@ -301,6 +301,66 @@ TEST_F(InteractiveTest, JobsListsTheBackgroundJobsKillsOneAndTheModelHearsOfIt) 
                        "Background job 1 (`echo serving-now; exec sleep 987661`) has "
                        "finished: killed by nib (the user (/jobs kill))"))
       << prompt;
+}
+
+TEST_F(InteractiveTest, ThePlanIsShownAboveTheEditorAsItChangesAndComesBackWithContinue) {
+  const std::string first = R"({"items":[{"content":"Write the parser","status":"in_progress"},)"
+                            R"({"content":"Write tests","status":"pending"}]})";
+  const std::string second = R"({"items":[{"content":"Write the parser","status":"completed"},)"
+                             R"({"content":"Write tests","status":"in_progress"}]})";
+  server_.enqueue(MockReply::tool_calls({{"call_1", "todo_write", first}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_2", "todo_write", second},
+       {"call_3", "bash", json{{"command", blocked_until_released("echo ok")}}.dump()}}));
+  server_.enqueue(MockReply::text("Halfway."));
+  auto tmux = start();
+  send(*tmux, "build it");
+  // While the command runs, the second plan is already on screen, above the editor.
+  ASSERT_TRUE(tmux->wait_for([](const std::string& screen) {
+    return contains(screen, "Plan 1/2 done\n  ✔ Write the parser\n  ▶ Write tests\n");
+  })) << tmux->screen();
+  dir_.write("release", "");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Halfway.")) << tmux->screen();
+  quit(*tmux);
+
+  auto again = start({"-c"});
+  ASSERT_TRUE(again->wait_for_text("Plan 1/2 done")) << again->screen();
+  EXPECT_TRUE(contains(again->screen(), "  ▶ Write tests\n")) << again->screen();
+  quit(*again);
+}
+
+TEST_F(InteractiveTest, SlashSkillLoadsItForTheNextMessageAndCommandsAreInHelp) {
+  dir_.write(".claude/skills/release-notes/SKILL.md",
+             "---\nname: release-notes\ndescription: Write release notes from the git log\n---\n"
+             "List the changes since the last tag, grouped by kind.\n");
+  dir_.write(".claude/commands/review.md",
+             "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview $1.\n");
+  server_.enqueue(MockReply::text("Notes written."));
+  server_.enqueue(MockReply::text("Reviewed."));
+  auto tmux = start();
+  tmux->type("/rev");
+  ASSERT_TRUE(tmux->wait_for_text("/review [file]")) << tmux->screen();
+  EXPECT_TRUE(contains(tmux->screen(), "Review a file (project)")) << tmux->screen();
+  for (int i = 0; i < 4; ++i) tmux->press("BSpace");
+  send(*tmux, "/help");
+  ASSERT_TRUE(tmux->wait_for_text("Your commands and skills (a built-in command wins"))
+      << tmux->screen();
+  EXPECT_TRUE(contains(tmux->screen(), "/release-notes")) << tmux->screen();
+
+  send(*tmux, "/release-notes");
+  ASSERT_TRUE(tmux->wait_for_text("Skill release-notes loaded")) << tmux->screen();
+  EXPECT_TRUE(server_.requests().empty());
+  send(*tmux, "for 2.0");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Notes written.")) << tmux->screen();
+  // The skill's instructions, then the prompt.
+  const std::string sent = messages(0).back()["content"];
+  EXPECT_TRUE(contains(sent, "<skill name=\"release-notes\"")) << sent;
+  EXPECT_TRUE(contains(sent, "grouped by kind.\n</skill>\n\nfor 2.0")) << sent;
+
+  send(*tmux, "/review main.cpp");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Reviewed.")) << tmux->screen();
+  EXPECT_EQ(messages(1).back()["content"], "Review main.cpp.");
+  EXPECT_TRUE(contains(tmux->screen(), "> /review main.cpp")) << tmux->screen();
   quit(*tmux);
 }
 

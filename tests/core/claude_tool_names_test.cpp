@@ -16,7 +16,9 @@ TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
   EXPECT_EQ(nib_tool_name("Write"), "write");
   EXPECT_EQ(nib_tool_name("Task"), "task");
   EXPECT_EQ(nib_tool_name("Agent"), "task");
-  EXPECT_EQ(claude_tool_aliases().size(), 10u);
+  EXPECT_EQ(nib_tool_name("TodoWrite"), "todo_write");
+  EXPECT_EQ(nib_tool_name("Skill"), "skill");
+  EXPECT_EQ(claude_tool_aliases().size(), 12u);
 }
 
 TEST(ClaudeToolNamesTest, OtherNamesPassThroughUnchanged) {

@@ -35,6 +35,18 @@ TEST(DefinitionFilesTest, FoldersComeInTheFormatsOrder) {
   EXPECT_EQ(definition_folders({"/work", "", ""}, "agents", ScopeOrder::kProjectFirst).size(), 2u);
 }
 
+TEST(DefinitionFilesTest, AHomeDirectoryThatIsTheProjectIsSearchedOnce) {
+  const auto commands = definition_folders({"/home/u", "/cfg/nib", "/home/u/"}, "commands",
+                                           ScopeOrder::kProjectFirst);
+  ASSERT_EQ(commands.size(), 3u);
+  EXPECT_EQ(commands[1].path, "/home/u/.claude/commands");
+  EXPECT_EQ(commands[1].origin, Origin::kProjectClaude);
+  const auto skills =
+      definition_folders({"/home/u", "/cfg/nib", "/home/u"}, "skills", ScopeOrder::kUserFirst);
+  ASSERT_EQ(skills.size(), 3u);
+  EXPECT_EQ(skills[1].origin, Origin::kUserClaude);
+}
+
 TEST(DefinitionFilesTest, ListsMarkdownFilesSortedAndRecursively) {
   TempDir dir;
   dir.write("b.md", "");

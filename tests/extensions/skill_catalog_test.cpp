@@ -137,12 +137,11 @@ TEST(SkillCatalogTest, ASymlinkedSkillFolderIsFollowed) {
   EXPECT_EQ(catalog.find("shared")->description, "Shared.");
 }
 
-TEST(SkillCatalogTest, TheListingNamesTheModelsSkillsAndTheirFiles) {
+TEST(SkillCatalogTest, TheListingNamesTheModelsSkillsAndTheirDescriptionsOnly) {
   SkillDefinition manual{.name = "manual", .description = "User only.", .model_invocable = false};
   SkillDefinition pdf{.name = "pdf", .description = "PDF work.", .file = "/s/pdf/SKILL.md"};
   SkillDefinition csv{.name = "csv", .description = "CSV work.", .file = "/s/csv/SKILL.md"};
-  EXPECT_EQ(skill_listing({pdf, manual, csv}),
-            "- csv: CSV work. (/s/csv/SKILL.md)\n- pdf: PDF work. (/s/pdf/SKILL.md)\n");
+  EXPECT_EQ(skill_listing({pdf, manual, csv}), "- csv: CSV work.\n- pdf: PDF work.\n");
   EXPECT_EQ(skill_listing({manual}), "");
 }
 

@@ -68,6 +68,18 @@ TEST_F(InteractiveViewTest, WorkingShowsASpinnerTheElapsedTimeAndQueuedMessages)
   EXPECT_TRUE(contains(rows, "↳ queued: also run the tests\n")) << rows;
 }
 
+TEST_F(InteractiveViewTest, ThePlanIsAboveTheEditorUntilItIsFinishedAndTheRunEnded) {
+  editor_.set_text("next");
+  state_.plan = {{"Write the parser", core::PlanStatus::kInProgress}};
+  std::string rows = text_of(frame().rows);
+  EXPECT_TRUE(contains(rows, "Plan 0/1 done\n  ▶ Write the parser\n────")) << rows;
+  state_.plan[0].status = core::PlanStatus::kCompleted;
+  state_.working = true;
+  EXPECT_TRUE(contains(text_of(frame().rows), "✔ Write the parser")) << text_of(frame().rows);
+  state_.working = false;
+  EXPECT_FALSE(contains(text_of(frame().rows), "Plan")) << text_of(frame().rows);
+}
+
 TEST_F(InteractiveViewTest, AnApprovalQuestionReplacesTheEditor) {
   editor_.set_text("draft");
   state_.approval = ApprovalView{"Allow bash rm -rf build?"};

@@ -46,6 +46,22 @@ TEST(SlashCommands, CompletesNamesThenArguments) {
   EXPECT_TRUE(complete("/model\nmore", choices).empty());
 }
 
+TEST(SlashCommands, CompletesCustomCommandsAfterTheBuiltInOnesWhichWin) {
+  const std::vector<ExtraCommand> extra{
+      {"review", "[file]", "Review a file (project)"},
+      {"component", "", "Create a component (project:frontend)"},
+      {"model", "", "shadowed by the built-in"},
+  };
+  const auto review = complete("/re", {}, extra);
+  ASSERT_EQ(labels(review), (std::vector<std::string>{"/resume", "/review [file]"}));
+  EXPECT_EQ(review[1].text, "/review ");
+  EXPECT_EQ(review[1].description, "Review a file (project)");
+  EXPECT_EQ(complete("/comp", {}, extra)[1].text, "/component");
+  const auto model = complete("/mod", {}, extra);
+  ASSERT_EQ(model.size(), 1u);
+  EXPECT_EQ(model[0].description, "switch the model (a list without an id)");
+}
+
 TEST(Footer, ShowsModelPlaceContextUsageAndCost) {
   FooterInfo info;
   info.model = "gpt-5.4";

@@ -17,5 +17,16 @@ TEST(StreamJsonTest, ACompactionSaysWhatItKept) {
       nlohmann::json({{"type", "compaction"}, {"summary", "the summary"}, {"kept_messages", 3}}));
 }
 
+TEST(StreamJsonTest, APlanChangeCarriesTheWholePlan) {
+  const core::Plan plan{{"Read it", core::PlanStatus::kCompleted},
+                        {"Fix it", core::PlanStatus::kInProgress},
+                        {"Test it", core::PlanStatus::kPending}};
+  EXPECT_EQ(to_json(core::Event{core::PlanEvent{plan}}),
+            nlohmann::json::parse(R"({"type": "plan", "items": [
+                {"content": "Read it", "status": "completed"},
+                {"content": "Fix it", "status": "in_progress"},
+                {"content": "Test it", "status": "pending"}]})"));
+}
+
 }  // namespace
 }  // namespace nib::ui

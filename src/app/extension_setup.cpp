@@ -1,0 +1,36 @@
+#include "app/extension_setup.hpp"
+
+#include "ui/slash_commands.hpp"
+
+namespace nib::app {
+
+namespace fs = std::filesystem;
+
+extensions::ExtensionRoots extension_roots(const EnvLookup& env, const fs::path& cwd,
+                                           const fs::path& user_config_dir) {
+  const auto home = env("HOME");
+  return {cwd, user_config_dir, home ? fs::path(*home) : fs::path()};
+}
+
+UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots) {
+  std::vector<std::string> built_in;
+  for (const ui::SlashCommand& command : ui::slash_commands()) {
+    built_in.emplace_back(command.name);
+  }
+  return {std::make_shared<const extensions::SkillCatalog>(extensions::load_skills(roots)),
+          std::make_shared<const extensions::CommandCatalog>(
+              extensions::load_commands(roots, built_in))};
+}
+
+std::vector<std::string> extension_problems(const UserExtensions& extensions) {
+  std::vector<std::string> lines;
+  for (const extensions::Problem& problem : extensions.skills->problems) {
+    lines.push_back("a skill was left out or changed: " + problem.text());
+  }
+  for (const extensions::Problem& problem : extensions.commands->problems) {
+    lines.push_back("a custom command was left out or changed: " + problem.text());
+  }
+  return lines;
+}
+
+}  // namespace nib::app

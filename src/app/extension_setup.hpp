@@ -1,0 +1,37 @@
+#pragma once
+// The skills and custom commands a session offers, loaded once at start from the working
+// directory's and the user's folders (.nib/, .claude/, ~/.config/nib/, ~/.claude/), with the
+// problems found in them for the start-up report. Wiring only; the catalogs are immutable
+// once loaded, so they are shared by every thread of the session.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/environment.hpp"
+#include "extensions/command_catalog.hpp"
+#include "extensions/definition_files.hpp"
+#include "extensions/skill_catalog.hpp"
+
+namespace nib::app {
+
+// Where definitions are looked for: the working directory, nib's user folder
+// (~/.config/nib) and $HOME (for ~/.claude).
+extensions::ExtensionRoots extension_roots(const EnvLookup& env, const std::filesystem::path& cwd,
+                                           const std::filesystem::path& user_config_dir);
+
+struct UserExtensions {
+  std::shared_ptr<const extensions::SkillCatalog> skills;
+  std::shared_ptr<const extensions::CommandCatalog> commands;
+};
+
+// The skills and commands under `roots`. A top-level command named like a built-in slash
+// command is left out (the built-in wins) and reported.
+UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots);
+
+// One line per problem, "a skill was left out or changed: <file>:<line>: <what>" (or "a custom
+// command ..."), for stderr or a notice.
+std::vector<std::string> extension_problems(const UserExtensions& extensions);
+
+}  // namespace nib::app
