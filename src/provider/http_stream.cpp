@@ -237,7 +237,7 @@ SlistPtr build_headers(const HttpRequest& request) {
     if (curl_slist* grown = curl_slist_append(list, line.c_str())) list = grown;
   };
   add("Content-Type: application/json");
-  add("Accept: text/event-stream");
+  add("Accept: " + request.accept);
   add("Expect:");  // no "100 Continue" round trip before large request bodies
   if (!request.bearer_token.empty()) add("Authorization: Bearer " + request.bearer_token);
   for (const auto& [name, value] : request.headers) add(name + ": " + value);

@@ -48,6 +48,16 @@ bool make_pipe(Pipe& pipe) {
          ::fcntl(pipe.read_end.get(), F_SETFL, O_NONBLOCK) == 0;
 }
 
+// A pipe for the child's stdin: the child reads the read end, nib writes the write end, which
+// stays blocking (writes wait for the child to read rather than failing part-way).
+bool make_stdin_pipe(Pipe& pipe) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  pipe.read_end.reset(fds[0]);
+  pipe.write_end.reset(fds[1]);
+  return move_above_standard(pipe.read_end) && move_above_standard(pipe.write_end);
+}
+
 std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   std::vector<char*> pointers;
   pointers.reserve(strings.size() + 1);
@@ -66,6 +76,7 @@ struct ChildSetup {
   char* const* argv;
   char* const* envp;
   const char* cwd;
+  int stdin_fd;  // -1: /dev/null
   int stdout_fd;
   int stderr_fd;
   pid_t parent;
@@ -120,11 +131,17 @@ struct KernelSigaction {
     // The parent may have died before the signal was set; then nobody waits for this one.
     if (::syscall(SYS_getppid) != setup.parent) return fail(setup, "find the parent");
   }
-  const long null_fd = ::syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
-  if (null_fd < 0) return fail(setup, "open /dev/null");
-  if (null_fd != STDIN_FILENO) {
-    if (::syscall(SYS_dup3, null_fd, STDIN_FILENO, 0) < 0) return fail(setup, "redirect stdin");
-    ::syscall(SYS_close, null_fd);
+  if (setup.stdin_fd >= 0) {
+    if (::syscall(SYS_dup3, setup.stdin_fd, STDIN_FILENO, 0) < 0) {
+      return fail(setup, "redirect stdin");
+    }
+  } else {
+    const long null_fd = ::syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
+    if (null_fd < 0) return fail(setup, "open /dev/null");
+    if (null_fd != STDIN_FILENO) {
+      if (::syscall(SYS_dup3, null_fd, STDIN_FILENO, 0) < 0) return fail(setup, "redirect stdin");
+      ::syscall(SYS_close, null_fd);
+    }
   }
   if (::syscall(SYS_dup3, setup.stdout_fd, STDOUT_FILENO, 0) < 0 ||
       ::syscall(SYS_dup3, setup.stderr_fd, STDERR_FILENO, 0) < 0) {
@@ -215,7 +232,8 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   SpawnedProcess process;
   Pipe out;
   Pipe err;
-  if (!make_pipe(out) || !make_pipe(err)) {
+  Pipe in;
+  if (!make_pipe(out) || !make_pipe(err) || (request.pipe_stdin && !make_stdin_pipe(in))) {
     return util::Result<SpawnedProcess>::failure(std::string("cannot create pipes: ") +
                                                  std::strerror(errno));
   }
@@ -225,6 +243,7 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                    .argv = argv.data(),
                    .envp = envp.data(),
                    .cwd = request.cwd.c_str(),
+                   .stdin_fd = request.pipe_stdin ? in.read_end.get() : -1,
                    .stdout_fd = out.write_end.get(),
                    .stderr_fd = err.write_end.get(),
                    .parent = ::getpid(),
@@ -247,6 +266,7 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   }
   process.stdout_fd = std::move(out.read_end);
   process.stderr_fd = std::move(err.read_end);
+  process.stdin_fd = std::move(in.write_end);
   return process;
 }
 

@@ -55,6 +55,32 @@ TEST(RegistryTest, SpecsKeepRegistrationOrder) {
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "a"}));
 }
 
+TEST(RegistryTest, AddedToolsComeAfterTheOthersAndKeepEarlierLookupsValid) {
+  auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  const RegisteredTool* before = registry->find("b");
+  ASSERT_TRUE(registry->add(tool_with_schema("late", kReadSchema)).ok());
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "late"}));
+  EXPECT_EQ(registry->find("b"), before);
+  ASSERT_NE(registry->find("late"), nullptr);
+  EXPECT_TRUE(registry->find("late")->schema->validate(nlohmann::json::object()).size() == 1);
+}
+
+TEST(RegistryTest, AddRefusesADuplicateOrABadSchemaAndChangesNothing) {
+  auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  const util::Status duplicate = registry->add(tool_with_schema("b", kReadSchema));
+  EXPECT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.error().find("registered twice: by built-in tool #1"), std::string::npos);
+  EXPECT_FALSE(registry->add(tool_with_schema("bad", {{"type", 7}})).ok());
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"b"}));
+}
+
+TEST(RegistryTest, KeepsANoteForTheSystemPrompt) {
+  auto registry = testing::registry_of({});
+  EXPECT_EQ(registry->note(), "");
+  registry->set_note("MCP server x is connecting");
+  EXPECT_EQ(registry->note(), "MCP server x is connecting");
+}
+
 TEST(PrepareTest, UnknownToolListsTheAvailableOnes) {
   auto registry = testing::registry_of(
       {tool_with_schema("read", kReadSchema), tool_with_schema("bash", kReadSchema)});
