@@ -29,7 +29,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
       "on stderr\n"
       "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
-      "  nib sessions           list this directory's saved sessions",
+      "  nib sessions           list this directory's saved sessions\n"
+      "  nib mcp ...            list, add, remove and approve MCP servers; serve nib's tools",
       "nib"};
   CliOptions options;
   std::vector<std::string> words;
@@ -77,6 +78,12 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--ask", ask,
                  "Ask before running these tools (comma-separated, or 'all'); print mode, which "
                  "cannot ask, refuses them");
+  std::string mcp_allow;
+  app.add_option("--mcp-config", options.mcp_config,
+                 "A JSON file of MCP servers ({\"mcpServers\": {...}}); may be repeated");
+  app.add_option("--mcp-allow", mcp_allow,
+                 "Run these MCP servers of the project's .mcp.json or settings without asking "
+                 "(comma-separated, or 'all')");
   app.add_flag("--version", options.version, "Print the version and exit");
 
   try {
@@ -95,6 +102,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   if (format == "stream-json") options.output_format = OutputFormat::kStreamJson;
   if (app.count("--tools") > 0) options.tools = comma_list(tools);
   options.ask = comma_list(ask);
+  options.mcp_allow = comma_list(mcp_allow);
   return {options, 0, {}};
 }
 

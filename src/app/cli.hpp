@@ -27,7 +27,9 @@ struct CliOptions {
   OutputFormat output_format = OutputFormat::kText;
   int max_turns = 0;                              // 0: the default
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
-  std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
+  std::vector<std::string> ask;         // --ask a,b,c: tools that need the user's approval ("all")
+  std::vector<std::string> mcp_config;  // --mcp-config FILE (repeatable): more MCP servers
+  std::vector<std::string> mcp_allow;   // --mcp-allow a,b: project MCP servers to run ("all")
   bool version = false;
 };
 

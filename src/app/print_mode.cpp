@@ -66,6 +66,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   for (const std::string& problem : run.problems) {
     std::cerr << "nib: warning: an agent definition was left out or changed: " << problem << '\n';
   }
+  for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
   const core::ToolRegistry& registry = *run.tools;
   RunSession& session = run.session;
 

@@ -1,5 +1,6 @@
 #include "app/run_assembly.hpp"
 
+#include "app/mcp_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "tools/builtin.hpp"
@@ -25,8 +26,11 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) return Result::failure(session.error());
-  return RunResources{std::move(registry.value()), std::move(subagents.environment),
-                      std::move(session.value()), std::move(problems)};
+  auto mcp = start_mcp_servers(options, context, *registry.value());
+  if (!mcp.ok()) return Result::failure(mcp.error());
+  return RunResources{std::move(registry.value()),    std::move(subagents.environment),
+                      std::move(session.value()),     std::move(problems),
+                      std::move(mcp.value().servers), std::move(mcp.value().notices)};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -11,6 +11,7 @@
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
+#include "mcp/server_set.hpp"
 #include "ui/print_output.hpp"
 #include "util/result.hpp"
 
@@ -25,6 +26,10 @@ struct RunResources {
   std::shared_ptr<agent::SubagentEnvironment> subagents;
   RunSession session;
   std::vector<std::string> problems;  // of agent definitions, for the start-up report
+  // The MCP servers, started in the background; their tools join `tools` as they become ready.
+  // Last, so it ends (and stops the servers) before the registry it adds to.
+  std::unique_ptr<mcp::ServerSet> mcp;
+  std::vector<std::string> mcp_notices;  // servers left out, and why (mcp_setup.hpp)
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);

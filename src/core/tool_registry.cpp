@@ -62,6 +62,21 @@ std::vector<std::string> ToolRegistry::names() const {
   return order_;
 }
 
+void ToolRegistry::set_awaiter(Awaiter awaiter) {
+  std::unique_lock lock(mutex_);
+  awaiter_ = std::move(awaiter);
+}
+
+const RegisteredTool* ToolRegistry::find_or_await(const std::string& name) const {
+  if (const RegisteredTool* found = find(name)) return found;
+  Awaiter awaiter;
+  {
+    std::shared_lock lock(mutex_);
+    awaiter = awaiter_;
+  }
+  return awaiter && awaiter(name) ? find(name) : nullptr;
+}
+
 void ToolRegistry::set_note(std::string note) {
   std::unique_lock lock(mutex_);
   note_ = std::move(note);

@@ -5,6 +5,7 @@
 // a RegisteredTool pointer stays valid for the registry's life. Thread-safe: add() and set_note()
 // may run on any thread while others look tools up.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <shared_mutex>
@@ -42,6 +43,15 @@ class ToolRegistry {
   // document that is not a valid JSON Schema (the registry is unchanged then).
   util::Status add(ToolPtr tool);
 
+  // Called when a call names a tool that is not registered: may block until such a tool could
+  // have arrived (its MCP server was still connecting) and returns true when it is worth
+  // looking again. Set it before the run starts; it must not call back into the registry's
+  // awaiter setter.
+  using Awaiter = std::function<bool(const std::string& name)>;
+  void set_awaiter(Awaiter awaiter);
+  // find(), but a miss first asks the awaiter (see above).
+  const RegisteredTool* find_or_await(const std::string& name) const;
+
   // A short note on tools that are not (yet) here, e.g. MCP servers still connecting or failed,
   // which the loop appends to each request's system prompt so that the model is told rather
   // than finding them missing; "" for none.
@@ -55,6 +65,7 @@ class ToolRegistry {
 
   mutable std::shared_mutex mutex_;
   std::string note_;
+  Awaiter awaiter_;
   std::vector<std::string> order_;
   std::map<std::string, RegisteredTool> tools_;
 };

@@ -38,10 +38,9 @@ void add_embedded(const nlohmann::json& block, core::Content& content) {
     content.push_back(core::ImageBlock{blob, mime});
     return;
   }
-  content.push_back(core::TextBlock{"[resource " + uri + ": binary" +
-                                    (mime.empty() ? "" : " " + mime) + ", " +
-                                    std::to_string(blob.size() * 3 / 4) +
-                                    " bytes, not shown: nib passes only text and images]"});
+  content.push_back(core::TextBlock{
+      "[resource " + uri + ": binary" + (mime.empty() ? "" : " " + mime) + ", " +
+      std::to_string(blob.size() * 3 / 4) + " bytes, not shown: nib passes only text and images]"});
 }
 
 void add_block(const nlohmann::json& block, core::Content& content) {
@@ -65,8 +64,8 @@ void add_block(const nlohmann::json& block, core::Content& content) {
   } else if (type == "resource") {
     add_embedded(block, content);
   } else {
-    content.push_back(core::TextBlock{"[a content block of unknown type \"" + type +
-                                      "\", left out]"});
+    content.push_back(
+        core::TextBlock{"[a content block of unknown type \"" + type + "\", left out]"});
   }
 }
 
@@ -108,10 +107,9 @@ void cut_long_result(core::Content& content, const CreateLog& create_log) {
     room -= text->text.size();
     kept.push_back(std::move(block));
   }
-  kept.push_back(core::TextBlock{"[Result cut: it is about " +
-                                 std::to_string(total / kBytesPerToken) +
-                                 " tokens, more than the " + std::to_string(kMaxResultTokens) +
-                                 " shown; " + where + ".]"});
+  kept.push_back(core::TextBlock{
+      "[Result cut: it is about " + std::to_string(total / kBytesPerToken) +
+      " tokens, more than the " + std::to_string(kMaxResultTokens) + " shown; " + where + ".]"});
   content = std::move(kept);
 }
 

@@ -48,28 +48,28 @@ ServerPrompt parse_prompt(const nlohmann::json& item) {
 Client::Client(std::unique_ptr<Transport> transport, core::Clock& clock)
     : transport_(std::move(transport)), clock_(clock) {}
 
-Client::~Client() { transport_->close(); }
+Client::~Client() {
+  transport_->close();
+}
 
-util::Result<ServerHello> Client::connect(std::stop_token stop,
-                                          std::chrono::milliseconds timeout) {
+util::Result<ServerHello> Client::connect(std::stop_token stop, std::chrono::milliseconds timeout) {
   using Result = util::Result<ServerHello>;
-  const util::Status opened = transport_->open(
-      {.on_message = [this](Incoming message) { on_message(std::move(message)); },
-       .on_closed = [this](const std::string& reason) { on_closed(reason); }});
+  const util::Status opened =
+      transport_->open({.on_message = [this](Incoming message) { on_message(std::move(message)); },
+                        .on_closed = [this](const std::string& reason) { on_closed(reason); }});
   if (!opened.ok()) return Result::failure(opened.error());
-  const nlohmann::json params = {
-      {"protocolVersion", kProtocolVersion},
-      {"capabilities", nlohmann::json::object()},
-      {"clientInfo", {{"name", "nib"}, {"version", "0.1.0"}}}};
+  const nlohmann::json params = {{"protocolVersion", kProtocolVersion},
+                                 {"capabilities", nlohmann::json::object()},
+                                 {"clientInfo", {{"name", "nib"}, {"version", "0.1.0"}}}};
   auto answer = request("initialize", params, stop, timeout);
   if (!answer.ok()) return Result::failure(answer.error());
   const nlohmann::json& result = answer.value();
   if (!result.is_object()) return Result::failure("initialize's answer is not an object");
   ServerHello hello;
   hello.protocol_version = result.value("protocolVersion", std::string());
-  const bool accepted = std::any_of(std::begin(kAcceptedProtocolVersions),
-                                    std::end(kAcceptedProtocolVersions),
-                                    [&](const char* v) { return hello.protocol_version == v; });
+  const bool accepted =
+      std::any_of(std::begin(kAcceptedProtocolVersions), std::end(kAcceptedProtocolVersions),
+                  [&](const char* v) { return hello.protocol_version == v; });
   if (!accepted) {
     return Result::failure("the server speaks MCP revision \"" + hello.protocol_version +
                            "\"; nib speaks 2025-11-25 and 2025-06-18");
@@ -145,8 +145,8 @@ util::Result<nlohmann::json> Client::request(const std::string& method, nlohmann
       const std::string reason = stopped ? "the user interrupted the request"
                                          : "no answer within " + seconds_text(timeout);
       // The server may stop working on it; its late answer, if any, is dropped.
-      transport_->send(make_notification("notifications/cancelled",
-                                         {{"requestId", id}, {"reason", reason}}));
+      transport_->send(
+          make_notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
       transport_->abandon(id);
       return stopped ? fail(RequestFailure::Kind::kStopped,
                             "interrupted: " + method + " was cancelled before the answer came")
@@ -157,8 +157,8 @@ util::Result<nlohmann::json> Client::request(const std::string& method, nlohmann
   }
 }
 
-util::Result<nlohmann::json> Client::list_page(const std::string& method,
-                                               const std::string& cursor, std::stop_token stop,
+util::Result<nlohmann::json> Client::list_page(const std::string& method, const std::string& cursor,
+                                               std::stop_token stop,
                                                std::chrono::milliseconds timeout) {
   nlohmann::json params = nlohmann::json::object();
   if (!cursor.empty()) params["cursor"] = cursor;
@@ -224,7 +224,9 @@ std::string Client::closed_reason() const {
   return closed_reason_;
 }
 
-std::string Client::diagnostics() const { return transport_->diagnostics(); }
+std::string Client::diagnostics() const {
+  return transport_->diagnostics();
+}
 
 void Client::on_message(Incoming message) {
   switch (message.kind) {

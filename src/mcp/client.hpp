@@ -61,10 +61,10 @@ struct ServerPrompt {
 // Why a request failed; `message` is written for the model and for people.
 struct RequestFailure {
   enum class Kind {
-    kError,      // the server answered with an error
-    kTimedOut,   // no answer within the time allowed (the server was asked to cancel)
-    kStopped,    // the stop token fired (the server was asked to cancel)
-    kClosed,     // the connection closed before the answer (the server died)
+    kError,     // the server answered with an error
+    kTimedOut,  // no answer within the time allowed (the server was asked to cancel)
+    kStopped,   // the stop token fired (the server was asked to cancel)
+    kClosed,    // the connection closed before the answer (the server died)
   };
   Kind kind = Kind::kError;
   std::string message;
@@ -115,8 +115,7 @@ class Client {
   template <typename Item>
   util::Result<std::vector<Item>> list_all(const std::string& method, const char* field,
                                            Item (*parse)(const nlohmann::json&),
-                                           std::stop_token stop,
-                                           std::chrono::milliseconds timeout);
+                                           std::stop_token stop, std::chrono::milliseconds timeout);
 
   std::unique_ptr<Transport> transport_;
   core::Clock& clock_;

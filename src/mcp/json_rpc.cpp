@@ -5,7 +5,9 @@ namespace {
 
 using Result = util::Result<Incoming>;
 
-bool valid_id(const nlohmann::json& id) { return id.is_string() || id.is_number_integer(); }
+bool valid_id(const nlohmann::json& id) {
+  return id.is_string() || id.is_number_integer();
+}
 
 }  // namespace
 
@@ -73,8 +75,7 @@ nlohmann::json make_response(const nlohmann::json& id, nlohmann::json result) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
 
-nlohmann::json make_error_response(const nlohmann::json& id, int code,
-                                   const std::string& message) {
+nlohmann::json make_error_response(const nlohmann::json& id, int code, const std::string& message) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
 }
 

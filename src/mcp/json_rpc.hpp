@@ -32,10 +32,10 @@ struct RpcError {
 struct Incoming {
   enum class Kind { kRequest, kNotification, kResponse };
   Kind kind = Kind::kNotification;
-  nlohmann::json id;  // requests and responses: a number or a string
-  std::string method;  // requests and notifications
-  nlohmann::json params;  // requests and notifications; null when absent
-  nlohmann::json result;  // a successful response
+  nlohmann::json id;              // requests and responses: a number or a string
+  std::string method;             // requests and notifications
+  nlohmann::json params;          // requests and notifications; null when absent
+  nlohmann::json result;          // a successful response
   std::optional<RpcError> error;  // a failed response
 };
 

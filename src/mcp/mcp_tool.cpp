@@ -44,9 +44,8 @@ class McpTool final : public core::Tool {
     spec.name = tool_name(server, tool.name);
     std::string description = tool.description.empty() ? tool.title : tool.description;
     spec.description = "[MCP server " + server + "] " + description;
-    spec.parameters = tool.input_schema.is_object()
-                          ? tool.input_schema
-                          : nlohmann::json{{"type", "object"}};
+    spec.parameters =
+        tool.input_schema.is_object() ? tool.input_schema : nlohmann::json{{"type", "object"}};
     spec.concurrency_safe = tool.read_only;
     return spec;
   }

@@ -21,8 +21,8 @@ std::string RingLog::tail(std::size_t bytes) const {
   std::lock_guard lock(mutex_);
   if (text_.size() <= bytes) return text_;
   std::string_view kept = std::string_view(text_).substr(text_.size() - bytes);
-  if (const auto newline = kept.find('\n'); newline != std::string_view::npos &&
-                                            newline + 1 < kept.size()) {
+  if (const auto newline = kept.find('\n');
+      newline != std::string_view::npos && newline + 1 < kept.size()) {
     kept.remove_prefix(newline + 1);
   }
   return std::string(kept);

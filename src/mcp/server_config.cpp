@@ -85,13 +85,13 @@ util::Result<ServerConfig> parse_entry(const std::string& name, const nlohmann::
   } else {
     return Entry::failure("unknown \"type\" \"" + type + "\" (use \"stdio\" or \"http\")");
   }
-  for (const auto& [field, target] :
-       {std::pair{"startupTimeoutMs", &config.startup_timeout},
-        std::pair{"callTimeoutMs", &config.call_timeout}}) {
+  for (const auto& [field, target] : {std::pair{"startupTimeoutMs", &config.startup_timeout},
+                                      std::pair{"callTimeoutMs", &config.call_timeout}}) {
     const auto found = entry.find(field);
     if (found == entry.end()) continue;
     if (!found->is_number_integer() || found->get<std::int64_t>() <= 0) {
-      return Entry::failure(std::string("\"") + field + "\" must be a positive number of milliseconds");
+      return Entry::failure(std::string("\"") + field +
+                            "\" must be a positive number of milliseconds");
     }
     *target = std::chrono::milliseconds(found->get<std::int64_t>());
   }
@@ -144,8 +144,8 @@ util::Result<std::string> expand_variables(const std::string& text, const Variab
     } else if (dash != std::string::npos) {
       out += inner.substr(dash + 2);
     } else {
-      return Expanded::failure("the environment variable " + name +
-                               " is not set (write ${" + name + ":-default} for a default)");
+      return Expanded::failure("the environment variable " + name + " is not set (write ${" + name +
+                               ":-default} for a default)");
     }
     at = close + 1;
   }

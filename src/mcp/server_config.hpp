@@ -2,7 +2,8 @@
 // One MCP server's configuration in Claude Code's format (the "mcpServers" object of .mcp.json,
 // ~/.config/nib/mcp.json, settings.json, --mcp-config):
 //   {"name": {"command": "npx", "args": ["-y", "pkg"], "env": {"K": "v"}, "cwd": "dir"}}
-//   {"name": {"type": "http", "url": "https://...", "headers": {"Authorization": "Bearer ${TOKEN}"}}}
+//   {"name": {"type": "http", "url": "https://...", "headers": {"Authorization": "Bearer
+//   ${TOKEN}"}}}
 // plus nib's own per-server "startupTimeoutMs" and "callTimeoutMs". `${VAR}` and
 // `${VAR:-default}` are expanded in command, args, env values, cwd, url and header values when
 // the server is started; an unset variable without a default is an error naming it. Pure

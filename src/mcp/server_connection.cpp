@@ -137,8 +137,8 @@ util::Result<std::shared_ptr<Client>> ServerConnection::live_client(std::stop_to
     std::lock_guard lock(mutex_);
     if (client_ && !client_->closed()) return client_;  // another call restarted it meanwhile
     if (restarts_left_ == 0 || !client_) {
-      return Result::failure("the MCP server " + config_.name + " is not running: " +
-                             status_.detail);
+      return Result::failure("the MCP server " + config_.name +
+                             " is not running: " + status_.detail);
     }
     --restarts_left_;
   }
@@ -178,8 +178,7 @@ core::ToolOutput ServerConnection::call_tool(const std::string& tool, const nloh
     case RequestFailure::Kind::kClosed:
       break;
   }
-  std::string message = "Error: the MCP server " + config_.name +
-                        " stopped before it answered: " +
+  std::string message = "Error: the MCP server " + config_.name + " stopped before it answered: " +
                         with_stderr(failure.message, *client.value());
   {
     std::lock_guard lock(mutex_);
@@ -192,7 +191,8 @@ core::ToolOutput ServerConnection::call_tool(const std::string& tool, const nloh
 util::Result<std::vector<ServerTool>> ServerConnection::list_tools(std::stop_token stop) {
   auto client = live_client(stop);
   if (!client.ok()) return util::Result<std::vector<ServerTool>>::failure(client.error());
-  return client.value()->list_tools(stop, config_.startup_timeout.value_or(options_.startup_timeout));
+  return client.value()->list_tools(stop,
+                                    config_.startup_timeout.value_or(options_.startup_timeout));
 }
 
 util::Result<std::string> ServerConnection::get_prompt(const std::string& prompt,
@@ -211,8 +211,8 @@ util::Result<std::string> ServerConnection::get_prompt(const std::string& prompt
     return Result::failure("prompts/get: the answer has no \"messages\" array");
   }
   for (const nlohmann::json& message : *messages) {
-    const core::ToolOutput mapped =
-        map_call_result({{"content", nlohmann::json::array({message.value("content", nlohmann::json())})}});
+    const core::ToolOutput mapped = map_call_result(
+        {{"content", nlohmann::json::array({message.value("content", nlohmann::json())})}});
     for (const core::ContentBlock& block : *mapped.content) {
       if (const auto* part = std::get_if<core::TextBlock>(&block)) {
         text += (text.empty() ? "" : "\n\n") + part->text;

@@ -56,8 +56,9 @@ ServerSet::ServerSet(std::vector<ServerConfig> servers, std::vector<ServerStatus
       entry->connection =
           std::make_shared<ServerConnection>(std::move(expanded.value()), options_.connection);
     } else {
-      entry->failed_early = {config.name, ServerState::kFailed, 0,
-                             config.file.string() + ": " + expanded.error(), config.file, {}};
+      entry->failed_early = {config.name, ServerState::kFailed,
+                             0,           config.file.string() + ": " + expanded.error(),
+                             config.file, {}};
     }
     entries_.push_back(std::move(entry));
   }
@@ -65,6 +66,7 @@ ServerSet::ServerSet(std::vector<ServerConfig> servers, std::vector<ServerStatus
 }
 
 ServerSet::~ServerSet() {
+  options_.registry->set_awaiter(nullptr);
   // The tools in the registry keep their connections; none may call back into this set.
   for (auto& entry : entries_) {
     if (entry->connection) entry->connection->set_on_change(nullptr);
@@ -81,6 +83,7 @@ ServerSet::~ServerSet() {
 }
 
 void ServerSet::start() {
+  options_.registry->set_awaiter([this](const std::string& name) { return await_server_of(name); });
   for (auto& entry : entries_) {
     if (!entry->connection) continue;
     Entry* raw = entry.get();
@@ -148,7 +151,9 @@ void ServerSet::changed() {
   if (options_.on_change) options_.on_change();
 }
 
-void ServerSet::update_note() { options_.registry->set_note(unavailable_servers_note(statuses())); }
+void ServerSet::update_note() {
+  options_.registry->set_note(unavailable_servers_note(statuses()));
+}
 
 void ServerSet::wait_settled(std::stop_token stop) {
   std::stop_callback wake(stop, [this] {
@@ -170,6 +175,22 @@ void ServerSet::wait_settled(std::stop_token stop) {
     if (done) return;
     changed_.wait(lock, [&] { return generation_ != seen || stop.stop_requested(); });
   }
+}
+
+bool ServerSet::await_server_of(const std::string& tool_name) {
+  std::shared_ptr<ServerConnection> server;
+  for (const auto& entry : entries_) {
+    if (entry->connection && tool_name.starts_with(tool_prefix(entry->connection->config().name))) {
+      server = entry->connection;
+    }
+  }
+  if (!server) return false;
+  std::unique_lock lock(mutex_);
+  while (server->status().state == ServerState::kConnecting) {
+    const std::uint64_t seen = generation_;
+    changed_.wait(lock, [&] { return generation_ != seen; });
+  }
+  return true;
 }
 
 std::vector<ServerStatus> ServerSet::statuses() const {

@@ -40,7 +40,9 @@ class ServerSet {
   ServerSet(const ServerSet&) = delete;
   ServerSet& operator=(const ServerSet&) = delete;
 
-  // Starts every server on its own thread and returns at once.
+  // Starts every server on its own thread and returns at once. From then on a call to a tool
+  // of a server still connecting ("mcp__<server>__...") waits until that server is ready or
+  // failed (the registry's awaiter), instead of failing as an unknown tool.
   void start();
   // Blocks until no server is connecting any more or `stop` fires (tests, `nib mcp list`).
   void wait_settled(std::stop_token stop);
@@ -60,6 +62,8 @@ class ServerSet {
   // Registers the tools not yet registered; the count registered and what was left out.
   void register_tools(Entry& entry, const std::vector<ServerTool>& tools);
   void changed();
+  // The registry's awaiter: waits while the server `tool_name` belongs to is connecting.
+  bool await_server_of(const std::string& tool_name);
   // The registry's note from the current statuses.
   void update_note();
 

@@ -47,7 +47,8 @@ util::Status write_to_server(int fd, std::string_view bytes) {
     }
     if (wrote < 0 && errno == EINTR) continue;
     if (wrote < 0 && errno == EAGAIN) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       pollfd entry{fd, POLLOUT, 0};
       if (left.count() <= 0 || ::poll(&entry, 1, static_cast<int>(left.count())) == 0) {
         status = util::Status::failure("the server has not read its input for " +
@@ -71,7 +72,8 @@ util::Status write_to_server(int fd, std::string_view bytes) {
 
 std::string describe_exit(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + ::strsignal(WTERMSIG(status));
+  if (WIFSIGNALED(status))
+    return std::string("was killed by signal ") + ::strsignal(WTERMSIG(status));
   return "ended";
 }
 
@@ -236,8 +238,8 @@ class StdioTransport final : public Transport {
     for (std::string& line : lines.feed(bytes)) {
       auto message = parse_message(line);
       if (!message.ok()) {
-        note("stdout line skipped (" + message.error() + "): " +
-             line.substr(0, kGarbageQuoteBytes));
+        note("stdout line skipped (" + message.error() +
+             "): " + line.substr(0, kGarbageQuoteBytes));
         continue;
       }
       if (handlers_.on_message) handlers_.on_message(std::move(message.value()));

@@ -24,7 +24,7 @@ struct StdioLaunch {
   std::vector<std::string> argv;  // argv[0] a program name (looked up in PATH) or a path
   std::filesystem::path cwd;
   std::vector<std::string> environment;  // complete, "NAME=value" entries
-  std::string label;  // the server's name, for the command registry and messages
+  std::string label;                     // the server's name, for the command registry and messages
 };
 
 // `argv[0]` resolved against the PATH of `environment` (a name without "/") or `cwd` (a path

@@ -25,7 +25,9 @@ std::string sanitized(const std::string& text) {
 
 }  // namespace
 
-std::string tool_prefix(const std::string& server) { return "mcp__" + sanitized(server) + "__"; }
+std::string tool_prefix(const std::string& server) {
+  return "mcp__" + sanitized(server) + "__";
+}
 
 std::string tool_name(const std::string& server, const std::string& tool) {
   const std::string full = tool_prefix(server) + sanitized(tool);

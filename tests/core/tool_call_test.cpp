@@ -74,6 +74,23 @@ TEST(RegistryTest, AddRefusesADuplicateOrABadSchemaAndChangesNothing) {
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"b"}));
 }
 
+TEST(RegistryTest, AMissAsksTheAwaiterWhichMayBringTheTool) {
+  auto registry = testing::registry_of({});
+  std::vector<std::string> asked;
+  registry->set_awaiter([&](const std::string& name) {
+    asked.push_back(name);
+    if (name != "mcp__x__t") return false;
+    EXPECT_TRUE(registry->add(tool_with_schema(name, kReadSchema)).ok());
+    return true;
+  });
+  EXPECT_NE(registry->find_or_await("mcp__x__t"), nullptr);
+  EXPECT_EQ(registry->find_or_await("other"), nullptr);
+  EXPECT_NE(registry->find_or_await("mcp__x__t"), nullptr);  // found: nobody asked
+  EXPECT_EQ(asked, (std::vector<std::string>{"mcp__x__t", "other"}));
+  const auto prepared = prepare_tool_call(ToolCall{"c", "mcp__x__t", R"({"path":"a"})"}, *registry);
+  EXPECT_TRUE(std::holds_alternative<PreparedCall>(prepared));
+}
+
 TEST(RegistryTest, KeepsANoteForTheSystemPrompt) {
   auto registry = testing::registry_of({});
   EXPECT_EQ(registry->note(), "");

@@ -61,8 +61,9 @@ TEST(CallResult, ALongResultIsCutAndSavedWhole) {
   nib::testing::TempDir dir;
   const std::string long_text(150'000, 'y');
   const auto output = map_call_result(
-      {{"content", {{{"type", "text"}, {"text", long_text}}}}},
-      [&](std::string_view prefix) { return tools::create_log_in(tools::open_private_dir(dir.path()).value(), prefix); });
+      {{"content", {{{"type", "text"}, {"text", long_text}}}}}, [&](std::string_view prefix) {
+        return tools::create_log_in(tools::open_private_dir(dir.path()).value(), prefix);
+      });
   ASSERT_EQ(output.content->size(), 2u);
   EXPECT_EQ(std::get<core::TextBlock>((*output.content)[0]).text.size(), 100'000u);
   const std::string note = std::get<core::TextBlock>((*output.content)[1]).text;

@@ -20,19 +20,20 @@ struct Connected {
 };
 
 Connected connected(FakeTransport::Serve serve, core::Clock& clock = core::steady_clock()) {
-  auto transport = std::make_unique<FakeTransport>(
-      [serve](const nlohmann::json& sent) {
-        if (!sent.contains("id") || !sent.contains("method")) return std::vector<nlohmann::json>{};
-        auto hello = testing::answer_initialize(sent);
-        return hello.empty() ? serve(sent) : hello;
-      });
+  auto transport = std::make_unique<FakeTransport>([serve](const nlohmann::json& sent) {
+    if (!sent.contains("id") || !sent.contains("method")) return std::vector<nlohmann::json>{};
+    auto hello = testing::answer_initialize(sent);
+    return hello.empty() ? serve(sent) : hello;
+  });
   FakeTransport* raw = transport.get();
   auto client = std::make_unique<Client>(std::move(transport), clock);
   EXPECT_TRUE(client->connect({}, 1s).ok());
   return {raw, std::move(client)};
 }
 
-std::vector<nlohmann::json> none(const nlohmann::json&) { return {}; }
+std::vector<nlohmann::json> none(const nlohmann::json&) {
+  return {};
+}
 
 TEST(Client, InitializesOfferingTheCurrentRevisionThenSaysInitialized) {
   auto transport = std::make_unique<FakeTransport>(
@@ -65,8 +66,9 @@ TEST(Client, FollowsToolListPagesAndReadsReadOnlyHints) {
   auto server = connected([](const nlohmann::json& sent) -> std::vector<nlohmann::json> {
     if (sent["method"] != "tools/list") return {};
     if (!sent["params"].contains("cursor")) {
-      return {make_response(sent["id"], {{"tools", {{{"name", "a"}, {"inputSchema", {{"type", "object"}}}}}},
-                                         {"nextCursor", "2"}})};
+      return {make_response(sent["id"],
+                            {{"tools", {{{"name", "a"}, {"inputSchema", {{"type", "object"}}}}}},
+                             {"nextCursor", "2"}})};
     }
     EXPECT_EQ(sent["params"]["cursor"], "2");
     return {make_response(
@@ -82,7 +84,8 @@ TEST(Client, FollowsToolListPagesAndReadsReadOnlyHints) {
 
 TEST(Client, AnEndlessCursorIsAnErrorNotALoop) {
   auto server = connected([](const nlohmann::json& sent) -> std::vector<nlohmann::json> {
-    return {make_response(sent["id"], {{"tools", nlohmann::json::array()}, {"nextCursor", "again"}})};
+    return {
+        make_response(sent["id"], {{"tools", nlohmann::json::array()}, {"nextCursor", "again"}})};
   });
   const auto tools = server.client->list_tools({}, 1s);
   ASSERT_FALSE(tools.ok());
@@ -112,7 +115,8 @@ TEST(Client, ATimeoutSendsCancelledAndReturnsAtOnce) {
   const auto result = call.get();
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(failure.kind, RequestFailure::Kind::kTimedOut);
-  EXPECT_EQ(result.error(), "no answer within 120 s to tools/call (the server was asked to cancel it)");
+  EXPECT_EQ(result.error(),
+            "no answer within 120 s to tools/call (the server was asked to cancel it)");
   const auto sent = server.transport->sent();
   const nlohmann::json& request = sent[sent.size() - 2];
   EXPECT_EQ(sent.back()["method"], "notifications/cancelled");

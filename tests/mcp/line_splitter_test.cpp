@@ -8,7 +8,8 @@ namespace {
 TEST(LineSplitter, JoinsPiecesSplitAnywhereAndDropsCarriageReturns) {
   LineSplitter lines(100);
   EXPECT_TRUE(lines.feed("{\"a\"").empty());
-  EXPECT_EQ(lines.feed(":1}\r\n{\"b\":2}\n\n{\"c"), (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}"}));
+  EXPECT_EQ(lines.feed(":1}\r\n{\"b\":2}\n\n{\"c"),
+            (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}"}));
   EXPECT_EQ(lines.feed("\":3}\n"), (std::vector<std::string>{"{\"c\":3}"}));
 }
 

@@ -44,20 +44,20 @@ TEST(ServerConfig, AFingerprintChangesWithTheCommand) {
 }
 
 TEST(ServerConfig, ABadEntryNamesTheFileTheServerAndTheProblem) {
-  EXPECT_EQ(parse_servers(nlohmann::json::parse(R"({"a": {"args": []}})"), "/p/.mcp.json", true)
-                .error(),
-            "/p/.mcp.json: mcpServers.a: needs a \"command\" (a stdio server) or a \"url\" (an "
-            "http server)");
-  EXPECT_NE(parse_servers(nlohmann::json::parse(R"({"a": {"type": "sse", "url": "u"}})"), "f",
-                          false)
-                .error()
-                .find("not supported"),
-            std::string::npos);
-  EXPECT_NE(parse_servers(nlohmann::json::parse(R"({"a": {"command": "x", "args": [1]}})"), "f",
-                          false)
-                .error()
-                .find("\"args\" must be an array of strings"),
-            std::string::npos);
+  EXPECT_EQ(
+      parse_servers(nlohmann::json::parse(R"({"a": {"args": []}})"), "/p/.mcp.json", true).error(),
+      "/p/.mcp.json: mcpServers.a: needs a \"command\" (a stdio server) or a \"url\" (an "
+      "http server)");
+  EXPECT_NE(
+      parse_servers(nlohmann::json::parse(R"({"a": {"type": "sse", "url": "u"}})"), "f", false)
+          .error()
+          .find("not supported"),
+      std::string::npos);
+  EXPECT_NE(
+      parse_servers(nlohmann::json::parse(R"({"a": {"command": "x", "args": [1]}})"), "f", false)
+          .error()
+          .find("\"args\" must be an array of strings"),
+      std::string::npos);
   EXPECT_FALSE(parse_servers(nlohmann::json::array(), "f", false).ok());
 }
 
@@ -93,7 +93,8 @@ TEST(ServerConfig, WritesAnEntryBackAsItReadsIt) {
       nlohmann::json::parse(R"({"a": {"command": "x", "args": ["1"], "env": {"K": "v"}}})"), "f",
       false);
   const nlohmann::json written = to_json(servers.value()[0]);
-  EXPECT_EQ(written, nlohmann::json::parse(R"({"command": "x", "args": ["1"], "env": {"K": "v"}})"));
+  EXPECT_EQ(written,
+            nlohmann::json::parse(R"({"command": "x", "args": ["1"], "env": {"K": "v"}})"));
   EXPECT_EQ(parse_servers({{"a", written}}, "f", false).value()[0].command, "x");
 }
 

@@ -21,8 +21,10 @@ std::string text_of(const core::ToolOutput& output) {
 
 ServerSetOptions options_for(core::ToolRegistry& registry,
                              ConnectionOptions connection = testing::fake_connection_options()) {
-  return {&registry, std::move(connection),
-          [](const std::string&) -> std::optional<std::string> { return std::nullopt; }, {}};
+  return {&registry,
+          std::move(connection),
+          [](const std::string&) -> std::optional<std::string> { return std::nullopt; },
+          {}};
 }
 
 TEST(ServerSet, ToolsJoinTheRegistryOnceTheServerIsReady) {
@@ -37,9 +39,8 @@ TEST(ServerSet, ToolsJoinTheRegistryOnceTheServerIsReady) {
   // bad_schema is left out, and said so; the other four are registered.
   EXPECT_EQ(statuses[0].tool_count, 4u);
   EXPECT_NE(statuses[0].detail.find("tool bad_schema left out"), std::string::npos);
-  EXPECT_EQ(registry->names(),
-            (std::vector<std::string>{"mcp__fake__echo", "mcp__fake__slow", "mcp__fake__crash",
-                                      "mcp__fake__big"}));
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"mcp__fake__echo", "mcp__fake__slow",
+                                                         "mcp__fake__crash", "mcp__fake__big"}));
   EXPECT_EQ(registry->note(), "");
   const core::RegisteredTool* echo = registry->find("mcp__fake__echo");
   EXPECT_TRUE(echo->tool->spec().concurrency_safe);

@@ -17,8 +17,7 @@ inline std::string fake_server_path() {
   return std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
 }
 
-inline ServerConfig fake_server(const std::string& name, const std::string& mode,
-                                Pairs env = {}) {
+inline ServerConfig fake_server(const std::string& name, const std::string& mode, Pairs env = {}) {
   ServerConfig config;
   config.name = name;
   config.command = "python3";

@@ -14,8 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 
 std::unique_ptr<Client> client_for(const std::string& mode, Pairs env = {}) {
-  auto transport = real_transports(std::filesystem::current_path(),
-                                   testing::process_environment())(
+  auto transport = real_transports(std::filesystem::current_path(), testing::process_environment())(
       testing::fake_server("fake", mode, std::move(env)));
   EXPECT_TRUE(transport.ok()) << transport.error();
   return std::make_unique<Client>(std::move(transport.value()));
@@ -37,8 +36,8 @@ TEST(StdioTransport, TalksToAServerLineByLine) {
   const auto tools = client->list_tools({}, 30s);
   ASSERT_TRUE(tools.ok()) << tools.error();
   EXPECT_EQ(tools.value().size(), 5u);
-  const auto echoed = client->request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "hi"}}}},
-                                      {}, 30s);
+  const auto echoed =
+      client->request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "hi"}}}}, {}, 30s);
   ASSERT_TRUE(echoed.ok()) << echoed.error();
   EXPECT_EQ(echoed.value()["content"][0]["text"], "echo: hi");
   EXPECT_NE(client->diagnostics().find("fake server started in mode normal"), std::string::npos);
@@ -82,7 +81,9 @@ TEST(StdioTransport, ACancelledCallReachesTheServer) {
   stop.request_stop();
   ASSERT_FALSE(client->request("tools/call", {{"name", "slow"}}, stop.get_token(), 120s).ok());
   // A request after it is answered only once the server has read the notification.
-  ASSERT_TRUE(client->request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}, {}, 30s).ok());
+  ASSERT_TRUE(
+      client->request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}}, {}, 30s)
+          .ok());
   std::ifstream cancelled(log);
   std::string line;
   std::getline(cancelled, line);
@@ -92,8 +93,7 @@ TEST(StdioTransport, ACancelledCallReachesTheServer) {
 TEST(StdioTransport, AProgramThatIsMissingIsAClearError) {
   ServerConfig config = testing::fake_server("x", "normal");
   config.command = "no-such-mcp-server";
-  const auto transport =
-      real_transports(std::filesystem::current_path(), {"PATH=/bin"})(config);
+  const auto transport = real_transports(std::filesystem::current_path(), {"PATH=/bin"})(config);
   ASSERT_FALSE(transport.ok());
   EXPECT_EQ(transport.error(), "the command \"no-such-mcp-server\" was not found in PATH (/bin)");
 }
