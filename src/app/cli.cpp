@@ -31,7 +31,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
       "  nib sessions           list this directory's saved sessions\n"
       "  nib permissions explain 'COMMAND' | check   how permission rules decide; their "
-      "problems",
+      "problems\n"
+      "  nib mcp ...            list, add, remove and approve MCP servers; serve nib's tools",
       "nib"};
   CliOptions options;
   std::vector<std::string> words;
@@ -82,6 +83,12 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--permission-mode", options.permission_mode,
                  "auto (the default: commands in the sandbox, edits in the tree without asking), "
                  "ask, read-only or yolo (no sandbox, no questions)");
+  std::string mcp_allow;
+  app.add_option("--mcp-config", options.mcp_config,
+                 "A JSON file of MCP servers ({\"mcpServers\": {...}}); may be repeated");
+  app.add_option("--mcp-allow", mcp_allow,
+                 "Run these MCP servers of the project's .mcp.json or settings without asking "
+                 "(comma-separated, or 'all')");
   app.add_flag("--version", options.version, "Print the version and exit");
   app.add_flag("--no-sandbox", options.no_sandbox,
                "Run commands outside the sandbox, with your full rights");
@@ -102,6 +109,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   if (format == "stream-json") options.output_format = OutputFormat::kStreamJson;
   if (app.count("--tools") > 0) options.tools = comma_list(tools);
   options.ask = comma_list(ask);
+  options.mcp_allow = comma_list(mcp_allow);
   return {options, 0, {}};
 }
 

@@ -29,6 +29,8 @@ struct CliOptions {
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
   std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
   std::optional<std::string> permission_mode;  // --permission-mode auto|ask|read-only|yolo
+  std::vector<std::string> mcp_config;         // --mcp-config FILE (repeatable): more MCP servers
+  std::vector<std::string> mcp_allow;  // --mcp-allow a,b: project MCP servers to run ("all")
   bool version = false;
   bool no_sandbox = false;  // --no-sandbox: commands run with the user's rights, unconfined
 };

@@ -22,6 +22,8 @@ int run_interactive_mode(const CliOptions& options, const ModelConfig& model,
     std::cerr << "nib: " << opened.error() << '\n';
     return 2;
   }
+  for (const std::string& notice : opened.value().mcp_notices)
+    std::cerr << "nib: " << notice << '\n';
   InteractiveSession interactive(options, model, context, configuration, std::move(opened.value()),
                                  stop);
   return interactive.run();

@@ -54,6 +54,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       tools_(std::move(resources.tools)),
       subagents_(std::move(resources.subagents)),
       hooks_(std::move(resources.hooks)),
+      mcp_(std::move(resources.mcp)),
       plan_(std::move(resources.plan)),
       run_model_(model),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),

@@ -113,6 +113,8 @@ class InteractiveSession {
   std::unique_ptr<core::ToolRegistry> tools_;
   std::shared_ptr<agent::SubagentEnvironment> subagents_;
   std::shared_ptr<hooks::HookSet> hooks_;
+  // The MCP servers, adding their tools to tools_ as they become ready: ends before tools_.
+  std::unique_ptr<mcp::ServerSet> mcp_;
   bool session_started_ = false;  // the SessionStart hooks have run (with the first prompt)
   std::shared_ptr<tools::PlanBoard> plan_;  // todo_write's; drawn above the editor
   std::vector<ui::ExtraCommand> user_commands_;

@@ -16,6 +16,7 @@
 #include "app/hooks_command.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
+#include "app/mcp_command.hpp"
 #include "app/model_config.hpp"
 #include "app/permissions_command.hpp"
 #include "app/print_mode.hpp"
@@ -122,6 +123,22 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
     }
     return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), loaded.value(), cwd,
                              stop.get_token(), std::cout, std::cerr);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
+    const EnvLookup env = process_environment();
+    const ConfigDirectories directories = config_directories(env, cwd);
+    const auto loaded = load_configuration(directories);
+    if (!loaded.ok()) {
+      std::cerr << loaded.error() << '\n';
+      return 2;
+    }
+    RunContext context{.env = env,
+                       .cwd = cwd,
+                       .withheld_environment = withheld_environment(loaded.value()),
+                       .user_config_dir = directories.global,
+                       .configuration = &loaded.value()};
+    return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context,
+                           stop.get_token(), std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
   if (!parsed.options) {

@@ -105,6 +105,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   const HookNotice hook_notice = [](const std::string& text, bool is_error) {
     std::cerr << "nib: " << (is_error ? "warning: " : "") << text << '\n';
   };
+  for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
   const core::ToolRegistry& registry = *run.tools;
   RunSession& session = run.session;
 

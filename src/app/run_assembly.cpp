@@ -1,6 +1,7 @@
 #include "app/run_assembly.hpp"
 
 #include "app/hook_setup.hpp"
+#include "app/mcp_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "extensions/skill_tool.hpp"
@@ -55,10 +56,13 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   auto hooks =
       make_hook_set(std::move(hook_config.value()), context.cwd, context.withheld_environment);
   set_hook_session(*hooks, session.value().file(), context.permission_mode, context.cwd);
-  return RunResources{std::move(registry.value()), std::move(subagents.environment),
-                      std::move(session.value()),  plan,
-                      std::move(problems),         std::move(hooks),
-                      std::move(hook_warnings)};
+  auto mcp = start_mcp_servers(options, context, *registry.value());
+  if (!mcp.ok()) return Result::failure(mcp.error());
+  return RunResources{std::move(registry.value()),   std::move(subagents.environment),
+                      std::move(session.value()),    plan,
+                      std::move(problems),           std::move(hooks),
+                      std::move(hook_warnings),      std::move(mcp.value().servers),
+                      std::move(mcp.value().notices)};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

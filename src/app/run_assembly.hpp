@@ -12,6 +12,7 @@
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"
 #include "hooks/hook_set.hpp"
+#include "mcp/server_set.hpp"
 #include "tools/todo_write.hpp"
 #include "ui/print_output.hpp"
 #include "util/result.hpp"
@@ -34,6 +35,10 @@ struct RunResources {
   std::vector<std::string> problems;
   std::shared_ptr<hooks::HookSet> hooks;   // knows the session already
   std::vector<std::string> hook_warnings;  // hook entries skipped, for the start-up report
+  // The MCP servers, started in the background; their tools join `tools` as they become ready.
+  // Last, so it ends (and stops the servers) before the registry it adds to.
+  std::unique_ptr<mcp::ServerSet> mcp;
+  std::vector<std::string> mcp_notices;  // servers left out, and why (mcp_setup.hpp)
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);

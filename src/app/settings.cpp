@@ -23,6 +23,7 @@ const json& settings_schema() {
       "hooks": {"type": "object"},
       "sandbox": {"type": "object"},
       "mcpServers": {"type": "object"},
+      "mcp": {"type": "object"},
       "provider": {"type": "string", "minLength": 1},
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},

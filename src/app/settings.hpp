@@ -15,8 +15,8 @@
 // A provider named like a built-in one ("openai", "anthropic") changes the fields it gives and
 // adds or replaces models by id.
 //
-// Sections owned elsewhere ("permissions", "hooks", "sandbox", "mcpServers") are not read here:
-// every settings document is kept in Configuration::sources, with its file, so the owner of a
+// Sections owned elsewhere ("permissions", "hooks", "sandbox", "mcpServers", "mcp") are not read
+// here: every settings document is kept in Configuration::sources, with its file, so the owner of a
 // section reads it from all of them and names the file when something in it is wrong. Claude
 // Code's settings files are among the sources, so rules and hooks written for it carry over;
 // nib reads only those sections of them and ignores the rest.

@@ -46,6 +46,15 @@ AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_to
   }
 }
 
+ProviderRequest AgentLoop::request_for(const std::vector<Message>& history) const {
+  ProviderRequest next{options_.model, options_.system_prompt, &history, options_.tools->specs(),
+                       options_.thinking};
+  if (const std::string note = options_.tools->note(); !note.empty()) {
+    next.system_prompt += "\n\n" + note;
+  }
+  return next;
+}
+
 void AgentLoop::record_results(std::vector<Message>& history, ToolResultMessage results) const {
   history.emplace_back(results);
   emit(ToolResultsEvent{std::move(results)});
@@ -61,8 +70,6 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
     return end;
   };
 
-  const ProviderRequest request_template{options_.model, options_.system_prompt, &history,
-                                         options_.tools->specs(), options_.thinking};
   int continued = 0;  // times before_done sent the model on
   while (true) {
     if (stop.stop_requested()) return finish(RunStopReason::kAborted);
@@ -74,6 +81,9 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
         emit(apply_compaction(history, std::move(*compaction)));
       }
     }
+    // Built for each request: tools may have joined the registry since the last one (an MCP
+    // server that became ready), and its note says which are still to come.
+    const ProviderRequest request_template = request_for(history);
     AssistantMessage reply = request(request_template, stop);
     const bool overflowed = reply.stop_reason == StopReason::kError &&
                             reply.error_kind == ErrorKind::kContextOverflow && reply.blocks.empty();

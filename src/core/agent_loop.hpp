@@ -82,6 +82,8 @@ class AgentLoop {
   void emit(Event event) const;
   // One model request; an exception from the provider becomes a failed reply.
   AssistantMessage request(const ProviderRequest& request, std::stop_token stop) const;
+  // The next request: the system prompt (with the registry's note) and the tools as they are now.
+  ProviderRequest request_for(const std::vector<Message>& history) const;
   // Appends `results` to history and announces them.
   void record_results(std::vector<Message>& history, ToolResultMessage results) const;
 

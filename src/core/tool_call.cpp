@@ -47,7 +47,7 @@ ToolResult error_result(const ToolCall& call, std::string text) {
 
 std::variant<PreparedCall, ToolResult> prepare_tool_call(const ToolCall& call,
                                                          const ToolRegistry& registry) {
-  const RegisteredTool* registered = registry.find(call.name);
+  const RegisteredTool* registered = registry.find_or_await(call.name);
   if (!registered) {
     return error_result(call, "Error: unknown tool \"" + call.name +
                                   "\". Available tools: " + join(registry.names(), ", ") + ".");

@@ -1,64 +1,90 @@
 #include "core/tool_registry.hpp"
 
+#include <mutex>
+
 namespace nib::core {
-namespace {
-
-struct Origin {
-  const char* group;
-  std::size_t position;  // 1-based within its group
-};
-
-std::string describe(const Origin& origin) {
-  return std::string(origin.group) + " #" + std::to_string(origin.position);
-}
-
-}  // namespace
 
 util::Result<std::unique_ptr<ToolRegistry>> ToolRegistry::create(std::vector<ToolPtr> builtin,
                                                                  std::vector<ToolPtr> extra) {
   using Result = util::Result<std::unique_ptr<ToolRegistry>>;
   std::unique_ptr<ToolRegistry> registry(new ToolRegistry());
-  std::map<std::string, Origin> origins;
   const std::pair<const char*, std::vector<ToolPtr>*> groups[] = {{"built-in tool", &builtin},
                                                                   {"extra tool", &extra}};
   for (const auto& [group, tools] : groups) {
     for (std::size_t i = 0; i < tools->size(); ++i) {
-      ToolPtr& tool = (*tools)[i];
-      const Origin origin{group, i + 1};
-      if (!tool) return Result::failure(describe(origin) + " is null");
-      const std::string& name = tool->name();
-      if (name.empty()) return Result::failure(describe(origin) + " has an empty name");
-      if (const auto seen = origins.find(name); seen != origins.end()) {
-        return Result::failure("tool name \"" + name + "\" is registered twice: by " +
-                               describe(seen->second) + " and by " + describe(origin) +
-                               "; each tool needs a unique name");
-      }
-      auto schema = CompiledSchema::compile(tool->spec().parameters);
-      if (!schema.ok()) {
-        return Result::failure("tool \"" + name + "\" (" + describe(origin) +
-                               ") has invalid parameters schema: " + schema.error());
-      }
-      origins.emplace(name, origin);
-      registry->order_.push_back(name);
-      registry->tools_.emplace(name, RegisteredTool{std::move(tool), std::move(schema.value())});
+      const std::string origin = std::string(group) + " #" + std::to_string(i + 1);
+      const util::Status added = registry->insert(std::move((*tools)[i]), origin);
+      if (!added.ok()) return Result::failure(added.error());
     }
   }
   return registry;
 }
 
+util::Status ToolRegistry::insert(ToolPtr tool, const std::string& origin) {
+  if (!tool) return util::Status::failure(origin + " is null");
+  const std::string& name = tool->name();
+  if (name.empty()) return util::Status::failure(origin + " has an empty name");
+  if (const auto seen = tools_.find(name); seen != tools_.end()) {
+    return util::Status::failure("tool name \"" + name + "\" is registered twice: by " +
+                                 seen->second.origin + " and by " + origin +
+                                 "; each tool needs a unique name");
+  }
+  auto schema = CompiledSchema::compile(tool->spec().parameters);
+  if (!schema.ok()) {
+    return util::Status::failure("tool \"" + name + "\" (" + origin +
+                                 ") has invalid parameters schema: " + schema.error());
+  }
+  order_.push_back(name);
+  tools_.emplace(name, RegisteredTool{std::move(tool), std::move(schema.value()), origin});
+  return util::Status::success();
+}
+
+util::Status ToolRegistry::add(ToolPtr tool) {
+  std::unique_lock lock(mutex_);
+  return insert(std::move(tool), "added tool #" + std::to_string(order_.size() + 1));
+}
+
 const RegisteredTool* ToolRegistry::find(const std::string& name) const {
+  std::shared_lock lock(mutex_);
   const auto it = tools_.find(name);
   return it == tools_.end() ? nullptr : &it->second;
 }
 
 std::vector<ToolSpec> ToolRegistry::specs() const {
+  std::shared_lock lock(mutex_);
   std::vector<ToolSpec> specs;
   for (const auto& name : order_) specs.push_back(tools_.at(name).tool->spec());
   return specs;
 }
 
 std::vector<std::string> ToolRegistry::names() const {
+  std::shared_lock lock(mutex_);
   return order_;
+}
+
+void ToolRegistry::set_awaiter(Awaiter awaiter) {
+  std::unique_lock lock(mutex_);
+  awaiter_ = std::move(awaiter);
+}
+
+const RegisteredTool* ToolRegistry::find_or_await(const std::string& name) const {
+  if (const RegisteredTool* found = find(name)) return found;
+  Awaiter awaiter;
+  {
+    std::shared_lock lock(mutex_);
+    awaiter = awaiter_;
+  }
+  return awaiter && awaiter(name) ? find(name) : nullptr;
+}
+
+void ToolRegistry::set_note(std::string note) {
+  std::unique_lock lock(mutex_);
+  note_ = std::move(note);
+}
+
+std::string ToolRegistry::note() const {
+  std::shared_lock lock(mutex_);
+  return note_;
 }
 
 }  // namespace nib::core

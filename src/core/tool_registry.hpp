@@ -1,9 +1,14 @@
 #pragma once
 // The set of tools available to one run: looked up by name, each with its compiled argument
-// schema. Immutable once created, so lookups are safe from any thread.
+// schema. It only grows: tools that arrive during a run (an MCP server that became ready) are
+// added between requests and offered from the next one on, and a tool once registered stays, so
+// a RegisteredTool pointer stays valid for the registry's life. Thread-safe: add() and set_note()
+// may run on any thread while others look tools up.
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -16,6 +21,7 @@ namespace nib::core {
 struct RegisteredTool {
   ToolPtr tool;
   std::unique_ptr<CompiledSchema> schema;
+  std::string origin;  // "built-in tool #3", for the message about a duplicate name
 };
 
 class ToolRegistry {
@@ -33,8 +39,33 @@ class ToolRegistry {
   // Registered names in registration order, for "available tools" messages.
   std::vector<std::string> names() const;
 
+  // Adds a tool after creation; refused, with the reason, for a duplicate name or a parameters
+  // document that is not a valid JSON Schema (the registry is unchanged then).
+  util::Status add(ToolPtr tool);
+
+  // Called when a call names a tool that is not registered: may block until such a tool could
+  // have arrived (its MCP server was still connecting) and returns true when it is worth
+  // looking again. Set it before the run starts; it must not call back into the registry's
+  // awaiter setter.
+  using Awaiter = std::function<bool(const std::string& name)>;
+  void set_awaiter(Awaiter awaiter);
+  // find(), but a miss first asks the awaiter (see above).
+  const RegisteredTool* find_or_await(const std::string& name) const;
+
+  // A short note on tools that are not (yet) here, e.g. MCP servers still connecting or failed,
+  // which the loop appends to each request's system prompt so that the model is told rather
+  // than finding them missing; "" for none.
+  void set_note(std::string note);
+  std::string note() const;
+
  private:
   ToolRegistry() = default;
+  // Registers `tool` (the caller holds the lock); the reason it cannot be, naming `origin`.
+  util::Status insert(ToolPtr tool, const std::string& origin);
+
+  mutable std::shared_mutex mutex_;
+  std::string note_;
+  Awaiter awaiter_;
   std::vector<std::string> order_;
   std::map<std::string, RegisteredTool> tools_;
 };

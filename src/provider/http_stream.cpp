@@ -257,7 +257,7 @@ SlistPtr header_list(const std::vector<std::string>& lines) {
 
 SlistPtr build_headers(const HttpRequest& request) {
   std::vector<std::string> lines = {
-      "Content-Type: application/json", "Accept: text/event-stream",
+      "Content-Type: application/json", "Accept: " + request.accept,
       "Expect:",  // no "100 Continue" round trip before large request bodies
   };
   if (!request.bearer_token.empty())

@@ -38,6 +38,8 @@ struct HttpRequest {
   std::string body;                                          // sent as application/json
   std::string bearer_token;                                  // "Authorization: Bearer" if set
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers (name, value)
+  // The Accept header: model services stream events; an MCP server may answer either way.
+  std::string accept = "text/event-stream";
 };
 
 struct HttpStreamResult {

@@ -48,6 +48,16 @@ bool make_pipe(Pipe& pipe) {
          ::fcntl(pipe.read_end.get(), F_SETFL, O_NONBLOCK) == 0;
 }
 
+// A pipe for the child's stdin: the child reads the read end, nib writes the write end, which
+// stays blocking (writes wait for the child to read rather than failing part-way).
+bool make_stdin_pipe(Pipe& pipe) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  pipe.read_end.reset(fds[0]);
+  pipe.write_end.reset(fds[1]);
+  return move_above_standard(pipe.read_end) && move_above_standard(pipe.write_end);
+}
+
 std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   std::vector<char*> pointers;
   pointers.reserve(strings.size() + 1);
@@ -236,7 +246,9 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   SpawnedProcess process;
   Pipe out;
   Pipe err;
-  if (!make_pipe(out) || (!request.merge_stderr && !make_pipe(err))) {
+  Pipe in;
+  if (!make_pipe(out) || (!request.merge_stderr && !make_pipe(err)) ||
+      (request.pipe_stdin && !make_stdin_pipe(in))) {
     return util::Result<SpawnedProcess>::failure(std::string("cannot create pipes: ") +
                                                  std::strerror(errno));
   }
@@ -255,7 +267,9 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                    .argv = argv.data(),
                    .envp = envp.data(),
                    .cwd = request.cwd.c_str(),
-                   .stdin_fd = stdin_copy.valid() ? stdin_copy.get() : -1,
+                   .stdin_fd = request.pipe_stdin   ? in.read_end.get()
+                               : stdin_copy.valid() ? stdin_copy.get()
+                                                    : -1,
                    .stdout_fd = out.write_end.get(),
                    .stderr_fd = request.merge_stderr ? out.write_end.get() : err.write_end.get(),
                    .parent = ::getpid(),
@@ -281,6 +295,7 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   }
   process.stdout_fd = std::move(out.read_end);
   process.stderr_fd = std::move(err.read_end);
+  process.stdin_fd = std::move(in.write_end);
   return process;
 }
 

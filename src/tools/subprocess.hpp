@@ -1,8 +1,8 @@
 #pragma once
 // Starting a command the way an agent needs it: in a new session and process group (no
 // controlling terminal, one group to kill), stdin from /dev/null (or a descriptor the caller
-// gives), stdout and stderr each on
-// its own pipe, every other descriptor closed, signal mask and dispositions reset, in a given
+// gives, or a pipe for a program nib talks to: an MCP server), stdout and stderr each on its
+// own pipe, every other descriptor closed, signal mask and dispositions reset, in a given
 // directory and environment, and killed (SIGKILL) when the thread that started it ends.
 //
 // The last part is why this is not posix_spawn: posix_spawn cannot set a parent-death signal
@@ -65,12 +65,16 @@ struct SpawnRequest {
   // The child's stdin: an open descriptor it reads (a hook's input in a memfd), or -1 for
   // /dev/null. The caller keeps it and closes it after the spawn.
   int stdin_fd = -1;
+  // stdin is a pipe whose write end the caller gets (SpawnedProcess::stdin_fd), instead of
+  // /dev/null: for a program that reads requests, not for commands.
+  bool pipe_stdin = false;
 };
 
 struct SpawnedProcess {
   pid_t pid = -1;      // also the id of its session and process group
   UniqueFd stdout_fd;  // read ends of the pipes, non-blocking and close-on-exec
   UniqueFd stderr_fd;  // invalid with merge_stderr
+  UniqueFd stdin_fd;   // write end (blocking, close-on-exec) when pipe_stdin; invalid otherwise
   UniqueFd pidfd;      // readable once the process exits; invalid when the kernel lacks pidfds
 };
 

@@ -93,6 +93,35 @@ TEST_F(AgentLoopTest, RunsToolsThenAnswers) {
   EXPECT_EQ(events_.events().back(), "run_end:done");
 }
 
+TEST_F(AgentLoopTest, ToolsAddedDuringARunAreOfferedFromTheNextRequestOn) {
+  registry_->set_note("Server x is still connecting.");
+  // While the first reply streams, a tool joins the registry and the note goes (an MCP server
+  // became ready); the reply calls it.
+  provider_.push([this](std::stop_token) {
+    ToolSpec spec{"late", "added mid-run", {{"type", "object"}}};
+    EXPECT_TRUE(registry_
+                    ->add(make_tool(spec, [](const nlohmann::json&, std::stop_token,
+                                             const ToolContext&) { return ToolOutput{"late ok"}; }))
+                    .ok());
+    registry_->set_note("");
+    return tool_reply({ToolCall{"l1", "late", "{}"}});
+  });
+  provider_.push(text_reply("done"));
+  AgentLoop loop(options());
+  auto history = history_with_prompt("go");
+  loop.run(history, {});
+
+  const auto names = provider_.request_tool_names();
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(std::count(names[0].begin(), names[0].end(), "late"), 0);
+  EXPECT_EQ(std::count(names[1].begin(), names[1].end(), "late"), 1);
+  const auto prompts = provider_.system_prompts();
+  EXPECT_NE(prompts[0].find("Server x is still connecting."), std::string::npos);
+  EXPECT_EQ(prompts[1].find("Server x"), std::string::npos);
+  const auto& results = std::get<ToolResultMessage>(history[2]);
+  EXPECT_EQ(content_text(results.results[0].content), "late ok");
+}
+
 TEST_F(AgentLoopTest, ReplyCutAtTokenLimitRunsNoneOfItsCalls) {
   provider_.push(tool_reply({ToolCall{"g1", "gated", "{\"id\":\"g1\"}"}, echo("c2", "x")},
                             StopReason::kMaxTokens));

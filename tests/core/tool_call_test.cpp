@@ -55,6 +55,49 @@ TEST(RegistryTest, SpecsKeepRegistrationOrder) {
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "a"}));
 }
 
+TEST(RegistryTest, AddedToolsComeAfterTheOthersAndKeepEarlierLookupsValid) {
+  auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  const RegisteredTool* before = registry->find("b");
+  ASSERT_TRUE(registry->add(tool_with_schema("late", kReadSchema)).ok());
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"b", "late"}));
+  EXPECT_EQ(registry->find("b"), before);
+  ASSERT_NE(registry->find("late"), nullptr);
+  EXPECT_TRUE(registry->find("late")->schema->validate(nlohmann::json::object()).size() == 1);
+}
+
+TEST(RegistryTest, AddRefusesADuplicateOrABadSchemaAndChangesNothing) {
+  auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  const util::Status duplicate = registry->add(tool_with_schema("b", kReadSchema));
+  EXPECT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.error().find("registered twice: by built-in tool #1"), std::string::npos);
+  EXPECT_FALSE(registry->add(tool_with_schema("bad", {{"type", 7}})).ok());
+  EXPECT_EQ(registry->names(), (std::vector<std::string>{"b"}));
+}
+
+TEST(RegistryTest, AMissAsksTheAwaiterWhichMayBringTheTool) {
+  auto registry = testing::registry_of({});
+  std::vector<std::string> asked;
+  registry->set_awaiter([&](const std::string& name) {
+    asked.push_back(name);
+    if (name != "mcp__x__t") return false;
+    EXPECT_TRUE(registry->add(tool_with_schema(name, kReadSchema)).ok());
+    return true;
+  });
+  EXPECT_NE(registry->find_or_await("mcp__x__t"), nullptr);
+  EXPECT_EQ(registry->find_or_await("other"), nullptr);
+  EXPECT_NE(registry->find_or_await("mcp__x__t"), nullptr);  // found: nobody asked
+  EXPECT_EQ(asked, (std::vector<std::string>{"mcp__x__t", "other"}));
+  const auto prepared = prepare_tool_call(ToolCall{"c", "mcp__x__t", R"({"path":"a"})"}, *registry);
+  EXPECT_TRUE(std::holds_alternative<PreparedCall>(prepared));
+}
+
+TEST(RegistryTest, KeepsANoteForTheSystemPrompt) {
+  auto registry = testing::registry_of({});
+  EXPECT_EQ(registry->note(), "");
+  registry->set_note("MCP server x is connecting");
+  EXPECT_EQ(registry->note(), "MCP server x is connecting");
+}
+
 TEST(PrepareTest, UnknownToolListsTheAvailableOnes) {
   auto registry = testing::registry_of(
       {tool_with_schema("read", kReadSchema), tool_with_schema("bash", kReadSchema)});

@@ -18,6 +18,10 @@ core::AssistantMessage ScriptedProvider::stream(const core::ProviderRequest& req
   {
     std::lock_guard lock(mutex_);
     requests_.push_back(*request.messages);
+    std::vector<std::string> names;
+    for (const core::ToolSpec& spec : request.tools) names.push_back(spec.name);
+    tool_names_.push_back(std::move(names));
+    system_prompts_.push_back(request.system_prompt);
     if (replies_.empty()) {
       core::AssistantMessage error;
       error.stop_reason = core::StopReason::kError;
@@ -36,6 +40,16 @@ core::AssistantMessage ScriptedProvider::stream(const core::ProviderRequest& req
 std::vector<std::vector<core::Message>> ScriptedProvider::requests() {
   std::lock_guard lock(mutex_);
   return requests_;
+}
+
+std::vector<std::vector<std::string>> ScriptedProvider::request_tool_names() {
+  std::lock_guard lock(mutex_);
+  return tool_names_;
+}
+
+std::vector<std::string> ScriptedProvider::system_prompts() {
+  std::lock_guard lock(mutex_);
+  return system_prompts_;
 }
 
 core::AssistantMessage text_reply(std::string text) {

@@ -24,11 +24,16 @@ class ScriptedProvider final : public core::Provider {
 
   // The history each request carried.
   std::vector<std::vector<core::Message>> requests();
+  // The tool names and the system prompt each request carried.
+  std::vector<std::vector<std::string>> request_tool_names();
+  std::vector<std::string> system_prompts();
 
  private:
   std::mutex mutex_;
   std::deque<Reply> replies_;
   std::vector<std::vector<core::Message>> requests_;
+  std::vector<std::vector<std::string>> tool_names_;
+  std::vector<std::string> system_prompts_;
 };
 
 // Builders for replies.

@@ -95,6 +95,20 @@ TEST(SpawnProcess, SeparatesStdoutAndStderrAndReadsStdinFromDevNull) {
   EXPECT_EQ(WEXITSTATUS(wait_registered(process)), 0);
 }
 
+TEST(SpawnProcess, GivesTheCallerTheWriteEndOfStdinWhenAsked) {
+  testing::TempDir dir;
+  SpawnedProcess process = testing::started(
+      spawn_process({.argv = {"/bin/bash", "-c", "read line; echo \"got $line\""},
+                     .cwd = dir.path(),
+                     .environment = merge_environment(environ, {}),
+                     .pipe_stdin = true}));
+  ASSERT_TRUE(process.stdin_fd.valid());
+  ASSERT_EQ(::write(process.stdin_fd.get(), "hello\n", 6), 6);
+  process.stdin_fd.reset();
+  EXPECT_EQ(read_all(process.stdout_fd.get()), "got hello\n");
+  EXPECT_EQ(WEXITSTATUS(wait_registered(process)), 0);
+}
+
 TEST(SpawnProcess, DoesNotLeakDescriptorsWithoutCloseOnExec) {
   testing::TempDir dir;
   const int leaked = ::open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC

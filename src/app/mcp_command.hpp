@@ -1,0 +1,25 @@
+#pragma once
+// `nib mcp ...`: the MCP servers from the command line.
+//   nib mcp list                         every configured server: state, tool count, file
+//   nib mcp get NAME                     one server's entry, state, tools (or why it failed)
+//   nib mcp add NAME [--scope user|project] [-e K=V]... -- COMMAND [ARGS...]
+//   nib mcp add NAME --url URL [--header "K: V"]... [--scope user|project]
+//   nib mcp remove NAME [--scope user|project]
+//   nib mcp approve NAME                 let the project's server NAME run (remembered)
+//   nib mcp serve [--ask TOOLS]          nib's tools over stdio MCP (tool_server.hpp)
+// user scope is ~/.config/nib/mcp.json, project scope the project's .mcp.json.
+
+#include <ostream>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "app/print_mode.hpp"
+
+namespace nib::app {
+
+// `args` are the words after "mcp". Returns the exit status: 0 success, 1 failure, 2 bad usage.
+int run_mcp_command(const std::vector<std::string>& args, const RunContext& context,
+                    std::stop_token stop, std::ostream& out, std::ostream& err);
+
+}  // namespace nib::app

@@ -1,0 +1,32 @@
+#pragma once
+// The user's approvals of project MCP servers (from .mcp.json or project settings), so that a
+// cloned repository never starts a program by itself: a server runs once the user approved it,
+// remembered per project directory and per server fingerprint (server_config.hpp), so a changed
+// command must be approved again. Kept in one JSON file of the user's,
+//   {"<project directory>": {"<server>": "<fingerprint>"}},
+// written atomically. Thread-safe as the file system is; one writer at a time is assumed (a
+// person running `nib mcp approve`).
+
+#include <filesystem>
+#include <string>
+
+#include "util/result.hpp"
+
+namespace nib::mcp {
+
+class ApprovalStore {
+ public:
+  explicit ApprovalStore(std::filesystem::path file) : file_(std::move(file)) {}
+
+  bool approved(const std::filesystem::path& project, const std::string& server,
+                const std::string& fingerprint) const;
+  util::Status approve(const std::filesystem::path& project, const std::string& server,
+                       const std::string& fingerprint);
+
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+};
+
+}  // namespace nib::mcp
