@@ -268,7 +268,10 @@ int serve(const std::vector<std::string>& args, const RunContext& context, std::
     err << "nib: " << registry.error() << '\n';
     return 2;
   }
-  permissions::ApprovalPolicy approvals(ask);
+  // The client asks its own user; nib refuses only what --ask names (print mode's rule:
+  // nothing can be asked here).
+  permissions::ApprovalPolicy approvals(permissions::PolicyOptions{
+      .mode = permissions::PermissionMode::kYolo, .working_tree = context.cwd, .ask_tools = ask});
   const mcp::ToolServerOptions options{registry.value().get(), approvals.gate({}), context.cwd,
                                        NIB_VERSION};
   return mcp::serve_tools(options, STDIN_FILENO, STDOUT_FILENO, stop);

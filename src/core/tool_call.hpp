@@ -47,6 +47,9 @@ struct GateRequest {
   // answered "ask" with this reason, so the inner gate must ask the user even where its rules
   // would allow the call (and, with nobody to ask, refuse it with this reason).
   std::string hook_asks;
+  // Set by the same wrapping gate when a hook answered "allow": the inner gate asks nothing,
+  // and only what it refuses outright (a deny rule) still blocks the call.
+  bool hook_allows = false;
 };
 struct GateDecision {
   bool block = false;

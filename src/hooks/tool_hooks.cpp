@@ -35,9 +35,11 @@ core::Gate with_pre_tool_use_hooks(std::shared_ptr<const HookSet> hooks, core::G
     if (outcome.updated_input) updated = nib_tool_input(*outcome.updated_input, *request.args);
 
     core::GateDecision decision;
-    if (outcome.decision != Kind::kAllow) {
+    {
       core::GateRequest asked = request;
       if (updated) asked.args = &*updated;
+      // An allow spares the question; the inner gate's deny rules still hold.
+      asked.hook_allows = outcome.decision == Kind::kAllow;
       if (outcome.decision == Kind::kAsk) {
         asked.hook_asks = outcome.reason;
         if (!inner) {

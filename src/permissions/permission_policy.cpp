@@ -113,6 +113,8 @@ Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
   if (rule == Verdict::kDeny) {
     return {CallVerdict::kDeny, ruled.decision.reason, "permission rule", {}, {}};
   }
+  // A hook's allow spares every question; deny rules still hold.
+  if (request.hook_allows) return {};
   if (!request.hook_asks.empty()) {
     return asks(request, ruled,
                 "a hook asks for the user's approval of this call (" + request.hook_asks + ")",

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 
+#include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -56,7 +57,8 @@ class JobsTest : public ::testing::Test {
   std::vector<pid_t> synced_pids() const {
     std::ifstream in(dir_.path() / "sync");
     std::vector<pid_t> pids;
-    for (pid_t pid = 0; in >> pid;) pids.push_back(pid);
+    // $! inside the sandbox is a pid of its own namespace: the host's is the one to check.
+    for (pid_t pid = 0; in >> pid;) pids.push_back(host_pid_in(dir_.path(), pid));
     return pids;
   }
 

@@ -38,8 +38,9 @@ class ToolHooksTest : public HookTest {
   // The inner gate: records what it was asked.
   core::Gate recording_gate() {
     return [this](const core::GateRequest& request, std::stop_token) {
-      inner_asked_.push_back(request.hook_asks.empty() ? request.args->dump()
-                                                       : "asks: " + request.hook_asks);
+      inner_asked_.push_back(request.hook_allows         ? "allowed: " + request.args->dump()
+                             : request.hook_asks.empty() ? request.args->dump()
+                                                         : "asks: " + request.hook_asks);
       return core::GateDecision{};
     };
   }
@@ -89,13 +90,16 @@ TEST_F(ToolHooksTest, AFailingHookThatAllowsOnFailureLetsTheInnerGateDecide) {
   EXPECT_EQ(inner_asked_, std::vector<std::string>{R"({"command":"ls"})"});
 }
 
-TEST_F(ToolHooksTest, AllowSkipsTheInnerGateAndAskMakesItAsk) {
+TEST_F(ToolHooksTest, AllowTellsTheInnerGateAndAskMakesItAsk) {
+  // An allowing hook spares the user the question, but the inner gate still sees the call:
+  // its deny rules still hold (as in Claude Code).
   const auto allow = with_pre_tool_use_hooks(
       hooks("PreToolUse", "Read",
             script(R"({"hookSpecificOutput": {"permissionDecision": "allow"}})")),
       recording_gate());
   EXPECT_FALSE(decide(allow, "read", {{"path", "a"}}).block);
-  EXPECT_TRUE(inner_asked_.empty());
+  EXPECT_EQ(inner_asked_, std::vector<std::string>{R"(allowed: {"path":"a"})"});
+  inner_asked_.clear();
 
   const std::string ask_command = script(
       R"({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "prod"}})");

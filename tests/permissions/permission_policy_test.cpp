@@ -143,6 +143,22 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   EXPECT_NE(denied.reason.find("settings.json"), std::string::npos) << "names the file";
 }
 
+TEST_F(PermissionPolicyTest, AHookThatAllowsSparesTheQuestionButNotADenyRule) {
+  PolicyOptions ruled = options(PermissionMode::kAsk);
+  auto loaded = RuleSet::load(
+      {{dir_.path() / "settings.json", json{{"permissions", {{"deny", {"Bash(rm:*)"}}}}}, tree()}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
+  const PermissionPolicy policy(ruled);
+  core::GateRequest allowed{"c", "bash", &kBash.args};
+  allowed.hook_allows = true;
+  EXPECT_EQ(policy.assess(allowed).verdict, CallVerdict::kAllow);
+  const json rm = {{"command", "rm -rf build"}};
+  core::GateRequest denied{"c", "bash", &rm};
+  denied.hook_allows = true;
+  EXPECT_EQ(policy.assess(denied).verdict, CallVerdict::kDeny);
+}
+
 TEST_F(PermissionPolicyTest, ReadingSecretsAsksByDefault) {
   PolicyOptions defaults = options(PermissionMode::kYolo);
   defaults.mode = PermissionMode::kAuto;

@@ -234,13 +234,23 @@ TEST_P(CommandRunnerTest, ACommandIsInTheRegistryUntilNothingOfItRuns) {
   const pid_t sleeper = testing::host_pid(std::stoi(background.stdout_capture.tail()), sandboxed());
   ASSERT_GT(sleeper, 0);
   EXPECT_EQ(registry_entries().size(), 1u);
-  // ...until it has ended, which the next command's end notices.
-  const int sleeper_fd = static_cast<int>(::syscall(SYS_pidfd_open, sleeper, 0));
-  ASSERT_GE(sleeper_fd, 0);
+  // ...until it has ended, which the next command's end notices. In the sandbox the sleeper's
+  // ancestors up to this process (bubblewrap's) carry the command's tag too: all must be gone.
+  std::vector<int> waited;
+  for (pid_t pid = sleeper; pid > 1 && pid != ::getpid();) {
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    ASSERT_GE(fd, 0);
+    waited.push_back(fd);
+    const auto info = read_process(pid);
+    if (!info) break;
+    pid = info->ppid;
+  }
   ::kill(sleeper, SIGKILL);
-  pollfd entry{sleeper_fd, POLLIN, 0};
-  ::poll(&entry, 1, -1);
-  ::close(sleeper_fd);
+  for (const int fd : waited) {
+    pollfd entry{fd, POLLIN, 0};
+    ::poll(&entry, 1, -1);
+    ::close(fd);
+  }
   run("true");
   EXPECT_TRUE(registry_entries().empty());
 }
