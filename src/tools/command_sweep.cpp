@@ -54,7 +54,7 @@ class OwnerCheck {
     if (known != alive_.end()) return known->second;
     const auto info = read_process(name.owner_pid);
     const bool alive =
-        info && info->start_time == name.owner_start_time && !is_dead_state(info->state);
+        info && info->start_time == name.owner_start_time && !has_exited(*info);
     alive_.emplace(key, alive);
     return alive;
   }

@@ -16,9 +16,11 @@
 namespace nib::tools {
 namespace {
 
-// Fields of /proc/<pid>/stat between the session (field 6) and the start time (22): tty_nr
-// through itrealvalue.
-constexpr int kFieldsBetweenSessionAndStartTime = 15;
+// Fields of /proc/<pid>/stat skipped between the flags (field 9) and the thread count (20):
+// minflt through nice.
+constexpr int kFieldsBetweenFlagsAndThreads = 10;
+// The kernel's flag of a task that has begun to exit (include/linux/sched.h).
+constexpr unsigned long kTaskExiting = 0x4;
 
 // Reads a small /proc file whole into `text` (cleared first); false when it cannot be opened.
 bool read_proc_file(const char* path, std::string& text) {
@@ -62,8 +64,12 @@ std::uint64_t boot_time_ticks() {
   return nanoseconds / (1'000'000'000u / ticks_per_second);
 }
 
-bool is_dead_state(char state) {
-  return state == 'Z' || state == 'X';
+bool has_exited(const ProcessInfo& info) {
+  return (info.state == 'Z' || info.state == 'X') && info.threads <= 1;
+}
+
+bool runs_no_more(const ProcessInfo& info) {
+  return has_exited(info) || (info.exiting && info.threads <= 1);
 }
 
 std::optional<ProcessInfo> parse_proc_stat(std::string_view text) {
@@ -82,12 +88,21 @@ std::optional<ProcessInfo> parse_proc_stat(std::string_view text) {
   rest.remove_prefix(2);
   if (!parse_field(rest, info.ppid) || !parse_field(rest, info.pgid)) return std::nullopt;
   if (!parse_field(rest, info.sid)) return std::nullopt;
-  // Skipped, read as signed numbers (tpgid may be -1, nice may be negative).
-  for (int field = 0; field < kFieldsBetweenSessionAndStartTime; ++field) {
-    long long skipped = 0;
-    if (!parse_field(rest, skipped)) return std::nullopt;
+  // Skipped fields are read as signed numbers (tpgid may be -1, nice may be negative).
+  const auto skip = [&rest](int fields) {
+    for (int field = 0; field < fields; ++field) {
+      long long skipped = 0;
+      if (!parse_field(rest, skipped)) return false;
+    }
+    return true;
+  };
+  unsigned long flags = 0;
+  if (!skip(2) || !parse_field(rest, flags)) return std::nullopt;  // after tty_nr and tpgid
+  if (!skip(kFieldsBetweenFlagsAndThreads) || !parse_field(rest, info.threads)) {
+    return std::nullopt;
   }
-  if (!parse_field(rest, info.start_time)) return std::nullopt;
+  if (!skip(1) || !parse_field(rest, info.start_time)) return std::nullopt;  // after itrealvalue
+  info.exiting = (flags & kTaskExiting) != 0;
   return info;
 }
 

@@ -23,14 +23,25 @@ struct ProcessInfo {
   // When it started, in clock ticks since boot (field 22): with the pid, it names one process
   // for good, since a pid is reused only by a process that starts later.
   std::uint64_t start_time = 0;
+  // Its first thread has begun to exit (PF_EXITING in the flags, field 9): /proc may still
+  // show it running for a moment (a pid namespace's init waiting for its namespace to empty,
+  // say), but it runs no code of its own again and its environment can no longer be read.
+  bool exiting = false;
+  int threads = 1;  // field 20
 };
 
 // Now, in the clock of ProcessInfo::start_time (clock ticks since boot, rounded down): a
 // process that starts later has a start time no smaller than this.
 std::uint64_t boot_time_ticks();
 
-// True for the states of a process that has exited (a zombie, or one being removed).
-bool is_dead_state(char state);
+// True for a process that has exited: a zombie, or one being removed. (A first thread that
+// exited while others run shows the zombie's state, yet the process goes on.)
+bool has_exited(const ProcessInfo& info);
+
+// True for a process that has exited or is exiting: it runs no code of its own again. An
+// exiting one may still hold its descriptors for a moment, and a pid namespace's init the
+// processes of its namespace, so waiting for an end is waiting for has_exited.
+bool runs_no_more(const ProcessInfo& info);
 
 // Parses the text of /proc/<pid>/stat; nullopt when it is malformed. The command name may hold
 // spaces and parentheses, so the fields are found after its last ')'.

@@ -70,7 +70,7 @@ void kill_orphaned_command(const OrphanedCommand& command) {
   // exited, its number may belong to someone else's process.
   const auto shell = command.leader > 0 ? read_process(command.leader) : std::nullopt;
   if (shell && shell->start_time == command.leader_start_time && shell->pgid == shell->pid &&
-      !is_dead_state(shell->state) && !scope.excluded.contains(shell->pid)) {
+      !has_exited(*shell) && !scope.excluded.contains(shell->pid)) {
     scope.roots = {command.leader};
     scope.group = command.leader;
   }
@@ -83,8 +83,10 @@ bool command_left_processes(pid_t leader, std::string_view tag,
   const pid_t self = ::getpid();
   for (const ProcessInfo& info : processes) {
     // An environment that cannot be read (a setuid program, a process in the middle of
-    // execve) may hold the tag: the entry stays.
-    if (info.ppid == self && !is_dead_state(info.state) &&
+    // execve) may hold the tag: the entry stays. One that is exiting cannot be read either,
+    // but runs nothing more: the sandbox's pid-namespace init, which outlives the shell's
+    // bubblewrap by a moment, ends the namespace's processes as it goes.
+    if (info.ppid == self && !runs_no_more(info) &&
         find_environment_entry(info.pid, tag) != EnvironmentEntry::kAbsent) {
       return true;
     }

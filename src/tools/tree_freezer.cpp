@@ -62,7 +62,7 @@ bool TreeFreezer::freeze_pass() {
 }
 
 bool TreeFreezer::wanted(const ProcessInfo& info) {
-  if (is_dead_state(info.state) || info.pid == self_ || scope_.excluded.contains(info.pid)) {
+  if (has_exited(info) || info.pid == self_ || scope_.excluded.contains(info.pid)) {
     return false;
   }
   if (info.start_time < scope_.not_before) return false;
@@ -106,7 +106,7 @@ void TreeFreezer::kill() {
   while (true) {
     std::erase_if(alive, [](pid_t pid) {
       const auto info = read_process(pid);
-      return !info || is_dead_state(info->state);
+      return !info || has_exited(*info);
     });
     if (alive.empty() || std::chrono::steady_clock::now() >= deadline) return;
     std::this_thread::sleep_for(pause);

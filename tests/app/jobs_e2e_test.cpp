@@ -74,7 +74,7 @@ class JobsTest : public ::testing::Test {
 
   static bool ended(pid_t pid) {
     const auto info = tools::read_process(pid);
-    return !info || tools::is_dead_state(info->state);
+    return !info || tools::has_exited(*info);
   }
 
   static MockReply bash(const std::string& id, const std::string& command,

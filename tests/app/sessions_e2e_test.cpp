@@ -152,7 +152,7 @@ TEST_F(SessionsTest, KillDuringABashCallThenContinueGivesTheCallAResult) {
 // taken by another process.
 bool ended(pid_t pid, std::uint64_t start_time) {
   const auto info = tools::read_process(pid);
-  return !info || tools::is_dead_state(info->state) || info->start_time != start_time;
+  return !info || tools::has_exited(*info) || info->start_time != start_time;
 }
 
 TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTold) {
@@ -177,8 +177,8 @@ TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTol
   const auto daemon_info = tools::read_process(daemon);
   const auto child_info = tools::read_process(child);
   ASSERT_TRUE(daemon_info && child_info);
-  EXPECT_FALSE(tools::is_dead_state(daemon_info->state)) << "nothing of nib was left to end it";
-  EXPECT_FALSE(tools::is_dead_state(child_info->state));
+  EXPECT_FALSE(tools::has_exited(*daemon_info)) << "nothing of nib was left to end it";
+  EXPECT_FALSE(tools::has_exited(*child_info));
 
   ASSERT_EQ(run({"--version"}).exit_code, 0);  // any nib that starts
   EXPECT_TRUE(ended(daemon, daemon_info->start_time));

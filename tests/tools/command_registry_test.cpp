@@ -28,7 +28,7 @@ using registry::EntryName;
 // True when `pid` has exited (it may remain a zombie until its parent reaps it).
 bool dead(pid_t pid) {
   const auto info = read_process(pid);
-  return !info || is_dead_state(info->state);
+  return !info || has_exited(*info);
 }
 
 std::vector<std::string> files_in(const fs::path& dir) {

@@ -74,7 +74,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 bool pid_ended(pid_t pid) {
   const auto info = read_process(pid);
-  return !info || is_dead_state(info->state);
+  return !info || has_exited(*info);
 }
 
 TEST_F(JobTableTest, AJobThatExitsQuicklyLeavesANoticeWithItsStatusAndLastLines) {

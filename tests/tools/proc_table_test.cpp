@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +42,66 @@ TEST(ParseProcStat, HandlesNamesWithSpacesAndParentheses) {
   EXPECT_EQ(info->ppid, 5);
   EXPECT_EQ(info->pgid, 9);
   EXPECT_EQ(info->start_time, 42u);
+}
+
+// An exiting process (PF_EXITING, 0x4, in the flags) runs no more, but has not exited until
+// it is a zombie; neither holds while threads of it go on.
+TEST(ParseProcStat, TellsAnExitingProcessFromOneWhoseFirstThreadEnded) {
+  const auto exiting = parse_proc_stat("9 (init) R 1 9 9 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 1 0 7");
+  ASSERT_TRUE(exiting.has_value());
+  EXPECT_TRUE(exiting->exiting);
+  EXPECT_EQ(exiting->threads, 1);
+  EXPECT_TRUE(runs_no_more(*exiting));
+  EXPECT_FALSE(has_exited(*exiting));
+  const auto running = parse_proc_stat("9 (a) R 1 9 9 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 7");
+  ASSERT_TRUE(running.has_value());
+  EXPECT_FALSE(running->exiting);
+  EXPECT_FALSE(runs_no_more(*running));
+  const auto zombie = parse_proc_stat("9 (a) Z 1 9 9 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 1 0 7");
+  ASSERT_TRUE(zombie.has_value());
+  EXPECT_TRUE(has_exited(*zombie));
+  EXPECT_TRUE(runs_no_more(*zombie));
+  const auto threads_left =
+      parse_proc_stat("9 (a) Z 1 9 9 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 3 0 7");
+  ASSERT_TRUE(threads_left.has_value());
+  EXPECT_EQ(threads_left->threads, 3);
+  EXPECT_FALSE(has_exited(*threads_left));
+  EXPECT_FALSE(runs_no_more(*threads_left));
+}
+
+// The kernel's view of a process whose first thread called pthread_exit while another thread
+// runs: a zombie leader, exiting, with the process still there.
+TEST(ReadProcess, AProcessWhoseFirstThreadEndedHasNotExited) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    static int ready_fd = ready[1];
+    static pthread_t first = ::pthread_self();
+    pthread_t other;
+    ::pthread_create(
+        &other, nullptr,
+        [](void*) -> void* {
+          ::pthread_join(first, nullptr);  // returns once the first thread has exited
+          [[maybe_unused]] const auto written = ::write(ready_fd, "x", 1);
+          while (true) ::pause();
+        },
+        nullptr);
+    // The first thread alone ends, without unwinding into the test framework.
+    ::syscall(SYS_exit, 0);
+  }
+  ::close(ready[1]);
+  char byte;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::close(ready[0]);
+  const auto info = read_process(child);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->threads, 2);
+  EXPECT_FALSE(has_exited(*info));
+  EXPECT_FALSE(runs_no_more(*info));
+  ::kill(child, SIGKILL);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
 }
 
 TEST(ParseProcStat, RejectsMalformedText) {

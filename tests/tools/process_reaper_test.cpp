@@ -110,7 +110,7 @@ constexpr std::size_t kBombNodes = (1u << (kBombDepth + 1)) - 1;
 std::vector<pid_t> carrying(const std::string& entry) {
   std::vector<pid_t> found;
   for_each_process([&](const ProcessInfo& info) {
-    if (!is_dead_state(info.state) && environment_has(info.pid, entry)) found.push_back(info.pid);
+    if (!has_exited(info) && environment_has(info.pid, entry)) found.push_back(info.pid);
   });
   return found;
 }

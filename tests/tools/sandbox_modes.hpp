@@ -58,7 +58,7 @@ inline bool descendant_running(std::string_view fragment) {
   const auto processes = tools::scan_processes();
   for (const pid_t pid : tools::collect_descendants(processes, {::getpid()})) {
     const auto info = tools::read_process(pid);
-    if (!info || tools::is_dead_state(info->state)) continue;
+    if (!info || tools::has_exited(*info)) continue;
     std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
     std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     for (char& c : command) c = c == '\0' ? ' ' : c;

@@ -38,7 +38,7 @@ class TreeFreezerTest : public ::testing::Test {
   }
   bool dead() const {
     const auto info = read_process(process_.pid);
-    return !info || is_dead_state(info->state);
+    return !info || has_exited(*info);
   }
 
   SpawnedProcess process_;
