@@ -64,4 +64,18 @@ permissions::PolicyOptions policy_options(permissions::PermissionMode mode,
           .rules = std::move(rules)};
 }
 
+std::function<bool(std::string_view host)> hosts_opened_to_web_fetch(
+    std::shared_ptr<const permissions::RuleSet> rules) {
+  if (!rules) return {};
+  return [rules = std::move(rules)](std::string_view host) {
+    const permissions::Decision decision =
+        rules
+            ->decide(
+                {.tool = "web_fetch", .arguments = {{"url", "http://" + std::string(host) + "/"}}})
+            .decision;
+    return decision.verdict == permissions::Verdict::kAllow && decision.rule != nullptr &&
+           decision.rule->form == permissions::Rule::Form::kDomain;
+  };
+}
+
 }  // namespace nib::app

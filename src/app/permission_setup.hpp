@@ -3,7 +3,9 @@
 // the options of its policy (README "Permission modes"). Pure apart from what the sandbox
 // probe and the rule files it is handed have read.
 
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "app/cli.hpp"
 #include "app/settings.hpp"
@@ -36,5 +38,12 @@ permissions::PolicyOptions policy_options(permissions::PermissionMode mode,
                                           const std::filesystem::path& home,
                                           std::shared_ptr<const permissions::RuleSet> rules,
                                           permissions::SandboxState sandbox);
+
+// The hosts web_fetch may reach on loopback and private addresses: those a
+// WebFetch(domain:...) allow rule names and no rule denies or asks about. A bare "WebFetch"
+// allow opens public hosts only: reaching into the user's network takes naming the host.
+// Empty without rules.
+std::function<bool(std::string_view host)> hosts_opened_to_web_fetch(
+    std::shared_ptr<const permissions::RuleSet> rules);
 
 }  // namespace nib::app

@@ -2,6 +2,7 @@
 
 #include "app/hook_setup.hpp"
 #include "app/mcp_setup.hpp"
+#include "app/permission_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "extensions/skill_tool.hpp"
@@ -13,9 +14,11 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
                                     const RunContext& context) {
   using Result = util::Result<RunResources>;
   // Subagents get fresh tools from the same options, with a plan of their own.
-  const tools::BuiltinOptions tool_options{.withheld_environment = context.withheld_environment,
-                                           .command_launcher = context.command_launcher,
-                                           .jobs = context.jobs};
+  const tools::BuiltinOptions tool_options{
+      .withheld_environment = context.withheld_environment,
+      .command_launcher = context.command_launcher,
+      .jobs = context.jobs,
+      .private_web_host_allowed = hosts_opened_to_web_fetch(context.rules)};
   const auto plan = std::make_shared<tools::PlanBoard>();
   tools::BuiltinOptions run_tool_options = tool_options;
   run_tool_options.plan = plan;

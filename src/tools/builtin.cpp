@@ -24,6 +24,8 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   bash.withheld_environment = options.withheld_environment;
   bash.launcher = options.command_launcher;
   bash.jobs = options.jobs;
+  WebFetchOptions web_fetch;
+  web_fetch.fetch.private_host_allowed = options.private_web_host_allowed;
   std::vector<core::ToolPtr> tools = {
       make_read_tool(files),
       make_bash_tool(std::move(bash)),
@@ -32,7 +34,7 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
       make_find_tool(),
       make_ls_tool(),
       make_grep_tool(),
-      make_web_fetch_tool(),
+      make_web_fetch_tool(std::move(web_fetch)),
       make_todo_write_tool(options.plan ? options.plan : std::make_shared<PlanBoard>())};
   if (options.jobs) {
     for (core::ToolPtr& tool : make_job_tools(options.jobs)) tools.push_back(std::move(tool));

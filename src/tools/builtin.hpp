@@ -1,8 +1,10 @@
 #pragma once
 // The built-in tool set, assembled in one place: a new tool is one file plus one line here.
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tool.hpp"
@@ -24,6 +26,8 @@ struct BuiltinOptions {
   // The process's background jobs: with them, bash offers run_in_background and the job tools
   // (job_output, job_kill, job_list) join the set.
   std::shared_ptr<JobTable> jobs;
+  // The hosts web_fetch may reach on non-public addresses (FetchPolicy::private_host_allowed).
+  std::function<bool(std::string_view host)> private_web_host_allowed;
   // Where todo_write keeps the plan: the front end's, which it draws; null gives the set a
   // plan of its own (a subagent's, `nib tool`'s).
   std::shared_ptr<PlanBoard> plan;

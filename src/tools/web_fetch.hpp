@@ -15,7 +15,8 @@ namespace nib::tools {
 
 struct WebFetchOptions {
   // What may be connected to, and the time and size limits. Non-public addresses are refused
-  // unless allowed here (tests allow their local server; later a permission rule will).
+  // unless allowed here (tests allow their local server; a WebFetch(domain:...) allow rule opens
+  // its host).
   FetchPolicy fetch;
   // Creates the log for a text longer than the model is shown; `prefix` is "web_fetch".
   LogCreator create_log = create_private_log;

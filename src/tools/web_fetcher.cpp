@@ -23,16 +23,22 @@ std::string seconds_text(std::chrono::milliseconds duration) {
   return std::to_string(count) + " ms";
 }
 
-provider::AddressCheck address_check(const FetchPolicy& policy) {
+// The check of the addresses `url` (a hop of the chain) connects to.
+provider::AddressCheck address_check(const FetchPolicy& policy, const std::string& url) {
   if (policy.allow_private_addresses) return {};
-  return [allowed = policy.allowed_addresses](const sockaddr& address) {
+  auto parsed = parse_web_url(url);
+  const std::string host = parsed.ok() ? parsed.value().host : std::string();
+  if (policy.private_host_allowed && !host.empty() && policy.private_host_allowed(host)) return {};
+  return [allowed = policy.allowed_addresses, host](const sockaddr& address) {
     std::string refusal = non_public_address_refusal(address);
     if (refusal.empty()) return refusal;
     const std::string text = address_text(address);
     if (std::find(allowed.begin(), allowed.end(), text) != allowed.end()) return std::string();
     return "its address " + refusal +
            ", and web_fetch connects only to public addresses: a model must not reach into "
-           "this machine or its network";
+           "this machine or its network (the user can open this host with the permission rule "
+           "WebFetch(domain:" +
+           host + ") in permissions.allow)";
   };
 }
 
@@ -49,7 +55,6 @@ FetchOutcome fetch_web_page(const std::string& url, const FetchPolicy& policy,
                             std::stop_token stop) {
   FetchOutcome outcome;
   const Clock::time_point deadline = Clock::now() + policy.timeout;
-  const provider::AddressCheck check = address_check(policy);
   std::string next = url;
   for (std::size_t redirects = 0;; ++redirects) {
     outcome.chain.push_back(next);
@@ -65,7 +70,7 @@ FetchOutcome fetch_web_page(const std::string& url, const FetchPolicy& policy,
                                      .accept = kAccept,
                                      .connect_timeout = std::min(policy.connect_timeout, left),
                                      .total_timeout = left,
-                                     .check_address = check};
+                                     .check_address = address_check(policy, next)};
     const provider::HttpStreamResult result =
         provider::http_get_stream(request, stop, [&](std::string_view bytes) {
           const std::size_t room = policy.max_bytes - outcome.body.size();

@@ -8,8 +8,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/limits.hpp"
@@ -21,6 +23,10 @@ struct FetchPolicy {
   bool allow_private_addresses = false;
   // ...or only to these of them, written as refusals name them ("127.0.0.1", "::1").
   std::vector<std::string> allowed_addresses;
+  // ...or to any address of a host this says yes to (as parse_web_url gives it: "localhost",
+  // "intranet.example", "[::1]"): the hosts a WebFetch(domain:...) allow rule names. Each hop
+  // of a redirect chain is asked about its own host.
+  std::function<bool(std::string_view host)> private_host_allowed;
   std::chrono::milliseconds connect_timeout = kWebFetchConnectTimeout;
   std::chrono::milliseconds timeout = kWebFetchTimeout;  // for the whole chain of redirects
   std::size_t max_bytes = kWebFetchMaxBytes;

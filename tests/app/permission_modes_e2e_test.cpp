@@ -10,6 +10,7 @@
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/web_server.hpp"
 
 namespace nib::testing {
 namespace {
@@ -23,10 +24,11 @@ class PermissionModesTest : public ::testing::Test {
     return run_nib(args, dir_.path(),
                    {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}});
   }
-  // The content the model received for its only tool call.
-  std::string tool_result() {
+  // The content the model received for its only tool call, in the request numbered `request`
+  // (the first run's second by default).
+  std::string tool_result(std::size_t request = 1) {
     const auto requests = server_.requests();
-    for (const auto& message : requests.at(1).body["messages"]) {
+    for (const auto& message : requests.at(request).body["messages"]) {
       if (message["role"] == "tool") return message["content"].dump();
     }
     return "";
@@ -40,6 +42,31 @@ class PermissionModesTest : public ::testing::Test {
   MockModelServer server_;
   TempDir dir_;
 };
+
+// web_fetch never reaches a loopback or private address by itself; a WebFetch(domain:...) allow
+// rule naming the host opens it (the refusal says which rule).
+TEST_F(PermissionModesTest, AWebFetchDomainRuleOpensALoopbackHost) {
+  LocalWebServer web;
+  web.page("/status", WebPage{200, "text/plain", "dev server up", {}});
+  const auto fetch_call = [&] {
+    server_.enqueue(
+        MockReply::tool_calls({{"c1", "web_fetch", json{{"url", web.url("/status")}}.dump()}}));
+    server_.enqueue(MockReply::text("done"));
+  };
+  fetch_call();
+  ASSERT_EQ(run({"-p", "go"}).exit_code, 0);
+  const std::string refused = tool_result();
+  EXPECT_NE(refused.find("127.0.0.1 is a loopback address"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("WebFetch(domain:127.0.0.1)"), std::string::npos) << refused;
+  EXPECT_EQ(web.requests("/status"), 0u);
+
+  dir_.write(".nib/settings.json",
+             R"json({"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}})json");
+  fetch_call();
+  ASSERT_EQ(run({"-p", "go"}).exit_code, 0);
+  EXPECT_NE(tool_result(3).find("dev server up"), std::string::npos) << tool_result(3);
+  EXPECT_EQ(web.requests("/status"), 1u);
+}
 
 TEST_F(PermissionModesTest, AutoWritesInsideTheTreeWithoutAsking) {
   write_call("src/new.txt");

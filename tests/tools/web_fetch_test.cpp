@@ -133,7 +133,9 @@ TEST_F(WebFetchTest, ARedirectToAPrivateAddressIsRefusedNamingTheAddress) {
   EXPECT_EQ(metadata.output,
             "Error: Cannot fetch http://169.254.169.254/latest/meta-data/: its address "
             "169.254.169.254 is a link-local address, and web_fetch connects only to public "
-            "addresses: a model must not reach into this machine or its network.");
+            "addresses: a model must not reach into this machine or its network (the user can "
+            "open this host with the permission rule WebFetch(domain:169.254.169.254) in "
+            "permissions.allow).");
   EXPECT_TRUE(contains(fetch_path("/to-lan").output, "::ffff:192.168.1.1 is a private address"));
 }
 
@@ -148,6 +150,38 @@ TEST_F(WebFetchTest, LoopbackIsRefusedUnlessAllowed) {
       tool(FetchPolicy{.allow_private_addresses = true})
           ->execute({{"url", server_.url("/secret")}}, {}, {"c", logs_.path()});
   EXPECT_TRUE(allowed.output.ends_with("secret")) << allowed.output;
+}
+
+// A host the settings open (a WebFetch(domain:...) allow rule) may be on a loopback or private
+// address; every other host of the chain, a redirect's included, is still checked.
+TEST_F(WebFetchTest, AnOpenedHostMayBeOnALoopbackAddressAndOnlyThatHost) {
+  server_.page("/secret", WebPage{200, "text/plain", "secret", {}});
+  const std::string direct = server_.url("/secret");  // http://127.0.0.1:PORT/secret
+  std::string by_name = direct;
+  by_name.replace(by_name.find("127.0.0.1"), 9, "localhost");
+  server_.redirect("/to-address", direct);
+  std::string redirect_by_name = server_.url("/to-address");
+  redirect_by_name.replace(redirect_by_name.find("127.0.0.1"), 9, "localhost");
+  std::vector<std::string> asked;
+  const core::ToolPtr opened =
+      tool(FetchPolicy{.private_host_allowed = [&asked](std::string_view host) {
+        asked.emplace_back(host);
+        return host == "localhost";
+      }});
+  const core::ToolOutput allowed = opened->execute({{"url", by_name}}, {}, {"c", logs_.path()});
+  EXPECT_TRUE(allowed.output.ends_with("secret")) << allowed.output;
+  const core::ToolOutput other = opened->execute({{"url", direct}}, {}, {"c", logs_.path()});
+  EXPECT_TRUE(other.is_error);
+  EXPECT_TRUE(contains(other.output, "127.0.0.1 is a loopback address")) << other.output;
+  EXPECT_TRUE(contains(other.output, "WebFetch(domain:127.0.0.1) in permissions.allow"))
+      << other.output;
+  const core::ToolOutput redirected =
+      opened->execute({{"url", redirect_by_name}}, {}, {"c", logs_.path()});
+  EXPECT_TRUE(redirected.is_error) << redirected.output;
+  EXPECT_TRUE(contains(redirected.output, "127.0.0.1 is a loopback address")) << redirected.output;
+  EXPECT_EQ(server_.requests("/to-address"), 1u);
+  EXPECT_EQ(server_.requests("/secret"), 1u);  // the first call's only
+  EXPECT_EQ(asked, (std::vector<std::string>{"localhost", "127.0.0.1", "localhost", "127.0.0.1"}));
 }
 
 TEST_F(WebFetchTest, OnlyHttpAndHttpsUrlsAreTaken) {
