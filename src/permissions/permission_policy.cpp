@@ -135,6 +135,14 @@ Assessment PermissionPolicy::by_mode(const core::GateRequest& request,
   const PermissionMode mode = this->mode();
   if (request.name == "bash") return bash_by_mode(request, ruled);
   if (changes_files(request.name)) return change_by_mode(request);
+  // A server's tool acts outside the sandbox with the server's rights, and its readOnlyHint is
+  // the server's word, not nib's: only ask mode's question or a rule lets it run.
+  if (is_mcp_name(request.name) && mode == PermissionMode::kAuto) {
+    return asks(request, ruled,
+                "MCP tools act outside the sandbox, with their server's rights, and auto mode "
+                "asks before each",
+                "auto mode");
+  }
   if (request.read_only || request.delegates) {
     // A subagent's own calls pass this policy one by one, so handing work over needs none.
     if (mode == PermissionMode::kAsk && request.name == "web_fetch") {

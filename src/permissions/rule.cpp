@@ -20,10 +20,6 @@ std::string folded_tool_name(std::string_view name) {
   return folded;
 }
 
-bool is_mcp_name(std::string_view name) {
-  return name.starts_with("mcp__");
-}
-
 bool is_path_tool(std::string_view folded) {
   return folded == "read" || folded == "edit" || folded == "write";
 }
@@ -122,6 +118,10 @@ bool host_matches(std::string_view pattern, std::string_view host) {
 
 }  // namespace
 
+bool is_mcp_name(std::string_view name) {
+  return name.starts_with("mcp__");
+}
+
 std::string_view rule_list_name(RuleList list) {
   switch (list) {
     case RuleList::kAllow:
@@ -136,8 +136,8 @@ std::string_view rule_list_name(RuleList list) {
 
 std::string RuleOrigin::describe() const {
   if (file.empty()) return "built-in default";
-  return file.string() + " permissions." + std::string(rule_list_name(list)) + "[" +
-         std::to_string(index) + "]";
+  return file.string() + (line > 0 ? ":" + std::to_string(line) : "") + " permissions." +
+         std::string(rule_list_name(list)) + "[" + std::to_string(index) + "]";
 }
 
 util::Result<Rule> parse_rule(std::string_view text, RuleOrigin origin,

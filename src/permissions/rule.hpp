@@ -42,8 +42,9 @@ struct RuleOrigin {
   std::filesystem::path file;
   RuleList list = RuleList::kAllow;
   std::size_t index = 0;  // in the file's permissions.<list> array
+  std::size_t line = 0;   // where it is written in the file, from 1; 0: not known
 
-  // "~/.claude/settings.json permissions.deny[2]", or "built-in default".
+  // "~/.claude/settings.json:7 permissions.deny[2]", or "built-in default".
   std::string describe() const;
 };
 
@@ -69,6 +70,9 @@ struct Rule {
   std::filesystem::path project;              // kPath with kProject: the settings file's project
   RuleOrigin origin;
 };
+
+// True for the name of an MCP server's tool (or of a rule about one): "mcp__...".
+bool is_mcp_name(std::string_view name);
 
 // Parses `text`; a failure says what is wrong with it ("the \"(\" is not closed"). `project`:
 // the directory "/path" patterns start from.

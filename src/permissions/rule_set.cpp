@@ -93,6 +93,19 @@ std::optional<std::filesystem::path> word_path(const ShellWord& word, const Call
   return resolve(word.text, call);
 }
 
+// The line of `text` (a settings file) where the rule `rule` of `list` is written: the first
+// time the rule, as JSON writes it, appears after the list's key; 0 when it cannot be found.
+std::size_t line_of_rule(std::string_view text, RuleList list, const std::string& rule) {
+  const std::string key = "\"" + std::string(rule_list_name(list)) + "\"";
+  std::size_t from = text.find("\"permissions\"");
+  from = from == std::string_view::npos ? std::string_view::npos : text.find(key, from);
+  if (from == std::string_view::npos) return 0;
+  const std::size_t at = text.find(nlohmann::json(rule).dump(), from + key.size());
+  if (at == std::string_view::npos) return 0;
+  return 1 + static_cast<std::size_t>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
 }  // namespace
 
 std::string_view verdict_name(Verdict verdict) {
@@ -146,7 +159,9 @@ util::Result<RuleSet> RuleSet::load(const std::vector<RuleSource>& sources) {
                                                 ": must be a string such as \"Bash(npm test:*)\"");
         }
         const std::string& text = entries[index].get_ref<const std::string&>();
-        auto rule = parse_rule(text, RuleOrigin{source.file, list, index}, source.project);
+        auto rule = parse_rule(
+            text, RuleOrigin{source.file, list, index, line_of_rule(source.text, list, text)},
+            source.project);
         if (!rule.ok()) {
           return util::Result<RuleSet>::failure(at + ": \"" + text + "\": " + rule.error());
         }

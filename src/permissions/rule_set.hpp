@@ -35,6 +35,7 @@ struct RuleSource {
   std::filesystem::path file;
   nlohmann::json document;        // the whole file; only "permissions" is read
   std::filesystem::path project;  // where its "/path" patterns start (the checkout, or home)
+  std::string text;  // the file as written, for the line of each rule ("": lines unknown)
 };
 
 enum class Verdict {

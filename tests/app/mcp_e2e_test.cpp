@@ -33,9 +33,19 @@ class McpE2eTest : public ::testing::Test {
   std::map<std::string, std::string> env() const {
     return {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}};
   }
-  // Writes `servers` as the --mcp-config file and runs nib -p with it.
+  // Lets the tools of `servers` run without asking (auto mode asks before each MCP call, which
+  // print mode refuses): permissions.allow "mcp__<server>" in the project's settings.
+  void allow_tools_of(const std::vector<std::string>& servers) {
+    json allow = json::array();
+    for (const std::string& name : servers) allow.push_back("mcp__" + name);
+    dir_.write(".nib/settings.json", json{{"permissions", {{"allow", allow}}}}.dump());
+  }
+  // Writes `servers` as the --mcp-config file, allows their tools and runs nib -p with it.
   NibResult run(const json& servers, std::vector<std::string> extra = {}) {
     dir_.write("servers.json", json{{"mcpServers", servers}}.dump());
+    std::vector<std::string> names;
+    for (const auto& [name, entry] : servers.items()) names.push_back(name);
+    allow_tools_of(names);
     std::vector<std::string> args = {"-p", "use the tools", "--mcp-config", "servers.json"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_nib(args, dir_.path(), env());
@@ -158,6 +168,7 @@ TEST_F(McpE2eTest, ASlowCallIsCancelledByAnInterrupt) {
       {{"c1", "mcp__everything__trigger-long-running-operation", R"({"duration":60,"steps":2})"}}));
   dir_.write("servers.json",
              json{{"mcpServers", {{"everything", everything_stdio(index)}}}}.dump());
+  allow_tools_of({"everything"});
   NibProcess nib({"-p", "go", "--output-format", "stream-json", "--mcp-config", "servers.json"},
                  dir_.path(), env());
   ASSERT_TRUE(nib.wait_for_stdout("\"tool_running\""));
@@ -244,6 +255,7 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
 
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__repo__echo", R"({"text":"allowed"})"}}));
   server_.enqueue(MockReply::text("two"));
+  allow_tools_of({"repo"});
   ASSERT_EQ(run_nib({"-p", "hi", "--mcp-allow", "repo"}, dir_.path(), env()).exit_code, 0);
   EXPECT_EQ(tool_content(2, "c1"), "echo: allowed");
 
@@ -259,6 +271,24 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
                  .dump());
   EXPECT_NE(run_nib({"mcp", "list"}, dir_.path(), env()).out.find("repo  not approved"),
             std::string::npos);
+}
+
+// A server's tool acts outside the sandbox: without a rule, auto mode's print run refuses the
+// call, naming the rule that would allow it, and the server never sees it.
+TEST_F(McpE2eTest, AToolCallWithoutARuleIsRefusedInAutoModeNamingTheRule) {
+  dir_.write("servers.json",
+             json{{"mcpServers",
+                   {{"fake", {{"command", "python3"}, {"args", {fake_server(), "normal"}}}}}}}
+                 .dump());
+  server_.enqueue(MockReply::tool_calls({{"c1", "mcp__fake__echo", R"({"text":"x"})"}}));
+  server_.enqueue(MockReply::text("done"));
+  const NibResult result =
+      run_nib({"-p", "go", "--mcp-config", "servers.json"}, dir_.path(), env());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string told = tool_content(1, "c1");
+  EXPECT_NE(told.find("MCP tools act outside the sandbox"), std::string::npos) << told;
+  EXPECT_NE(told.find("mcp__fake__echo"), std::string::npos) << told;
+  EXPECT_EQ(told.find("echo: x"), std::string::npos) << told;
 }
 
 TEST_F(McpE2eTest, AddGetListAndRemoveServers) {

@@ -28,17 +28,17 @@ TEST_F(PermissionsCommandTest, ExplainShowsEachPartItsRuleAndTheDecision) {
   const std::string nib_file = (dir_.path() / ".nib/settings.json").string();
   const std::string claude_file = (dir_.path() / ".claude/settings.json").string();
   EXPECT_NE(result.out.find("  1. npm test --watch\n     allow: allowed by Bash(npm test:*) (" +
-                            nib_file + " permissions.allow[0])"),
+                            nib_file + ":1 permissions.allow[0])"),
             std::string::npos)
       << result.out;
   EXPECT_NE(
       result.out.find("  2. git log -3  (read-only)\n     allow: allowed by Bash(git log:*) (" +
-                      claude_file + " permissions.allow[0])"),
+                      claude_file + ":1 permissions.allow[0])"),
       std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("  3. sudo rm -rf build\n     runs: rm -rf build\n     deny: denied by "
                             "Bash(rm:*) (" +
-                            nib_file + " permissions.deny[0])"),
+                            nib_file + ":1 permissions.deny[0])"),
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("decision: deny"), std::string::npos) << result.out;

@@ -77,7 +77,7 @@ TEST_F(PermissionPolicyTest, TheModeMatrix) {
       {&kWriteHook, kAsk, kAsk, kDeny, kAllow},
       {&kWriteSettings, kAsk, kAsk, kDeny, kAllow},
       {&kWriteMcp, kAsk, kAsk, kDeny, kAllow},
-      {&kMcp, kAllow, kAsk, kDeny, kAllow},
+      {&kMcp, kAsk, kAsk, kDeny, kAllow},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.call->tool + " " + row.call->args.dump());
@@ -85,6 +85,24 @@ TEST_F(PermissionPolicyTest, TheModeMatrix) {
     EXPECT_EQ(verdict(PermissionMode::kAsk, *row.call), row.in_ask);
     EXPECT_EQ(verdict(PermissionMode::kReadOnly, *row.call), row.in_read_only);
     EXPECT_EQ(verdict(PermissionMode::kYolo, *row.call), row.in_yolo);
+  }
+}
+
+// A server's tool runs outside the sandbox: auto asks, offering the tool's rule, and a rule
+// naming the tool or its server lets it run.
+TEST_F(PermissionPolicyTest, AnMcpToolAsksInAutoUntilARuleAllowsIt) {
+  const core::GateRequest request{"c", kMcp.tool, &kMcp.args};
+  const Assessment asked = PermissionPolicy(options(PermissionMode::kAuto)).assess(request);
+  EXPECT_EQ(asked.verdict, CallVerdict::kAsk);
+  EXPECT_NE(asked.reason.find("outside the sandbox"), std::string::npos) << asked.reason;
+  EXPECT_EQ(asked.rules_to_save, (std::vector<std::string>{"mcp__db__drop"}));
+  for (const char* rule : {"mcp__db__drop", "mcp__db__*", "mcp__db"}) {
+    PolicyOptions ruled = options(PermissionMode::kAuto);
+    auto loaded = RuleSet::load(
+        {{dir_.path() / "settings.json", json{{"permissions", {{"allow", {rule}}}}}, tree()}});
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
+    EXPECT_EQ(verdict(ruled, kMcp), CallVerdict::kAllow) << rule;
   }
 }
 

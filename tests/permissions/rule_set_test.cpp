@@ -34,6 +34,33 @@ Verdict verdict(const RuleSet& rules, const CallFacts& call) {
   return rules.decide(call).decision.verdict;
 }
 
+// Each rule knows the line it is written on, from the file's text: the first place after its
+// list's key where it appears as JSON writes it.
+TEST(RuleSet, RulesKnowTheirLines) {
+  const std::string text =
+      "{\n"
+      "  \"model\": \"Bash(ls)\",\n"
+      "  \"permissions\": {\n"
+      "    \"deny\": [\"Bash(rm:*)\"],\n"
+      "    \"allow\": [\n"
+      "      \"Bash(ls)\",\n"
+      "      \"Read(\\\"x\\\")\"\n"
+      "    ]\n"
+      "  }\n"
+      "}\n";
+  RuleSource written{"/p/s.json", json::parse(text), "/p", text};
+  const RuleSet rules = load({written});
+  ASSERT_GE(rules.rules().size(), 3u);
+  EXPECT_EQ(rules.rules()[0].text, "Bash(ls)");
+  EXPECT_EQ(rules.rules()[0].origin.line, 6u) << "not the model's line";
+  EXPECT_EQ(rules.rules()[1].origin.line, 7u);
+  EXPECT_EQ(rules.rules()[2].text, "Bash(rm:*)");
+  EXPECT_EQ(rules.rules()[2].origin.line, 4u);
+  EXPECT_EQ(rules.rules()[2].origin.describe(), "/p/s.json:4 permissions.deny[0]");
+  EXPECT_EQ(load({source("/p/s.json", {{"allow", {"Bash(ls)"}}})}).rules()[0].origin.line, 0u)
+      << "without the text";
+}
+
 TEST(RuleSet, BrokenRulesNameFileListIndexAndProblem) {
   const auto broken =
       RuleSet::load({source("/p/.nib/settings.json", {{"allow", {"Bash(ls)", "Bash(npm"}}})});

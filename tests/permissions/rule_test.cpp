@@ -159,6 +159,8 @@ TEST(Rule, SubjectsOfOtherTools) {
 TEST(Rule, OriginsDescribeTheirPlace) {
   EXPECT_EQ((RuleOrigin{"/p/.nib/settings.json", RuleList::kDeny, 2}.describe()),
             "/p/.nib/settings.json permissions.deny[2]");
+  EXPECT_EQ((RuleOrigin{"/p/.nib/settings.json", RuleList::kDeny, 2, 7}.describe()),
+            "/p/.nib/settings.json:7 permissions.deny[2]");
   EXPECT_EQ(RuleOrigin{}.describe(), "built-in default");
 }
 
