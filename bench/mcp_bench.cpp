@@ -1,0 +1,247 @@
+// mcp_bench: what MCP servers cost nib, against its targets:
+//   1. process start to first model request of `nib -p` with no MCP server and with 5
+//      configured stdio servers (the tests' fake server, tests/mcp/fixtures/fake_server.py):
+//      servers start in the background and never delay the prompt, so both stay under 20 ms;
+//   2. nib's own cost per MCP tool call: ServerConnection::call_tool (the JSON-RPC request
+//      over the stdio transport, the reply read, matched and mapped for the model) over the
+//      server's own round trip, which the bench measures by speaking JSON-RPC to the same
+//      server over plain pipes.
+// Prints a report, then one "summary<TAB>metric<TAB>value<TAB>target<TAB>verdict" line per
+// figure for bench/run. Not a test: timings depend on the machine and its load.
+//
+// Usage: mcp_bench [--runs N] [--calls N]
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp/server_connection.hpp"
+#include "support/mock_model_server.hpp"
+#include "support/nib_process.hpp"
+#include "support/temp_dir.hpp"
+
+extern char** environ;
+
+namespace nib::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+using testing::MockModelServer;
+using testing::MockReply;
+using testing::NibProcess;
+using testing::TempDir;
+
+constexpr double kFirstRequestTargetMs = 20.0;
+// nib's share of a call should be small beside any real server's work.
+constexpr double kCallOverheadTargetUs = 100.0;
+constexpr int kServers = 5;
+constexpr auto kHangLimit = std::chrono::seconds(60);
+
+const std::string kFakeServer = std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+double p90(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1, values.size() * 9 / 10)];
+}
+
+void print_summary(const std::string& metric, double value, const char* unit, double target) {
+  std::printf("summary\t%s\t%.3f %s\t< %.0f %s\t%s\n", metric.c_str(), value, unit, target, unit,
+              value < target ? "ok" : "MISSED");
+}
+
+// --- 1. start to first model request, with and without servers ---------------------------------
+
+std::vector<double> first_requests(int runs, int servers) {
+  std::vector<double> measured;
+  for (int run = -1; run < runs; ++run) {  // run -1 warms the page cache and is not counted
+    TempDir dir;
+    json config = json::object();
+    for (int i = 0; i < servers; ++i) {
+      config["fake" + std::to_string(i)] = {{"command", "python3"},
+                                            {"args", {kFakeServer, "normal"}}};
+    }
+    dir.write("servers.json", json{{"mcpServers", config}}.dump());
+    MockModelServer server;
+    server.enqueue(MockReply::text("ok"));
+    const auto spawned = Clock::now();
+    NibProcess process({"-p", "hello", "--mcp-config", "servers.json"}, dir.path(),
+                       {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}});
+    if (!server.wait_for_requests(1, kHangLimit)) throw std::runtime_error("no request arrived");
+    const auto result = process.wait();
+    if (result.exit_code != 0) throw std::runtime_error("nib failed:\n" + result.err);
+    if (run >= 0) measured.push_back(ms_between(spawned, server.requests().at(0).arrived_at));
+  }
+  return measured;
+}
+
+void bench_first_request(int runs) {
+  const std::vector<double> none = first_requests(runs, 0);
+  const std::vector<double> five = first_requests(runs, kServers);
+  std::printf("\n1. process start to first model request (%d runs of `nib -p hello` each)\n", runs);
+  std::printf("  %-32s median %7.2f ms   p90 %7.2f ms\n", "no MCP server", median(none), p90(none));
+  std::printf("  %-32s median %7.2f ms   p90 %7.2f ms\n", "5 stdio servers", median(five),
+              p90(five));
+  print_summary("first request with 5 MCP servers, median", median(five), "ms",
+                kFirstRequestTargetMs);
+  print_summary("first request with 5 MCP servers, p90", p90(five), "ms", kFirstRequestTargetMs);
+}
+
+// --- 2. one tool call: nib's client against the bare round trip ------------------------------
+
+// The fake server on plain pipes: the bench writes requests and reads replies line by line.
+class BareServer {
+ public:
+  BareServer() {
+    int to_server[2];
+    int from_server[2];
+    if (::pipe2(to_server, O_CLOEXEC) != 0 || ::pipe2(from_server, O_CLOEXEC) != 0) {
+      throw std::runtime_error("pipe failed");
+    }
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::dup2(to_server[0], 0);
+      ::dup2(from_server[1], 1);
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 2);
+      ::execlp("python3", "python3", kFakeServer.c_str(), "normal", nullptr);
+      ::_exit(127);
+    }
+    ::close(to_server[0]);
+    ::close(from_server[1]);
+    in_ = to_server[1];
+    out_ = ::fdopen(from_server[0], "r");
+    exchange(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
+             R"("2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})");
+  }
+  ~BareServer() {
+    ::close(in_);
+    std::fclose(out_);
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+
+  // Sends one request line and reads the reply line.
+  std::string exchange(const std::string& request) {
+    const std::string line = request + "\n";
+    if (::write(in_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+      throw std::runtime_error("write to the server failed");
+    }
+    char* reply = nullptr;
+    std::size_t capacity = 0;
+    if (::getline(&reply, &capacity, out_) < 0) throw std::runtime_error("the server ended");
+    std::string text(reply);
+    std::free(reply);
+    return text;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int in_ = -1;
+  FILE* out_ = nullptr;
+};
+
+// Microseconds per call, the median of `calls` calls of `call`.
+template <typename Call>
+double per_call_us(int calls, Call call) {
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(calls));
+  for (int i = 0; i < calls; ++i) {
+    const auto start = Clock::now();
+    call(i);
+    times.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  return median(std::move(times));
+}
+
+void bench_call(int calls) {
+  BareServer bare;
+  const double bare_us = per_call_us(calls, [&](int i) {
+    bare.exchange(json{{"jsonrpc", "2.0"},
+                       {"id", i + 1},
+                       {"method", "tools/call"},
+                       {"params", {{"name", "echo"}, {"arguments", {{"text", "ping"}}}}}}
+                      .dump());
+  });
+
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  mcp::ServerConfig config{.name = "fake", .command = "python3", .args = {kFakeServer, "normal"}};
+  mcp::ServerConnection connection(
+      config, {.startup_timeout = std::chrono::seconds(30),
+               .call_timeout = std::chrono::seconds(120),
+               .make_transport =
+                   mcp::real_transports(std::filesystem::current_path(), std::move(environment))});
+  auto started = connection.start({});
+  if (!started.ok()) throw std::runtime_error("the server did not start: " + started.error());
+  const json arguments = {{"text", "ping"}};
+  const double nib_us = per_call_us(calls, [&](int) {
+    const core::ToolOutput output = connection.call_tool("echo", arguments, {});
+    if (output.is_error) throw std::runtime_error("the call failed: " + output.output);
+  });
+  connection.shutdown();
+
+  std::printf("\n2. one MCP tool call (echo on the fake server, median of %d)\n", calls);
+  std::printf("  %-32s %8.1f us\n", "bare JSON-RPC round trip", bare_us);
+  std::printf("  %-32s %8.1f us\n", "through nib's client", nib_us);
+  std::printf("  %-32s %8.1f us\n", "nib's share", nib_us - bare_us);
+  print_summary("MCP call overhead over the server's round trip", nib_us - bare_us, "us",
+                kCallOverheadTargetUs);
+}
+
+int parse_count(const char* text, const char* flag) {
+  const int value = std::atoi(text);
+  if (value <= 0) throw std::runtime_error(std::string(flag) + " takes a positive number");
+  return value;
+}
+
+int run(int argc, char** argv) {
+  int runs = 20;
+  int calls = 2000;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--runs" && i + 1 < argc) {
+      runs = parse_count(argv[++i], "--runs");
+    } else if (arg == "--calls" && i + 1 < argc) {
+      calls = parse_count(argv[++i], "--calls");
+    } else {
+      std::cerr << "usage: mcp_bench [--runs N] [--calls N]\n";
+      return 2;
+    }
+  }
+  bench_first_request(runs);
+  bench_call(calls);
+  return 0;
+}
+
+}  // namespace
+}  // namespace nib::bench
+
+int main(int argc, char** argv) {
+  try {
+    return nib::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "mcp_bench: " << e.what() << '\n';
+    return 1;
+  }
+}
