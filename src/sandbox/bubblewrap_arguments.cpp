@@ -18,6 +18,7 @@ std::vector<std::string> bubblewrap_argv(const BubblewrapPlan& plan,
   const std::vector<std::string> flags = isolation_flags();
   argv.insert(argv.end(), flags.begin(), flags.end());
   for (const auto& path : plan.writable) argv.insert(argv.end(), {"--bind", path, path});
+  for (const auto& path : plan.pinned) argv.insert(argv.end(), {"--bind", path, path});
   for (const auto& path : plan.read_only) argv.insert(argv.end(), {"--ro-bind", path, path});
   if (plan.network == NetworkChoice::kPrivate) argv.push_back("--unshare-net");
   argv.insert(argv.end(), {"--chdir", cwd.string(), "--"});

@@ -1,9 +1,10 @@
 #pragma once
 // The bubblewrap command line that confines one command: the root file system read-only, the
-// writable paths bound writable over it, the protected paths inside them bound read-only again
-// (later binds win), a private /dev and /proc, new pid and IPC namespaces, a new session, and
-// no capabilities. The network is the caller's choice: the shared namespace the spawned child
-// joins before bubblewrap starts (no flag), one of its own (--unshare-net), or the host's.
+// writable paths bound writable over it, the protected paths' parents pinned and the protected
+// paths bound read-only again (later binds win), a private /dev and /proc, new pid and IPC
+// namespaces, a new session, and no capabilities. The network is the caller's choice: the
+// shared namespace the spawned child joins before bubblewrap starts (no flag), one of its own
+// (--unshare-net), or the host's.
 //
 // Not --die-with-parent, deliberately: with it, bubblewrap's init (pid 1 of the command's pid
 // namespace) dies the moment the shell exits, taking `cmd &` with it, where outside the sandbox
@@ -28,7 +29,10 @@ enum class NetworkChoice {
 
 struct BubblewrapPlan {
   std::filesystem::path bubblewrap;
-  std::vector<std::filesystem::path> writable;   // bound writable, in order
+  std::vector<std::filesystem::path> writable;  // bound writable, in order
+  // Bound writable over themselves after them, so that they cannot be renamed or removed
+  // (protected_paths.hpp), in order.
+  std::vector<std::filesystem::path> pinned;
   std::vector<std::filesystem::path> read_only;  // bound read-only after them
   NetworkChoice network = NetworkChoice::kPrivate;
 };

@@ -91,9 +91,11 @@ util::Result<tools::Launch> CommandSandbox::launch(tools::SpawnRequest request,
 
 util::Result<tools::Launch> CommandSandbox::with_bubblewrap(tools::SpawnRequest request,
                                                             bool network) const {
+  ProtectedMounts protected_mounts = protected_paths_.prepare();
   BubblewrapPlan plan{.bubblewrap = verdict().bubblewrap,
                       .writable = writable_paths(),
-                      .read_only = protected_paths_.prepare(),
+                      .pinned = std::move(protected_mounts.pinned),
+                      .read_only = std::move(protected_mounts.read_only),
                       .network = NetworkChoice::kHost};
   if (!network) {
     request.namespaces_to_enter = shared_network();
@@ -130,7 +132,10 @@ std::string CommandSandbox::describe() const {
                  "directories and a private cache directory (XDG_CACHE_HOME, "
                  "npm_config_cache, GOCACHE, GOPATH, CARGO_HOME, PIP_CACHE_DIR and "
                  "CCACHE_DIR point into it) are writable; .git/hooks, .git/config, "
-                 "a .git file, .nib/, .claude/ and .mcp.json are read-only. There is ") +
+                 "a .git file, .nib/, .claude/ and .mcp.json are read-only, and so are the "
+                 "hooks and config of nested repositories (submodules, vendored checkouts) "
+                 "and the core.hooksPath directory; the directories holding them cannot be "
+                 "moved or deleted (\"Device or resource busy\"). There is ") +
              (options_.settings.network
                   ? "network access."
                   : "no network, but loopback works and is shared between commands (a server "

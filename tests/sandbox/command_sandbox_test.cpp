@@ -18,10 +18,6 @@
 #include <string>
 
 #include "sandbox/sandbox_test_support.hpp"
-#include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -64,34 +60,7 @@ bool host_connects(int port) {
   return connected;
 }
 
-class CommandSandboxTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_TRUE(tools::become_subreaper());
-    if (sandbox_->verdict().confinement != Confinement::kBubblewrap) {
-      GTEST_SKIP() << "bubblewrap cannot run here: " << sandbox_->verdict().line;
-    }
-  }
-  void TearDown() override {
-    tools::kill_all_descendants();
-    tools::forget_all_commands();
-  }
-
-  CommandResult run(const std::string& command, tools::LaunchMode mode = {}) {
-    return testing::run_with(sandbox_.get(), command, tree_.tree(), mode);
-  }
-
-  // The command's exit code, and its stderr on failure.
-  static int exit_code(const CommandResult& result) {
-    EXPECT_EQ(result.end, CommandEnd::kExited) << result.error;
-    return result.exit_code;
-  }
-
-  testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
-  testing::SandboxTree tree_;
-  std::unique_ptr<CommandSandbox> sandbox_ = std::make_unique<CommandSandbox>(tree_.options());
-};
+using CommandSandboxTest = testing::SandboxedCommandTest;
 
 TEST_F(CommandSandboxTest, TheTreeAndTheTempDirectoriesAreWritable) {
   const CommandResult result =

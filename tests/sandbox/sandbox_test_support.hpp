@@ -1,10 +1,12 @@
 #pragma once
 // For the sandbox's tests: a working tree that is *not* under a temp directory (the temp
 // directories are writable inside the sandbox, so a tree there would have a writable parent),
-// with a sibling "outside" directory to try escapes into and the private cache beside it; and
-// running one command through the real command runner with a launcher.
+// with a sibling "outside" directory to try escapes into and the private cache beside it;
+// running one command through the real command runner with a launcher; and the fixture of the
+// tests that run commands in a bubblewrap sandbox (skipped where bubblewrap cannot run).
 // Not thread-safe: one fixture per test.
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -13,7 +15,11 @@
 #include <system_error>
 
 #include "sandbox/command_sandbox.hpp"
+#include "support/temp_dir.hpp"
+#include "tools/command_registry.hpp"
 #include "tools/command_runner.hpp"
+#include "tools/process_reaper.hpp"
+#include "tools/process_test_util.hpp"
 #include "util/result.hpp"
 
 namespace nib::testing {
@@ -60,5 +66,37 @@ inline tools::CommandResult run_with(const tools::CommandLauncher* launcher,
                              .launch_mode = mode},
                             std::move(stop));
 }
+
+// Runs commands in tree_ through sandbox_, a bubblewrap sandbox; skips where bubblewrap cannot
+// run. Ends every process the test left behind.
+class SandboxedCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(tools::become_subreaper());
+    if (sandbox_->verdict().confinement != sandbox::Confinement::kBubblewrap) {
+      GTEST_SKIP() << "bubblewrap cannot run here: " << sandbox_->verdict().line;
+    }
+  }
+  void TearDown() override {
+    tools::kill_all_descendants();
+    tools::forget_all_commands();
+  }
+
+  tools::CommandResult run(const std::string& command, tools::LaunchMode mode = {}) {
+    return run_with(sandbox_.get(), command, tree_.tree(), mode);
+  }
+
+  // The command's exit code, and its stderr on failure.
+  static int exit_code(const tools::CommandResult& result) {
+    EXPECT_EQ(result.end, tools::CommandEnd::kExited) << result.error;
+    return result.exit_code;
+  }
+
+  TempDir runtime_;
+  ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  SandboxTree tree_;
+  std::unique_ptr<sandbox::CommandSandbox> sandbox_ =
+      std::make_unique<sandbox::CommandSandbox>(tree_.options());
+};
 
 }  // namespace nib::testing
