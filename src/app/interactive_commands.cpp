@@ -18,7 +18,22 @@ namespace nib::app {
 namespace {
 
 // Commands that make sense while a run works; the others wait for it to finish.
-const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "jobs", "quit", "exit"};
+const std::set<std::string, std::less<>> kWhileWorking{"help", "session", "jobs",
+                                                       "mcp",  "quit",    "exit"};
+
+// /help's lines for `commands`, under `heading`, when there are any.
+std::string command_lines(const std::string& heading,
+                          const std::vector<ui::ExtraCommand>& commands) {
+  if (commands.empty()) return {};
+  std::string text = heading + "\n";
+  for (const ui::ExtraCommand& command : commands) {
+    std::string usage = "/" + command.name;
+    if (!command.argument.empty()) usage += " " + command.argument;
+    usage.resize(std::max<std::size_t>(usage.size() + 2, 28), ' ');  // a long one too is apart
+    text += "  " + usage + command.help + "\n";
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -36,6 +51,7 @@ void InteractiveSession::run_command(const ui::CommandLine& command, const std::
   }
   if (name == "session") return show_session_info();
   if (name == "jobs") return show_jobs(command.argument);
+  if (name == "mcp") return show_mcp_servers();
   if (name == "clear") return new_session();
   if (name == "resume") return open_resume_picker();
   if (name == "compact") return compact(command.argument);
@@ -64,6 +80,7 @@ void InteractiveSession::run_command(const ui::CommandLine& command, const std::
 }
 
 void InteractiveSession::run_user_command(const ui::CommandLine& command, const std::string& text) {
+  if (names_mcp_prompt(command.name)) return run_mcp_prompt(command, text);
   const extensions::SkillDefinition* skill = context_.extensions.skills->find(command.name);
   if (skill != nullptr && skill->user_invocable && command.argument.empty()) {
     pending_skill_ = extensions::loaded_skill_text(*skill, "");
@@ -158,15 +175,12 @@ void InteractiveSession::show_help() {
     usage.resize(std::max<std::size_t>(usage.size(), 28), ' ');
     text += "  " + usage + std::string(command.help) + "\n";
   }
-  if (!user_commands_.empty()) {
-    text += "Your commands and skills (a built-in command wins over one of the same name):\n";
-    for (const ui::ExtraCommand& command : user_commands_) {
-      std::string usage = "/" + command.name;
-      if (!command.argument.empty()) usage += " " + command.argument;
-      usage.resize(std::max<std::size_t>(usage.size(), 28), ' ');
-      text += "  " + usage + command.help + "\n";
-    }
-  }
+  text +=
+      command_lines("Your commands and skills (a built-in command wins over one of the same name):",
+                    user_commands_);
+  text +=
+      command_lines("MCP prompts (/mcp shows the servers):",
+                    mcp_ ? mcp_prompt_commands(mcp_->statuses()) : std::vector<ui::ExtraCommand>{});
   text +=
       "Keys:\n"
       "  enter send · shift+enter, ctrl+j or \\ then enter: new line · ↑↓ history\n"

@@ -55,6 +55,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       subagents_(std::move(resources.subagents)),
       hooks_(std::move(resources.hooks)),
       mcp_(std::move(resources.mcp)),
+      mcp_awaiting_(std::move(resources.mcp_awaiting)),
       plan_(std::move(resources.plan)),
       run_model_(model),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
@@ -114,6 +115,8 @@ int InteractiveSession::run() {
   show_loaded_history();
   notice(std::string("nib ") + NIB_VERSION +
          " · /help for commands · esc interrupts · ctrl-c twice quits");
+  // The question does not hold up a prompt given on the command line.
+  ask_next_mcp_approval();
   if (!is_blank(options_.prompt)) send(options_.prompt);
   redraw();
   while (!quit_ && !stop_requested_) {
@@ -429,9 +432,12 @@ void InteractiveSession::handle_picker_key(const ui::Key& key) {
       chosen.choose(chosen.view.selected);
       break;
     }
-    case ui::PickerKey::kCancelled:
+    case ui::PickerKey::kCancelled: {
+      const auto cancel = std::move(picker_->cancel);
       picker_.reset();
+      if (cancel) cancel();
       break;
+    }
   }
 }
 
@@ -457,7 +463,7 @@ void InteractiveSession::after_edit() {
   dismissed_completion_.reset();
   completions_.entries = ui::complete(
       editor_.text(), [this](std::string_view command) { return argument_choices(command); },
-      user_commands_);
+      offered_commands());
   if (completions_.selected >= completions_.entries.size()) completions_.selected = 0;
 }
 
@@ -484,7 +490,8 @@ void InteractiveSession::start_run(std::string prompt) {
   start_run(std::move(prompt), std::move(sent), model_);
 }
 
-void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model) {
+void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model,
+                                   FetchTurn fetch) {
   transcript_.add_user(shown);
   const std::string session_start = std::exchange(session_started_, true)
                                         ? std::string()
@@ -515,7 +522,18 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
   working_label_ = "Working";
   last_stop_ = core::RunStopReason::kDone;
   worker_.start([this, loop = std::move(loop), sent = std::move(sent),
-                 skill = std::exchange(pending_skill_, {}), session_start](std::stop_token stop) {
+                 skill = std::exchange(pending_skill_, {}), session_start,
+                 fetch = std::move(fetch)](std::stop_token stop) mutable {
+    core::Content media;  // an MCP prompt's images, after its text
+    if (fetch) {
+      auto turn = fetch(stop);
+      if (!turn.ok()) {
+        worker_.post(ui::JobNotice{turn.error(), true});
+        return;
+      }
+      sent = std::move(turn.value().text);
+      media = std::move(turn.value().media);
+    }
     // The hooks run here, off the terminal's thread; the history is the worker's meanwhile.
     CheckedPrompt checked = check_prompt(*hooks_, sent, session_start, stop, hook_notice());
     if (!checked.message) {
@@ -526,6 +544,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
     if (!skill.empty()) {
       checked.message->content.insert(checked.message->content.begin(), core::TextBlock{skill});
     }
+    for (core::ContentBlock& block : media) checked.message->content.push_back(std::move(block));
     session_->add_prompt(std::move(*checked.message), context_.notices);
     core::AgentLoop agent(loop);
     agent.run(session_->history(), stop);

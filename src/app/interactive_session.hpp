@@ -14,6 +14,7 @@
 
 #include "app/hook_setup.hpp"
 #include "app/interactive_mode.hpp"
+#include "app/mcp_prompts.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
@@ -76,7 +77,11 @@ class InteractiveSession {
   void start_run(std::string prompt);
   // Where hooks' warnings and messages go while a job runs (hook_setup.hpp).
   HookNotice hook_notice();
-  void start_run(std::string shown, std::string sent, const ModelConfig& model);
+  // `fetch` (an MCP prompt's) gives the turn on the worker's thread instead of `sent`; when it
+  // fails, a notice says why and nothing is sent.
+  using FetchTurn = std::function<util::Result<McpPromptTurn>(std::stop_token)>;
+  void start_run(std::string shown, std::string sent, const ModelConfig& model,
+                 FetchTurn fetch = {});
   void on_job_finished();
   void notice(std::string text, ui::NoticeKind kind = ui::NoticeKind::kInfo);
   void refresh_context_estimate();
@@ -100,9 +105,23 @@ class InteractiveSession {
   void run_user_command(const ui::CommandLine& command, const std::string& text);
   std::vector<ui::ExtraCommand> user_commands() const;
 
+  // --- MCP (interactive_mcp.cpp)
+  // /mcp: every server's state, transport, tools and prompts, as they are now.
+  void show_mcp_servers();
+  // /mcp__<server>__<prompt> ARGS: the prompt's messages become the next turn.
+  void run_mcp_prompt(const ui::CommandLine& command, const std::string& text);
+  // The user's commands and skills, then the ready MCP servers' prompts (for /help and
+  // completion).
+  std::vector<ui::ExtraCommand> offered_commands() const;
+  // Asks whether to start the first project server awaiting approval, if any (one question
+  // after another); the answer is remembered for the project.
+  void ask_next_mcp_approval();
+  void approve_mcp_server(const mcp::ServerConfig& server);
+
   struct Picker {
     ui::PickerView view;
     std::function<void(std::size_t)> choose;
+    std::function<void()> cancel = {};  // Esc or Ctrl-C; optional
   };
 
   CliOptions options_;
@@ -115,6 +134,7 @@ class InteractiveSession {
   std::shared_ptr<hooks::HookSet> hooks_;
   // The MCP servers, adding their tools to tools_ as they become ready: ends before tools_.
   std::unique_ptr<mcp::ServerSet> mcp_;
+  std::vector<mcp::ServerConfig> mcp_awaiting_;  // project servers still to ask about
   bool session_started_ = false;  // the SessionStart hooks have run (with the first prompt)
   std::shared_ptr<tools::PlanBoard> plan_;  // todo_write's; drawn above the editor
   std::vector<ui::ExtraCommand> user_commands_;

@@ -7,6 +7,7 @@
 #include "app/mcp_setup.hpp"
 #include "mcp/approval_store.hpp"
 #include "mcp/json_file.hpp"
+#include "mcp/status_report.hpp"
 #include "mcp/tool_server.hpp"
 #include "permissions/approval_policy.hpp"
 #include "tools/builtin.hpp"
@@ -28,34 +29,12 @@ int usage(std::ostream& err, const std::string& problem) {
   return 2;
 }
 
-std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
-}
-
 // Starts the servers as a run would, waits until each is ready or failed, and returns them.
 util::Result<McpStart> started(const RunContext& context, core::ToolRegistry& registry,
                                std::stop_token stop) {
   auto start = start_mcp_servers(CliOptions{}, context, registry);
   if (start.ok() && start.value().servers) start.value().servers->wait_settled(stop);
   return start;
-}
-
-void print_status(const mcp::ServerStatus& status, std::ostream& out) {
-  out << status.name << "  " << mcp::state_name(status.state);
-  switch (status.state) {
-    case mcp::ServerState::kReady:
-      out << "  " << status.tool_count << (status.tool_count == 1 ? " tool" : " tools");
-      break;
-    case mcp::ServerState::kFailed:
-      out << "  " << first_line(status.detail);
-      break;
-    case mcp::ServerState::kNotApproved:
-      out << "  (nib mcp approve " << status.name << ")";
-      break;
-    case mcp::ServerState::kConnecting:
-      break;
-  }
-  out << "  " << status.file.string() << '\n';
 }
 
 int list(const RunContext& context, std::stop_token stop, std::ostream& out, std::ostream& err) {
@@ -65,15 +44,13 @@ int list(const RunContext& context, std::stop_token stop, std::ostream& out, std
     err << "nib: " << start.error() << '\n';
     return 1;
   }
-  for (const std::string& notice : start.value().notices) {
-    if (notice.find("not approved yet") == std::string::npos) err << "nib: " << notice << '\n';
-  }
+  for (const std::string& notice : start.value().notices) err << "nib: " << notice << '\n';
   if (!start.value().servers) {
-    out << "No MCP servers are configured. Add one with: nib mcp add NAME -- COMMAND [ARGS...]\n";
+    out << mcp::kNoServersConfigured << '\n';
     return 0;
   }
   for (const mcp::ServerStatus& status : start.value().servers->statuses()) {
-    print_status(status, out);
+    out << mcp::status_line(status) << '\n';
   }
   return 0;
 }

@@ -81,6 +81,16 @@ bool named(const std::vector<std::string>& names, const std::string& name) {
          std::find(names.begin(), names.end(), "all") != names.end();
 }
 
+std::string approve_how(const std::string& name) {
+  return "approve it with `nib mcp approve " + name +
+         "` (remembered for this project) or --mcp-allow " + name;
+}
+
+std::string not_started(const mcp::ServerConfig& config, const std::string& why) {
+  return "the MCP server " + config.name + " of " + config.file.string() +
+         " was not started: " + why;
+}
+
 std::vector<std::string> current_environment(const std::vector<std::string>& withheld) {
   return tools::merge_environment(environ, {}, withheld);
 }
@@ -158,11 +168,18 @@ util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunCon
       approved.push_back(std::move(config));
       continue;
     }
-    const std::string how = "approve it with `nib mcp approve " + config.name +
-                            "` (remembered for this project) or --mcp-allow " + config.name;
-    start.notices.push_back("the MCP server " + config.name + " of " + config.file.string() +
-                            " was not started: it is the project's and not approved yet; " + how);
-    not_approved.push_back({config.name, mcp::ServerState::kNotApproved, 0, how, config.file, {}});
+    mcp::ServerStatus status{.name = config.name,
+                             .state = mcp::ServerState::kNotApproved,
+                             .detail = approve_how(config.name),
+                             .file = config.file,
+                             .transport = mcp::describe_transport(config)};
+    if (approvals.declined(context.cwd, config.name, config.fingerprint)) {
+      status.detail = "you declined it for this project; " + status.detail;
+      start.notices.push_back(not_started(config, status.detail));
+    } else {
+      start.awaiting.push_back(config);
+    }
+    not_approved.push_back(std::move(status));
   }
   const EnvLookup env = context.env;
   mcp::ServerSetOptions set_options{
@@ -176,6 +193,18 @@ util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunCon
                                                    std::move(set_options));
   start.servers->start();
   return start;
+}
+
+std::string not_approved_notice(const mcp::ServerConfig& config) {
+  return not_started(config,
+                     "it is the project's and not approved yet; " + approve_how(config.name));
+}
+
+util::Status remember_mcp_answer(const RunContext& context, const mcp::ServerConfig& config,
+                                 bool approved) {
+  mcp::ApprovalStore store(approvals_file(context.user_config_dir));
+  return approved ? store.approve(context.cwd, config.name, config.fingerprint)
+                  : store.decline(context.cwd, config.name, config.fingerprint);
 }
 
 }  // namespace nib::app

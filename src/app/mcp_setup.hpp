@@ -5,10 +5,11 @@
 // the same name replacing an earlier one: ~/.config/nib/mcp.json, the "mcpServers" of nib's
 // user settings, the project's .mcp.json, the "mcpServers" of nib's project (and local)
 // settings, then every --mcp-config file. Servers from the project directory run only once
-// approved (mcp/approval_store.hpp: `nib mcp approve NAME`), or when --mcp-allow or the user's
-// settings "mcp": {"allow": [...]} name them ("all" for every one); a project file cannot
-// approve itself. Settings "mcp": {"startupTimeoutMs": N, "callTimeoutMs": M} change the
-// defaults (30 s, 120 s); a server's own entry wins.
+// approved (mcp/approval_store.hpp: `nib mcp approve NAME`, or the interactive mode's question at
+// start), or when --mcp-allow or the user's settings "mcp": {"allow": [...]} name them ("all"
+// for every one); a project file cannot approve itself. One the user declined is not asked
+// about again (until its entry changes). Settings "mcp": {"startupTimeoutMs": N, "callTimeoutMs":
+// M} change the defaults (30 s, 120 s); a server's own entry wins.
 //
 // Not thread-safe by itself; the ServerSet it returns is.
 
@@ -49,11 +50,22 @@ util::Result<McpCatalog> find_mcp_servers(const Configuration& configuration,
 struct McpStart {
   std::unique_ptr<mcp::ServerSet> servers;  // null when none is configured
   std::vector<std::string> notices;         // one line each, for stderr at start-up
+  // Project servers neither approved nor declined yet (shown as not approved by `servers`):
+  // the interactive mode asks about them; print mode says how to approve them
+  // (not_approved_notice).
+  std::vector<mcp::ServerConfig> awaiting;
 };
 
 // Starts the run's servers in the background (their tools join `registry` as they become
-// ready) and says which were left out: broken entries, and project servers not approved.
+// ready) and says which were left out: broken entries, and project servers declined.
 util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunContext& context,
                                          core::ToolRegistry& registry);
+
+// "the MCP server X of FILE was not started: ...; approve it with `nib mcp approve X` ...".
+std::string not_approved_notice(const mcp::ServerConfig& config);
+
+// Remembers the user's answer about a project server (for this project and this very entry).
+util::Status remember_mcp_answer(const RunContext& context, const mcp::ServerConfig& config,
+                                 bool approved);
 
 }  // namespace nib::app

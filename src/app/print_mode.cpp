@@ -9,6 +9,8 @@
 
 #include "app/compaction_hooks.hpp"
 #include "app/hook_setup.hpp"
+#include "app/mcp_prompts.hpp"
+#include "app/mcp_setup.hpp"
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
@@ -19,6 +21,7 @@
 #include "provider/provider_factory.hpp"
 #include "tools/job_report.hpp"
 #include "ui/print_output.hpp"
+#include "ui/slash_commands.hpp"
 
 namespace nib::app {
 namespace {
@@ -81,21 +84,46 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   for (const std::string& problem : run.problems) {
     std::cerr << "nib: warning: " << problem << '\n';
   }
-  const auto slash = expand_slash_prompt(prompt, context.extensions, context.cwd);
-  if (!slash.ok()) {
-    std::cerr << "nib: " << slash.error() << '\n';
-    return 2;
+  for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
+  for (const mcp::ServerConfig& server : run.mcp_awaiting) {
+    std::cerr << "nib: " << not_approved_notice(server) << '\n';
+  }
+  // An MCP prompt's images, after its text in the user's turn.
+  core::Content prompt_media;
+  std::optional<SlashPrompt> slash;
+  if (const auto command = ui::parse_command(prompt); command && names_mcp_prompt(command->name)) {
+    // Its server may still be starting: wait for the servers (each within its startup timeout).
+    if (run.mcp) run.mcp->wait_settled(stop);
+    const auto call = prepare_mcp_prompt(run.mcp.get(), *command);
+    if (!call.ok()) {
+      std::cerr << "nib: " << call.error() << " (nib mcp list shows the servers)\n";
+      return 2;
+    }
+    auto turn = get_mcp_prompt(call.value(), stop);
+    if (!turn.ok()) {
+      std::cerr << "nib: " << turn.error() << '\n';
+      return 1;
+    }
+    prompt = std::move(turn.value().text);
+    prompt_media = std::move(turn.value().media);
+  } else {
+    auto expanded = expand_slash_prompt(prompt, context.extensions, context.cwd);
+    if (!expanded.ok()) {
+      std::cerr << "nib: " << expanded.error() << '\n';
+      return 2;
+    }
+    slash = std::move(expanded.value());
   }
   ModelConfig run_model = model;
-  if (slash.value()) {
-    prompt = slash.value()->text;
-    if (slash.value()->model && context.configuration != nullptr) {
-      auto named = with_named_model(model, *context.configuration, *slash.value()->model);
+  if (slash) {
+    prompt = slash->text;
+    if (slash->model && context.configuration != nullptr) {
+      auto named = with_named_model(model, *context.configuration, *slash->model);
       if (named.ok()) {
         run_model = std::move(named.value());
       } else {
-        std::cerr << "nib: warning: /" << slash.value()->name << " asks for a model "
-                  << named.error() << "; using " << model.model.id << '\n';
+        std::cerr << "nib: warning: /" << slash->name << " asks for a model " << named.error()
+                  << "; using " << model.model.id << '\n';
       }
     }
   }
@@ -105,7 +133,6 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   const HookNotice hook_notice = [](const std::string& text, bool is_error) {
     std::cerr << "nib: " << (is_error ? "warning: " : "") << text << '\n';
   };
-  for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
   const core::ToolRegistry& registry = *run.tools;
   RunSession& session = run.session;
 
@@ -144,6 +171,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 1;
   }
   core::AgentLoop loop(loop_options);
+  for (core::ContentBlock& block : prompt_media)
+    checked.message->content.push_back(std::move(block));
   session.add_prompt(std::move(*checked.message), context.notices);
   const int status = exit_status(loop.run(session.history(), stop).reason);
   report_jobs_left_running(context.jobs.get());

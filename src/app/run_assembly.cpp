@@ -61,11 +61,16 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   set_hook_session(*hooks, session.value().file(), context.permission_mode, context.cwd);
   auto mcp = start_mcp_servers(options, context, *registry.value());
   if (!mcp.ok()) return Result::failure(mcp.error());
-  return RunResources{std::move(registry.value()),   std::move(subagents.environment),
-                      std::move(session.value()),    plan,
-                      std::move(problems),           std::move(hooks),
-                      std::move(hook_warnings),      std::move(mcp.value().servers),
-                      std::move(mcp.value().notices)};
+  return RunResources{std::move(registry.value()),
+                      std::move(subagents.environment),
+                      std::move(session.value()),
+                      plan,
+                      std::move(problems),
+                      std::move(hooks),
+                      std::move(hook_warnings),
+                      std::move(mcp.value().servers),
+                      std::move(mcp.value().notices),
+                      std::move(mcp.value().awaiting)};
 }
 
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,

@@ -38,7 +38,8 @@ struct RunResources {
   // The MCP servers, started in the background; their tools join `tools` as they become ready.
   // Last, so it ends (and stops the servers) before the registry it adds to.
   std::unique_ptr<mcp::ServerSet> mcp;
-  std::vector<std::string> mcp_notices;  // servers left out, and why (mcp_setup.hpp)
+  std::vector<std::string> mcp_notices;         // servers left out, and why (mcp_setup.hpp)
+  std::vector<mcp::ServerConfig> mcp_awaiting;  // project servers to ask about (mcp_setup.hpp)
 };
 util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context);

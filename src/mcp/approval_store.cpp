@@ -4,24 +4,44 @@
 
 namespace nib::mcp {
 
-bool ApprovalStore::approved(const std::filesystem::path& project, const std::string& server,
-                             const std::string& fingerprint) const {
+nlohmann::json ApprovalStore::kept(const std::filesystem::path& project,
+                                   const std::string& server) const {
   const auto approvals = read_json_file(file_);
-  if (!approvals.ok()) return false;  // unreadable: nothing is approved, so nothing starts
+  if (!approvals.ok()) return nullptr;  // unreadable: nothing is approved, so nothing starts
   const auto entry = approvals.value().find(project.string());
-  if (entry == approvals.value().end() || !entry->is_object()) return false;
-  const auto kept = entry->find(server);
-  return kept != entry->end() && *kept == fingerprint;
+  if (entry == approvals.value().end() || !entry->is_object()) return nullptr;
+  const auto value = entry->find(server);
+  return value == entry->end() ? nlohmann::json() : *value;
 }
 
-util::Status ApprovalStore::approve(const std::filesystem::path& project, const std::string& server,
-                                    const std::string& fingerprint) {
+util::Status ApprovalStore::keep(const std::filesystem::path& project, const std::string& server,
+                                 nlohmann::json value) {
   auto approvals = read_json_file(file_);
   if (!approvals.ok()) return util::Status::failure(approvals.error());
   nlohmann::json& entry = approvals.value()[project.string()];
   if (!entry.is_object()) entry = nlohmann::json::object();
-  entry[server] = fingerprint;
+  entry[server] = std::move(value);
   return write_json_file(file_, approvals.value());
+}
+
+bool ApprovalStore::approved(const std::filesystem::path& project, const std::string& server,
+                             const std::string& fingerprint) const {
+  return kept(project, server) == fingerprint;
+}
+
+util::Status ApprovalStore::approve(const std::filesystem::path& project, const std::string& server,
+                                    const std::string& fingerprint) {
+  return keep(project, server, fingerprint);
+}
+
+bool ApprovalStore::declined(const std::filesystem::path& project, const std::string& server,
+                             const std::string& fingerprint) const {
+  return kept(project, server) == nlohmann::json{{"declined", fingerprint}};
+}
+
+util::Status ApprovalStore::decline(const std::filesystem::path& project, const std::string& server,
+                                    const std::string& fingerprint) {
+  return keep(project, server, {{"declined", fingerprint}});
 }
 
 }  // namespace nib::mcp

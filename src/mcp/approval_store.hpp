@@ -2,13 +2,16 @@
 // The user's approvals of project MCP servers (from .mcp.json or project settings), so that a
 // cloned repository never starts a program by itself: a server runs once the user approved it,
 // remembered per project directory and per server fingerprint (server_config.hpp), so a changed
-// command must be approved again. Kept in one JSON file of the user's,
-//   {"<project directory>": {"<server>": "<fingerprint>"}},
+// command must be approved again. A "no" is remembered the same way, so the interactive mode
+// does not ask again about the same entry. Kept in one JSON file of the user's,
+//   {"<project directory>": {"<server>": "<fingerprint>" | {"declined": "<fingerprint>"}}},
 // written atomically. Thread-safe as the file system is; one writer at a time is assumed (a
 // person running `nib mcp approve`).
 
 #include <filesystem>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "util/result.hpp"
 
@@ -22,10 +25,20 @@ class ApprovalStore {
                 const std::string& fingerprint) const;
   util::Status approve(const std::filesystem::path& project, const std::string& server,
                        const std::string& fingerprint);
+  // The user said no to this very entry (approve() later replaces that).
+  bool declined(const std::filesystem::path& project, const std::string& server,
+                const std::string& fingerprint) const;
+  util::Status decline(const std::filesystem::path& project, const std::string& server,
+                       const std::string& fingerprint);
 
   const std::filesystem::path& file() const { return file_; }
 
  private:
+  // What is kept for `server` of `project`, or null.
+  nlohmann::json kept(const std::filesystem::path& project, const std::string& server) const;
+  util::Status keep(const std::filesystem::path& project, const std::string& server,
+                    nlohmann::json value);
+
   std::filesystem::path file_;
 };
 

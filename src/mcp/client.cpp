@@ -204,9 +204,9 @@ util::Result<std::vector<ServerPrompt>> Client::list_prompts(std::stop_token sto
   return list_all<ServerPrompt>("prompts/list", "prompts", &parse_prompt, stop, timeout);
 }
 
-void Client::set_on_tools_changed(std::function<void()> callback) {
+void Client::set_on_list_changed(std::function<void(ListKind)> callback) {
   std::lock_guard lock(mutex_);
-  on_tools_changed_ = std::move(callback);
+  on_list_changed_ = std::move(callback);
 }
 
 void Client::set_on_closed(std::function<void(const std::string&)> callback) {
@@ -249,13 +249,17 @@ void Client::on_message(Incoming message) {
       }
       return;
     case Incoming::Kind::kNotification:
-      if (message.method == "notifications/tools/list_changed") {
-        std::function<void()> callback;
+      if (message.method == "notifications/tools/list_changed" ||
+          message.method == "notifications/prompts/list_changed") {
+        std::function<void(ListKind)> callback;
         {
           std::lock_guard lock(mutex_);
-          callback = on_tools_changed_;
+          callback = on_list_changed_;
         }
-        if (callback) callback();
+        if (callback) {
+          callback(message.method == "notifications/tools/list_changed" ? ListKind::kTools
+                                                                        : ListKind::kPrompts);
+        }
       }
       return;
   }

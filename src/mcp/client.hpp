@@ -2,8 +2,9 @@
 // An MCP client for one server connection: the lifecycle (initialize, then
 // notifications/initialized), requests with a deadline and a stop token (either sends
 // notifications/cancelled and returns at once), tools/list and prompts/list with pagination,
-// and the server's own messages (ping is answered; notifications/tools/list_changed is passed
-// on; other requests are refused as not supported). When the connection closes (the server
+// and the server's own messages (ping is answered; notifications/tools/list_changed and
+// notifications/prompts/list_changed are passed on; other requests are refused as not
+// supported). When the connection closes (the server
 // died), every request in flight fails at once with the reason, and later ones fail too: the
 // owner reconnects with a new Client (server_connection.hpp).
 //
@@ -92,8 +93,9 @@ class Client {
   util::Result<std::vector<ServerPrompt>> list_prompts(std::stop_token stop,
                                                        std::chrono::milliseconds timeout);
 
-  // Called (on a transport thread) when the server says its tool list changed.
-  void set_on_tools_changed(std::function<void()> callback);
+  // Called (on a transport thread) when the server says its tool or prompt list changed.
+  enum class ListKind { kTools, kPrompts };
+  void set_on_list_changed(std::function<void(ListKind)> callback);
   // Called (on a transport thread) once, when the connection closes by itself.
   void set_on_closed(std::function<void(const std::string& reason)> callback);
 
@@ -125,7 +127,7 @@ class Client {
   std::map<std::int64_t, Pending> pending_;
   bool closed_ = false;
   std::string closed_reason_;
-  std::function<void()> on_tools_changed_;
+  std::function<void(ListKind)> on_list_changed_;
   std::function<void(const std::string&)> on_closed_callback_;
 };
 

@@ -190,4 +190,11 @@ nlohmann::json to_json(const ServerConfig& config) {
   return entry;
 }
 
+std::string describe_transport(const ServerConfig& config) {
+  if (config.kind == ServerConfig::Kind::kHttp) return "http: " + config.url;
+  std::string line = "stdio: " + config.command;
+  for (const std::string& arg : config.args) line += " " + arg;
+  return line;
+}
+
 }  // namespace nib::mcp

@@ -64,4 +64,8 @@ util::Result<ServerConfig> expand_config(ServerConfig config, const VariableLook
 // The entry as `nib mcp get` shows it (and as `nib mcp add` writes it).
 nlohmann::json to_json(const ServerConfig& config);
 
+// How the server is reached, for people: "stdio: npx -y pkg" or "http: https://...". Never
+// names the env values or the headers (they may hold secrets).
+std::string describe_transport(const ServerConfig& config);
+
 }  // namespace nib::mcp

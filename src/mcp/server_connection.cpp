@@ -48,9 +48,10 @@ ServerConnection::ServerConnection(ServerConfig config, ConnectionOptions option
     : config_(std::move(config)), options_(std::move(options)) {
   status_.name = config_.name;
   status_.file = config_.file;
+  status_.transport = describe_transport(config_);
 }
 
-void ServerConnection::set_on_change(std::function<void(bool)> on_change) {
+void ServerConnection::set_on_change(std::function<void(ServerChange)> on_change) {
   std::lock_guard lock(mutex_);
   on_change_ = std::move(on_change);
 }
@@ -61,14 +62,14 @@ std::string ServerConnection::with_stderr(const std::string& reason, const Clien
 }
 
 void ServerConnection::fail(std::string reason) {
-  std::function<void(bool)> on_change;
+  std::function<void(ServerChange)> on_change;
   {
     std::lock_guard lock(mutex_);
     status_.state = ServerState::kFailed;
     status_.detail = std::move(reason);
     on_change = on_change_;
   }
-  if (on_change) on_change(false);
+  if (on_change) on_change(ServerChange::kState);
 }
 
 util::Result<std::shared_ptr<Client>> ServerConnection::connect(std::stop_token stop) {
@@ -79,17 +80,23 @@ util::Result<std::shared_ptr<Client>> ServerConnection::connect(std::stop_token 
   const auto timeout = config_.startup_timeout.value_or(options_.startup_timeout);
   auto hello = client->connect(stop, timeout);
   if (!hello.ok()) return Result::failure(with_stderr(hello.error(), *client));
+  {
+    std::lock_guard lock(mutex_);
+    offers_prompts_ = hello.value().has_prompts;
+  }
   // The client outlives its transport's threads, which make this call (~Client joins them).
   client->set_on_closed([this, raw = client.get()](const std::string& reason) {
     fail("the server stopped: " + with_stderr(reason, *raw));
   });
-  client->set_on_tools_changed([this] {
-    std::function<void(bool)> on_change;
+  client->set_on_list_changed([this](Client::ListKind kind) {
+    std::function<void(ServerChange)> on_change;
     {
       std::lock_guard lock(mutex_);
       on_change = on_change_;
     }
-    if (on_change) on_change(true);
+    if (on_change) {
+      on_change(kind == Client::ListKind::kTools ? ServerChange::kTools : ServerChange::kPrompts);
+    }
   });
   return client;
 }
@@ -110,18 +117,24 @@ util::Result<std::vector<ServerTool>> ServerConnection::start(std::stop_token st
     return Result::failure(reason);
   }
   // Prompts are optional: a server without them (or failing to list them) still serves tools.
-  auto prompts = client.value()->list_prompts(stop, timeout);
+  bool offers_prompts = false;
+  {
+    std::lock_guard lock(mutex_);
+    offers_prompts = offers_prompts_;
+  }
+  auto prompts = offers_prompts
+                     ? client.value()->list_prompts(stop, timeout)
+                     : util::Result<std::vector<ServerPrompt>>(std::vector<ServerPrompt>{});
   std::lock_guard lock(mutex_);
   client_ = std::move(client.value());
   status_.state = ServerState::kReady;
-  status_.tool_count = tools.value().size();
   if (prompts.ok()) status_.prompts = std::move(prompts.value());
   return tools;
 }
 
-void ServerConnection::set_tool_count(std::size_t count, std::string left_out) {
+void ServerConnection::set_tools(std::vector<std::string> names, std::string left_out) {
   std::lock_guard lock(mutex_);
-  status_.tool_count = count;
+  status_.tools = std::move(names);
   status_.detail = std::move(left_out);
 }
 
@@ -195,31 +208,49 @@ util::Result<std::vector<ServerTool>> ServerConnection::list_tools(std::stop_tok
                                     config_.startup_timeout.value_or(options_.startup_timeout));
 }
 
-util::Result<std::string> ServerConnection::get_prompt(const std::string& prompt,
-                                                       const nlohmann::json& args,
-                                                       std::stop_token stop) {
-  using Result = util::Result<std::string>;
+util::Status ServerConnection::list_prompts(std::stop_token stop) {
+  auto client = live_client(stop);
+  if (!client.ok()) return util::Status::failure(client.error());
+  {
+    std::lock_guard lock(mutex_);
+    if (!offers_prompts_) return util::Status::success();
+  }
+  auto prompts = client.value()->list_prompts(
+      stop, config_.startup_timeout.value_or(options_.startup_timeout));
+  if (!prompts.ok()) return util::Status::failure(prompts.error());
+  std::lock_guard lock(mutex_);
+  status_.prompts = std::move(prompts.value());
+  return util::Status::success();
+}
+
+util::Result<core::Content> ServerConnection::get_prompt(const std::string& prompt,
+                                                         const nlohmann::json& args,
+                                                         std::stop_token stop) {
+  using Result = util::Result<core::Content>;
   auto client = live_client(stop);
   if (!client.ok()) return Result::failure(client.error());
   auto result = client.value()->request("prompts/get", {{"name", prompt}, {"arguments", args}},
                                         stop, config_.call_timeout.value_or(options_.call_timeout));
-  if (!result.ok()) return Result::failure(result.error());
-  std::string text;
+  if (!result.ok()) {
+    return Result::failure("the MCP server " + config_.name + " could not give the prompt " +
+                           prompt + ": " + result.error());
+  }
   const nlohmann::json& value = result.value();
   const auto messages = value.is_object() ? value.find("messages") : value.end();
   if (messages == value.end() || !messages->is_array()) {
-    return Result::failure("prompts/get: the answer has no \"messages\" array");
+    return Result::failure("the MCP server " + config_.name + " answered prompts/get for " +
+                           prompt + " without a \"messages\" array");
   }
+  // Every message's content, whatever its role, as one turn of the user's (as Claude Code does).
+  nlohmann::json contents = nlohmann::json::array();
   for (const nlohmann::json& message : *messages) {
-    const core::ToolOutput mapped = map_call_result(
-        {{"content", nlohmann::json::array({message.value("content", nlohmann::json())})}});
-    for (const core::ContentBlock& block : *mapped.content) {
-      if (const auto* part = std::get_if<core::TextBlock>(&block)) {
-        text += (text.empty() ? "" : "\n\n") + part->text;
-      }
-    }
+    if (message.is_object() && message.contains("content")) contents.push_back(message["content"]);
   }
-  return text;
+  if (contents.empty()) {
+    return Result::failure("the MCP server " + config_.name + "'s prompt " + prompt +
+                           " has no messages");
+  }
+  return std::move(*map_call_result({{"content", std::move(contents)}}).content);
 }
 
 void ServerConnection::shutdown() {

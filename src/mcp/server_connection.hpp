@@ -34,12 +34,20 @@ enum class ServerState {
 struct ServerStatus {
   std::string name;
   ServerState state = ServerState::kConnecting;
-  std::size_t tool_count = 0;
+  std::vector<std::string> tools;  // the server's names of the tools registered
   // Failed: why, with the end of its stderr. Ready: tools left out and why. Not approved: how
   // to approve it.
   std::string detail;
-  std::filesystem::path file;  // where it is configured
-  std::vector<ServerPrompt> prompts;
+  std::filesystem::path file;         // where it is configured
+  std::vector<ServerPrompt> prompts;  // when it offers the prompts capability
+  std::string transport;              // describe_transport (server_config.hpp)
+};
+
+// What changed about a server, for whoever keeps its tools and prompts.
+enum class ServerChange {
+  kState,    // it died (failed), or came back
+  kTools,    // it said its tool list changed
+  kPrompts,  // it said its prompt list changed
 };
 
 // "connecting", "ready", "failed", "not approved".
@@ -66,27 +74,31 @@ class ServerConnection {
   // `config` expanded already (expand_config); its own timeouts win over `options`'.
   ServerConnection(ServerConfig config, ConnectionOptions options);
 
-  // Connects and lists tools and prompts; the tools, or why the server failed (its state is
-  // then kFailed). Called once. `on_change` (optional) hears of every later state change: the
-  // server died, or said its tools changed.
+  // Connects and lists tools, and prompts when the server offers them (a failure to list those
+  // leaves it without prompts); the tools, or why the server failed (its state is then kFailed).
+  // Called once. `on_change` (optional) hears of every later change.
   util::Result<std::vector<ServerTool>> start(std::stop_token stop);
-  void set_on_change(std::function<void(bool tools_changed)> on_change);
+  void set_on_change(std::function<void(ServerChange)> on_change);
 
   // tools/call for `tool` with `args`, mapped for the model (call_result.hpp).
   core::ToolOutput call_tool(const std::string& tool, const nlohmann::json& args,
                              std::stop_token stop);
   // tools/list again (after notifications/tools/list_changed).
   util::Result<std::vector<ServerTool>> list_tools(std::stop_token stop);
-  // prompts/get: the prompt's messages joined as text, or why not.
-  util::Result<std::string> get_prompt(const std::string& prompt, const nlohmann::json& args,
-                                       std::stop_token stop);
+  // prompts/list again (after notifications/prompts/list_changed), into status().prompts.
+  util::Status list_prompts(std::stop_token stop);
+  // prompts/get: the content of the prompt's messages, of every role, in order and mapped as a
+  // tool result's (call_result.hpp), or why not.
+  util::Result<core::Content> get_prompt(const std::string& prompt, const nlohmann::json& args,
+                                         std::stop_token stop);
 
   ServerStatus status() const;
   const ServerConfig& config() const { return config_; }
   // Stops the server for good (nib is ending): later calls fail at once; a call in flight ends
   // with the connection.
   void shutdown();
-  void set_tool_count(std::size_t count, std::string left_out);
+  // The tools registered (the server's names) and those left out, and why.
+  void set_tools(std::vector<std::string> names, std::string left_out);
 
  private:
   // A connected client: the current one, or after a crash a new one (once); or why none.
@@ -101,7 +113,8 @@ class ServerConnection {
   std::mutex connect_mutex_;  // one (re)connection at a time
   ServerStatus status_;
   int restarts_left_ = 1;
-  std::function<void(bool)> on_change_;
+  bool offers_prompts_ = false;  // the prompts capability, from its initialize answer
+  std::function<void(ServerChange)> on_change_;
   // Last, so it is destroyed first: its transport's threads call back into the members above
   // until ~Client has joined them.
   std::shared_ptr<Client> client_;

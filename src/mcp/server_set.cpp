@@ -49,20 +49,24 @@ std::string unavailable_servers_note(const std::vector<ServerStatus>& statuses) 
 ServerSet::ServerSet(std::vector<ServerConfig> servers, std::vector<ServerStatus> not_approved,
                      ServerSetOptions options)
     : options_(std::move(options)), not_approved_(std::move(not_approved)) {
-  for (ServerConfig& config : servers) {
-    auto entry = std::make_unique<Entry>();
-    auto expanded = expand_config(config, options_.variables);
-    if (expanded.ok()) {
-      entry->connection =
-          std::make_shared<ServerConnection>(std::move(expanded.value()), options_.connection);
-    } else {
-      entry->failed_early = {config.name, ServerState::kFailed,
-                             0,           config.file.string() + ": " + expanded.error(),
-                             config.file, {}};
-    }
-    entries_.push_back(std::move(entry));
-  }
+  for (ServerConfig& config : servers) entries_.push_back(make_entry(std::move(config)));
   update_note();
+}
+
+std::unique_ptr<ServerSet::Entry> ServerSet::make_entry(ServerConfig config) const {
+  auto entry = std::make_unique<Entry>();
+  auto expanded = expand_config(config, options_.variables);
+  if (expanded.ok()) {
+    entry->connection =
+        std::make_shared<ServerConnection>(std::move(expanded.value()), options_.connection);
+  } else {
+    entry->failed_early = {.name = config.name,
+                           .state = ServerState::kFailed,
+                           .detail = config.file.string() + ": " + expanded.error(),
+                           .file = config.file,
+                           .transport = describe_transport(config)};
+  }
+  return entry;
 }
 
 ServerSet::~ServerSet() {
@@ -84,38 +88,70 @@ ServerSet::~ServerSet() {
 
 void ServerSet::start() {
   options_.registry->set_awaiter([this](const std::string& name) { return await_server_of(name); });
-  for (auto& entry : entries_) {
-    if (!entry->connection) continue;
-    Entry* raw = entry.get();
-    raw->connection->set_on_change([this, raw](bool tools_changed) {
-      if (tools_changed) {
-        std::lock_guard lock(mutex_);
-        raw->relist = true;
-      }
-      changed();
-    });
-    raw->thread = std::jthread([this, raw](std::stop_token stop) { run(*raw, stop); });
+  std::vector<Entry*> entries;
+  {
+    std::lock_guard lock(mutex_);
+    started_ = true;
+    for (auto& entry : entries_) entries.push_back(entry.get());
   }
+  for (Entry* entry : entries) launch(*entry);
+}
+
+void ServerSet::start_approved(ServerConfig config) {
+  Entry* entry = nullptr;
+  bool started = false;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(not_approved_,
+                  [&](const ServerStatus& status) { return status.name == config.name; });
+    entries_.push_back(make_entry(std::move(config)));
+    entry = entries_.back().get();
+    started = started_;
+  }
+  if (started) launch(*entry);  // else start() launches it with the others
+  changed();
+}
+
+void ServerSet::launch(Entry& entry) {
+  if (!entry.connection) return;
+  Entry* raw = &entry;
+  raw->connection->set_on_change([this, raw](ServerChange change) {
+    if (change != ServerChange::kState) {
+      std::lock_guard lock(mutex_);
+      (change == ServerChange::kTools ? raw->relist_tools : raw->relist_prompts) = true;
+    }
+    changed();
+  });
+  raw->thread = std::jthread([this, raw](std::stop_token stop) { run(*raw, stop); });
 }
 
 void ServerSet::run(Entry& entry, std::stop_token stop) {
   auto tools = entry.connection->start(stop);
   if (tools.ok()) register_tools(entry, tools.value());
   changed();
-  // Then it waits for the server to say its tools changed, until the set ends.
+  // Then it waits for the server to say its tools or prompts changed, until the set ends.
   std::stop_callback wake(stop, [this] {
     std::lock_guard lock(mutex_);
     changed_.notify_all();
   });
   while (!stop.stop_requested()) {
+    bool tools = false;
+    bool prompts = false;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return entry.relist || stop.stop_requested(); });
+      changed_.wait(lock, [&] {
+        return entry.relist_tools || entry.relist_prompts || stop.stop_requested();
+      });
       if (stop.stop_requested()) return;
-      entry.relist = false;
+      tools = std::exchange(entry.relist_tools, false);
+      prompts = std::exchange(entry.relist_prompts, false);
     }
-    auto listed = entry.connection->list_tools(stop);
-    if (listed.ok()) register_tools(entry, listed.value());
+    if (tools) {
+      auto listed = entry.connection->list_tools(stop);
+      if (listed.ok()) register_tools(entry, listed.value());
+    }
+    // A failed listing keeps the prompts known before.
+    if (prompts) (void)entry.connection->list_prompts(stop);
     changed();
   }
 }
@@ -123,22 +159,21 @@ void ServerSet::run(Entry& entry, std::stop_token stop) {
 void ServerSet::register_tools(Entry& entry, const std::vector<ServerTool>& tools) {
   const std::vector<std::string> names = options_.registry->names();
   const std::set<std::string> present(names.begin(), names.end());
-  std::size_t count = 0;
+  std::vector<std::string> registered;
   std::string left_out;
   for (const ServerTool& tool : tools) {
     core::ToolPtr adapter = make_mcp_tool(entry.connection, tool);
-    if (present.contains(adapter->name())) {
-      ++count;  // registered at an earlier listing
-      continue;
-    }
-    const util::Status added = options_.registry->add(std::move(adapter));
+    // One registered at an earlier listing stays.
+    const util::Status added = present.contains(adapter->name())
+                                   ? util::Status::success()
+                                   : options_.registry->add(std::move(adapter));
     if (added.ok()) {
-      ++count;
+      registered.push_back(tool.name);
     } else {
       left_out += "tool " + tool.name + " left out: " + added.error() + "\n";
     }
   }
-  entry.connection->set_tool_count(count, left_out);
+  entry.connection->set_tools(std::move(registered), left_out);
 }
 
 void ServerSet::changed() {
@@ -178,6 +213,7 @@ void ServerSet::wait_settled(std::stop_token stop) {
 }
 
 bool ServerSet::await_server_of(const std::string& tool_name) {
+  std::unique_lock lock(mutex_);
   std::shared_ptr<ServerConnection> server;
   for (const auto& entry : entries_) {
     if (entry->connection && tool_name.starts_with(tool_prefix(entry->connection->config().name))) {
@@ -185,7 +221,6 @@ bool ServerSet::await_server_of(const std::string& tool_name) {
     }
   }
   if (!server) return false;
-  std::unique_lock lock(mutex_);
   while (server->status().state == ServerState::kConnecting) {
     const std::uint64_t seen = generation_;
     changed_.wait(lock, [&] { return generation_ != seen; });
@@ -194,6 +229,7 @@ bool ServerSet::await_server_of(const std::string& tool_name) {
 }
 
 std::vector<ServerStatus> ServerSet::statuses() const {
+  std::lock_guard lock(mutex_);
   std::vector<ServerStatus> all;
   for (const auto& entry : entries_) {
     all.push_back(entry->connection ? entry->connection->status() : entry->failed_early);
@@ -203,6 +239,7 @@ std::vector<ServerStatus> ServerSet::statuses() const {
 }
 
 std::shared_ptr<ServerConnection> ServerSet::find(const std::string& name) const {
+  std::lock_guard lock(mutex_);
   for (const auto& entry : entries_) {
     if (entry->connection && entry->connection->config().name == name) return entry->connection;
   }

@@ -3,10 +3,13 @@
 // once, so none delays the first prompt; a server's tools join the tool registry as soon as it
 // is ready (offered from the next model request on), and the registry's note names the servers
 // still connecting, failed or not approved, so the model is told instead of finding tools
-// missing. A server that says its tools changed is listed again and its new tools added.
+// missing. A server that says its tools changed is listed again and its new tools added; one
+// that says its prompts changed has them listed again. A server the user approves later (the
+// interactive mode's question) starts at once, joining the others.
 //
-// Thread-safe: statuses() and find() may be called from any thread. The registry must outlive
-// the set; the destructor stops the background threads and the servers.
+// Thread-safe: statuses(), find() and wait_settled() may be called from any thread; start() and
+// start_approved() from the owner's. The registry must outlive the set; the destructor stops the
+// background threads and the servers.
 
 #include <condition_variable>
 #include <cstdint>
@@ -44,7 +47,11 @@ class ServerSet {
   // of a server still connecting ("mcp__<server>__...") waits until that server is ready or
   // failed (the registry's awaiter), instead of failing as an unknown tool.
   void start();
-  // Blocks until no server is connecting any more or `stop` fires (tests, `nib mcp list`).
+  // Adds `config`, a server shown as not approved until now (its status is dropped): the user
+  // approved it. Started at once on a thread of its own (after start(); before, with the rest).
+  void start_approved(ServerConfig config);
+  // Blocks until no server is connecting any more or `stop` fires (tests, `nib mcp list`, a
+  // prompt command in print mode).
   void wait_settled(std::stop_token stop);
 
   std::vector<ServerStatus> statuses() const;
@@ -55,9 +62,13 @@ class ServerSet {
   struct Entry {
     std::shared_ptr<ServerConnection> connection;  // null when the config could not be expanded
     ServerStatus failed_early;                     // its status then
-    bool relist = false;
+    bool relist_tools = false;
+    bool relist_prompts = false;
     std::jthread thread;
   };
+  std::unique_ptr<Entry> make_entry(ServerConfig config) const;
+  // Starts the entry's thread (the set's mutex not held).
+  void launch(Entry& entry);
   void run(Entry& entry, std::stop_token stop);
   // Registers the tools not yet registered; the count registered and what was left out.
   void register_tools(Entry& entry, const std::vector<ServerTool>& tools);
@@ -68,9 +79,10 @@ class ServerSet {
   void update_note();
 
   ServerSetOptions options_;
+  mutable std::mutex mutex_;  // guards the two lists (start_approved changes them) and the flags
   std::vector<ServerStatus> not_approved_;
   std::vector<std::unique_ptr<Entry>> entries_;
-  mutable std::mutex mutex_;
+  bool started_ = false;
   std::condition_variable changed_;
   std::uint64_t generation_ = 0;  // counts changes, so wait_settled misses none
 };

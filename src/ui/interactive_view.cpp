@@ -114,6 +114,10 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
     }
   } else if (state.picker) {
     rows.push_back(truncate(styled(state.picker->title, {.bold = true}), width));
+    for (const std::string& detail : state.picker->details) {
+      for (StyledLine& row : wrap(styled("  " + detail, kDim), width))
+        rows.push_back(std::move(row));
+    }
     const auto [first, last] = menu_window(state.picker->entries.size(), state.picker->selected);
     for (std::size_t i = first; i < last; ++i) {
       add_menu_row(rows, i == state.picker->selected, state.picker->entries[i], "", 0, width);

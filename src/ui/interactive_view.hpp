@@ -33,11 +33,13 @@ struct ApprovalView {
   std::vector<std::string> parts;  // a compound command's simple commands (shown when > 1)
 };
 
-// A list to choose one entry from (the /resume picker, /model without an id).
+// A list to choose one entry from (the /resume picker, /model without an id, whether to start
+// a project's MCP server).
 struct PickerView {
   std::string title;
   std::vector<std::string> entries;
   std::size_t selected = 0;
+  std::vector<std::string> details;  // lines between the title and the entries
 };
 
 struct ViewState {

@@ -30,6 +30,7 @@ const std::vector<SlashCommand>& slash_commands() {
       {"resume", "", "continue an earlier session of this directory"},
       {"session", "", "show the session's file, size and cost"},
       {"jobs", "[log N | kill N]", "list background jobs; show one's last lines or kill it"},
+      {"mcp", "", "show the MCP servers: state, transport, tools and prompts"},
       {"quit", "", "leave nib (the session is saved)"},
   };
   return commands;

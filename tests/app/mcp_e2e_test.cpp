@@ -291,6 +291,48 @@ TEST_F(McpE2eTest, AToolCallWithoutARuleIsRefusedInAutoModeNamingTheRule) {
   EXPECT_EQ(told.find("echo: x"), std::string::npos) << told;
 }
 
+TEST_F(McpE2eTest, PromptsOfEverythingAreSlashCommandsInPrintMode) {
+  const std::string index = mcp_package_file(kEverything, "dist/index.js");
+  NIB_SKIP_WITHOUT(index);
+  dir_.write("servers.json",
+             json{{"mcpServers", {{"everything", everything_stdio(index)}}}}.dump());
+  const auto run_prompt = [&](const std::string& prompt) {
+    return run_nib({"-p", prompt, "--mcp-config", "servers.json"}, dir_.path(), env());
+  };
+  server_.enqueue(MockReply::text("simple done"));
+  const NibResult simple = run_prompt("/mcp__everything__simple-prompt");
+  ASSERT_EQ(simple.exit_code, 0) << simple.err;
+  EXPECT_EQ(simple.out, "simple done\n");
+  const auto user_content = [&](std::size_t index) {
+    const auto requests = server_.requests();
+    return requests.at(index).body["messages"].back()["content"];
+  };
+  EXPECT_EQ(user_content(0), "This is a simple prompt without arguments.");
+
+  server_.enqueue(MockReply::text("weather done"));
+  ASSERT_EQ(run_prompt("/mcp__everything__args-prompt \"San Francisco\" CA").exit_code, 0);
+  EXPECT_EQ(user_content(1), "What's weather in San Francisco, CA?");
+
+  // An embedded resource reaches the model as its text, after the prompt's own.
+  server_.enqueue(MockReply::text("resource done"));
+  ASSERT_EQ(run_prompt("/mcp__everything__resource-prompt Text 1").exit_code, 0);
+  const std::string resource = user_content(2).dump();
+  EXPECT_NE(resource.find("This prompt includes the Text resource with id: 1"), std::string::npos)
+      << resource;
+  EXPECT_NE(resource.find("[resource "), std::string::npos) << resource;
+
+  const NibResult missing = run_prompt("/mcp__everything__args-prompt");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nib: /mcp__everything__args-prompt needs <city> (Name of the city)"),
+            std::string::npos)
+      << missing.err;
+  const NibResult unknown = run_prompt("/mcp__everything__no-such");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("its prompts: /mcp__everything__simple-prompt"), std::string::npos)
+      << unknown.err;
+  EXPECT_EQ(server_.requests().size(), 3u);
+}
+
 TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
   const NibResult added =
       run_nib({"mcp", "add", "fake", "-e", "K=v", "--", "python3", fake_server(), "normal"},

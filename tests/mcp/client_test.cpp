@@ -82,6 +82,37 @@ TEST(Client, FollowsToolListPagesAndReadsReadOnlyHints) {
   EXPECT_TRUE(tools.value()[1].read_only);
 }
 
+TEST(Client, FollowsPromptListPagesAndReadsTheirArguments) {
+  auto server = connected([](const nlohmann::json& sent) -> std::vector<nlohmann::json> {
+    EXPECT_EQ(sent["method"], "prompts/list");
+    if (!sent["params"].contains("cursor")) {
+      return {
+          make_response(sent["id"], {{"prompts", {{{"name", "simple"}}}}, {"nextCursor", "p2"}})};
+    }
+    EXPECT_EQ(sent["params"]["cursor"], "p2");
+    return {make_response(
+        sent["id"],
+        {{"prompts",
+          {{{"name", "weather"},
+            {"description", "Weather of a city"},
+            {"arguments",
+             {{{"name", "city"}, {"description", "Name of the city"}, {"required", true}},
+              {{"name", "state"}}}}}}}})};
+  });
+  const auto prompts = server.client->list_prompts({}, 1s);
+  ASSERT_TRUE(prompts.ok()) << prompts.error();
+  ASSERT_EQ(prompts.value().size(), 2u);
+  EXPECT_EQ(prompts.value()[0].name, "simple");
+  EXPECT_TRUE(prompts.value()[0].arguments.empty());
+  const ServerPrompt& weather = prompts.value()[1];
+  EXPECT_EQ(weather.description, "Weather of a city");
+  ASSERT_EQ(weather.arguments.size(), 2u);
+  EXPECT_EQ(weather.arguments[0].name, "city");
+  EXPECT_EQ(weather.arguments[0].description, "Name of the city");
+  EXPECT_TRUE(weather.arguments[0].required);
+  EXPECT_FALSE(weather.arguments[1].required);
+}
+
 TEST(Client, AnEndlessCursorIsAnErrorNotALoop) {
   auto server = connected([](const nlohmann::json& sent) -> std::vector<nlohmann::json> {
     return {
@@ -156,17 +187,20 @@ TEST(Client, AClosedConnectionFailsTheCallsInFlightAndLaterOnes) {
             "the server exited with status 1");
 }
 
-TEST(Client, AnswersPingRefusesOtherRequestsAndPassesOnToolChanges) {
+TEST(Client, AnswersPingRefusesOtherRequestsAndPassesOnListChanges) {
   auto server = connected(&none);
-  int changes = 0;
-  server.client->set_on_tools_changed([&] { ++changes; });
+  std::vector<Client::ListKind> changes;
+  server.client->set_on_list_changed([&](Client::ListKind kind) { changes.push_back(kind); });
   server.transport->deliver(make_request("p1", "ping", nullptr));
   server.transport->deliver(make_request(9, "sampling/createMessage", nlohmann::json::object()));
   server.transport->deliver(make_notification("notifications/tools/list_changed", nullptr));
+  server.transport->deliver(make_notification("notifications/prompts/list_changed", nullptr));
+  server.transport->deliver(make_notification("notifications/resources/list_changed", nullptr));
   const auto sent = server.transport->sent();
   EXPECT_EQ(sent[sent.size() - 2], make_response("p1", nlohmann::json::object()));
   EXPECT_EQ(sent.back()["error"]["code"], kMethodNotFound);
-  EXPECT_EQ(changes, 1);
+  EXPECT_EQ(changes,
+            (std::vector<Client::ListKind>{Client::ListKind::kTools, Client::ListKind::kPrompts}));
 }
 
 }  // namespace

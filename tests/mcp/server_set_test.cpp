@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
+
 #include "mcp/stdio_fixture.hpp"
 #include "support/registry_of.hpp"
 
@@ -37,7 +40,7 @@ TEST(ServerSet, ToolsJoinTheRegistryOnceTheServerIsReady) {
   ASSERT_EQ(statuses.size(), 1u);
   EXPECT_EQ(statuses[0].state, ServerState::kReady);
   // bad_schema is left out, and said so; the other four are registered.
-  EXPECT_EQ(statuses[0].tool_count, 4u);
+  EXPECT_EQ(statuses[0].tools, (std::vector<std::string>{"echo", "slow", "crash", "big"}));
   EXPECT_NE(statuses[0].detail.find("tool bad_schema left out"), std::string::npos);
   EXPECT_EQ(registry->names(), (std::vector<std::string>{"mcp__fake__echo", "mcp__fake__slow",
                                                          "mcp__fake__crash", "mcp__fake__big"}));
@@ -51,7 +54,10 @@ TEST(ServerSet, ToolsJoinTheRegistryOnceTheServerIsReady) {
 
 TEST(ServerSet, AFailedServerIsNamedWithItsStderrAndNotApprovedOnesAreShown) {
   auto registry = nib::testing::registry_of({});
-  ServerStatus blocked{"repo", ServerState::kNotApproved, 0, "approve it", ".mcp.json", {}};
+  ServerStatus blocked{.name = "repo",
+                       .state = ServerState::kNotApproved,
+                       .detail = "approve it",
+                       .file = ".mcp.json"};
   ServerSet servers({testing::fake_server("broken", "exit")}, {blocked}, options_for(*registry));
   servers.start();
   servers.wait_settled({});
@@ -145,6 +151,84 @@ TEST(ServerSet, ALongResultIsCutWithThePathOfTheWholeOne) {
       text_of(registry->find("mcp__fake__big")->tool->execute(nlohmann::json::object(), {}, {}));
   EXPECT_NE(text.find("[Result cut: it is about 37500 tokens"), std::string::npos);
   EXPECT_NE(text.find("the whole result is in /"), std::string::npos);
+}
+
+// Counts the set's change notices, so a test can wait for the one it expects.
+struct ChangeWaiter {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int count = 0;
+  std::function<void()> callback() {
+    return [this] {
+      std::lock_guard lock(mutex);
+      ++count;
+      changed.notify_all();
+    };
+  }
+  // Waits until `done` holds, checking after each change.
+  void wait_until(const std::function<bool()>& done) {
+    std::unique_lock lock(mutex);
+    while (true) {
+      const int seen = count;
+      lock.unlock();
+      if (done()) return;
+      lock.lock();
+      changed.wait(lock, [&] { return count != seen; });
+    }
+  }
+};
+
+std::vector<std::string> prompt_names(const ServerStatus& status) {
+  std::vector<std::string> names;
+  for (const ServerPrompt& prompt : status.prompts) names.push_back(prompt.name);
+  return names;
+}
+
+TEST(ServerSet, PromptsAreListedAcrossPagesAndAgainWhenTheServerSaysTheyChanged) {
+  auto registry = nib::testing::registry_of({});
+  ChangeWaiter waiter;
+  ServerSetOptions options = options_for(*registry);
+  options.on_change = waiter.callback();
+  ServerSet servers({testing::fake_server("fake", "prompts")}, {}, std::move(options));
+  servers.start();
+  servers.wait_settled({});
+  ServerStatus status = servers.statuses()[0];
+  ASSERT_EQ(status.state, ServerState::kReady) << status.detail;
+  EXPECT_EQ(prompt_names(status), (std::vector<std::string>{"greet", "picture"}));
+  EXPECT_EQ(status.prompts[0].arguments.size(), 2u);
+  EXPECT_TRUE(status.prompts[0].arguments[0].required);
+
+  registry->find("mcp__fake__add_prompt")->tool->execute(nlohmann::json::object(), {}, {});
+  waiter.wait_until([&] { return servers.statuses()[0].prompts.size() == 3; });
+  EXPECT_EQ(prompt_names(servers.statuses()[0]),
+            (std::vector<std::string>{"greet", "picture", "later"}));
+
+  const auto greeting = servers.find("fake")->get_prompt("greet", {{"who", "Ann"}}, {});
+  ASSERT_TRUE(greeting.ok()) << greeting.error();
+  ASSERT_EQ(greeting.value().size(), 2u);
+  EXPECT_EQ(std::get<core::TextBlock>(greeting.value()[0]).text, "Say hello to Ann");
+  EXPECT_EQ(std::get<core::TextBlock>(greeting.value()[1]).text, "Hello!");
+  const auto unknown = servers.find("fake")->get_prompt("nope", nlohmann::json::object(), {});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error(),
+            "the MCP server fake could not give the prompt nope: Unknown prompt: nope");
+}
+
+TEST(ServerSet, AServerApprovedLaterStartsAndItsNotApprovedStatusGoes) {
+  auto registry = nib::testing::registry_of({});
+  ServerStatus waiting{.name = "later", .state = ServerState::kNotApproved, .file = ".mcp.json"};
+  ServerSet servers({}, {waiting}, options_for(*registry));
+  servers.start();
+  EXPECT_NE(registry->note().find("- later (tools mcp__later__*): configured by the project"),
+            std::string::npos);
+  servers.start_approved(testing::fake_server("later", "normal"));
+  servers.wait_settled({});
+  const auto statuses = servers.statuses();
+  ASSERT_EQ(statuses.size(), 1u);
+  EXPECT_EQ(statuses[0].state, ServerState::kReady) << statuses[0].detail;
+  EXPECT_EQ(text_of(registry->find("mcp__later__echo")->tool->execute({{"text", "hi"}}, {}, {})),
+            "echo: hi");
+  EXPECT_EQ(registry->note(), "");
 }
 
 }  // namespace

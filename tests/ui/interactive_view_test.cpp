@@ -90,6 +90,20 @@ TEST_F(InteractiveViewTest, AnApprovalQuestionReplacesTheEditor) {
   EXPECT_FALSE(live.cursor);
 }
 
+TEST_F(InteractiveViewTest, APickersDetailsAreBetweenItsTitleAndItsEntries) {
+  state_.picker = PickerView{"Start the MCP server repo?",
+                             {"Yes", "No"},
+                             0,
+                             {"stdio: python3 server.py", "from /p/.mcp.json"}};
+  const LiveFrame live = frame();
+  const std::string rows = text_of(live.rows);
+  EXPECT_TRUE(contains(rows,
+                       "Start the MCP server repo?\n  stdio: python3 server.py\n  from "
+                       "/p/.mcp.json\n› Yes\n  No\n"))
+      << rows;
+  EXPECT_FALSE(live.cursor);
+}
+
 TEST_F(InteractiveViewTest, MenusShowAWindowAroundTheSelection) {
   state_.picker = PickerView{"Resume a session", {}, 10};
   for (int i = 0; i < 12; ++i) state_.picker->entries.push_back("session " + std::to_string(i));
