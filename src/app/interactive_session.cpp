@@ -217,7 +217,11 @@ void InteractiveSession::drain_worker() {
                                        ui::ToolPresenter(tools_.get())
                                            .call(question->tool_name, question->arguments.dump()) +
                                        "?",
-                                   question->reason, question->rules, false, question->parts};
+                                   question->reason,
+                                   question->rules,
+                                   false,
+                                   question->parts,
+                                   question->preview};
     } else if (std::holds_alternative<ui::JobFinished>(message)) {
       on_job_finished();
     }

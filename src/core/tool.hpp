@@ -6,6 +6,7 @@
 // called from several worker threads at once when the tool is concurrency_safe, so such tools
 // must not keep unsynchronised mutable state.
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -59,6 +60,17 @@ struct ToolOutput {
   static ToolOutput error(std::string message) { return {std::move(message), true}; }
 };
 
+// What a call would change, for a person deciding whether it may run (the approval question),
+// worked out without changing anything and by the same steps the call would take, so it shows
+// what the call would do.
+struct ChangePreview {
+  std::string summary;  // one line about the change ("New file, 120 lines."), or ""
+  // A unified diff of the change (tools/unified_diff.hpp): its first lines when it is long.
+  std::string diff;
+  std::size_t omitted_lines = 0;  // the diff's lines beyond those in `diff`
+  std::string failure;            // non-empty: the call would fail, and this is why (no diff)
+};
+
 // A resource a call touches, used to keep conflicting concurrent calls apart: a claim covers
 // its key and every key below it ('/'-separated), and two claims conflict when one covers the
 // other unless both are shared (claim_table.hpp has the rule).
@@ -99,6 +111,14 @@ class Tool {
   // front ends show the result's first lines.
   virtual std::optional<std::string> describe_result(const nlohmann::json& /*args*/,
                                                      const ToolResult& /*result*/) const {
+    return std::nullopt;
+  }
+  // What the call would change (front ends only: an approval question shows it), or nothing
+  // for a tool that does not say. Must change nothing; may read files, and should return
+  // promptly once `stop` is requested. `args` has passed schema validation.
+  virtual std::optional<ChangePreview> preview_change(const nlohmann::json& /*args*/,
+                                                      const ToolContext& /*context*/,
+                                                      std::stop_token /*stop*/) const {
     return std::nullopt;
   }
 

@@ -79,13 +79,16 @@ std::variant<PreparedCall, ToolResult> prepare_tool_call(const ToolCall& call,
 }
 
 std::optional<ToolResult> apply_gate(const Gate& gate, const ToolCall& call, PreparedCall& prepared,
-                                     const ToolRegistry& registry, std::stop_token stop) {
+                                     const ToolRegistry& registry, const ToolContext& context,
+                                     std::stop_token stop) {
   if (!gate) return std::nullopt;
   GateDecision decision;
   try {
     const ToolSpec& spec = prepared.tool->spec();
-    decision = gate(GateRequest{call.id, call.name, &prepared.args, spec.read_only, spec.delegates},
-                    std::move(stop));
+    GateRequest request{call.id, call.name, &prepared.args, spec.read_only, spec.delegates};
+    request.tool = prepared.tool.get();
+    request.context = &context;
+    decision = gate(request, std::move(stop));
   } catch (const std::exception& e) {
     decision = {true, std::string("the check failed: ") + e.what(), "on_tool_call hook"};
   } catch (...) {

@@ -50,6 +50,10 @@ struct GateRequest {
   // Set by the same wrapping gate when a hook answered "allow": the inner gate asks nothing,
   // and only what it refuses outright (a deny rule) still blocks the call.
   bool hook_allows = false;
+  // The tool called and the context it would run with: for a gate that shows the user what
+  // the call would change (Tool::preview_change) before it runs. Null in the after-tool hook.
+  const Tool* tool = nullptr;
+  const ToolContext* context = nullptr;
 };
 struct GateDecision {
   bool block = false;
@@ -70,9 +74,11 @@ using Gate = std::function<GateDecision(const GateRequest&, std::stop_token)>;
 // result for a blocked call, or nothing when the call may run. Arguments the gate rewrote are
 // checked against the tool's schema in `registry` and replace `prepared.args` (with
 // args_updated set); when they fail, the call is blocked, saying why. The gate's
-// additional_context goes to `prepared.gate_context`.
+// additional_context goes to `prepared.gate_context`. `context` is the one the call would run
+// with (GateRequest::context).
 std::optional<ToolResult> apply_gate(const Gate& gate, const ToolCall& call, PreparedCall& prepared,
-                                     const ToolRegistry& registry, std::stop_token stop);
+                                     const ToolRegistry& registry, const ToolContext& context,
+                                     std::stop_token stop);
 
 // Runs the tool and shapes its output into an outcome (duration left for the caller to fill).
 // Exceptions become "Error: tool X threw: ...". `content` wins over `output`. The result

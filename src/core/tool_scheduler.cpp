@@ -164,7 +164,8 @@ class ToolScheduler::Batch {
         continue;
       }
       auto& call = std::get<PreparedCall>(prepared);
-      if (auto blocked = apply_gate(options_.gate, calls_[i], call, *options_.tools, stop_)) {
+      if (auto blocked =
+              apply_gate(options_.gate, calls_[i], call, *options_.tools, context_for(i), stop_)) {
         settle(i, ToolOutcome{std::move(*blocked), std::nullopt, milliseconds{0}});
         continue;
       }

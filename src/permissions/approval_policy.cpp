@@ -1,6 +1,7 @@
 #include "permissions/approval_policy.hpp"
 
 #include <algorithm>
+#include <exception>
 
 namespace nib::permissions {
 namespace {
@@ -29,6 +30,20 @@ core::GateDecision refusal_in_print_mode(const core::GateRequest& request,
     allow += ", or with --permission-mode auto";
   }
   return {true, reason + allow + ".", assessment.source};
+}
+
+// What the call would change, as its tool says. A preview that throws is a fault of the
+// preview, not a reason to refuse the call: the question says so and the user still decides.
+std::optional<core::ChangePreview> preview_of(const core::GateRequest& request,
+                                              std::stop_token stop) {
+  if (request.tool == nullptr || request.args == nullptr) return std::nullopt;
+  try {
+    return request.tool->preview_change(
+        *request.args, request.context != nullptr ? *request.context : core::ToolContext{},
+        std::move(stop));
+  } catch (const std::exception& e) {
+    return core::ChangePreview{.summary = std::string("No preview: it failed (") + e.what() + ")."};
+  }
 }
 
 }  // namespace
@@ -62,7 +77,8 @@ core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, cons
                                   request.args != nullptr ? *request.args : nlohmann::json(),
                                   assessment.reason,
                                   assessment.rules_to_save,
-                                  assessment.parts};
+                                  assessment.parts,
+                                  preview_of(request, stop)};
   return decision_for(question, ask(question, stop));
 }
 

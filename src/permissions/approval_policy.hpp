@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stop_token>
 #include <string>
@@ -29,6 +30,9 @@ struct ApprovalQuestion {
   std::string reason;              // why it asks ("the command asks for the network: ...")
   std::vector<std::string> rules;  // what "always" would save, one per simple command
   std::vector<std::string> parts;  // a bash command's simple commands, as split
+  // What the call would change, from the tool itself (core::Tool::preview_change): the diff
+  // of an edit or a write, or why it would fail. Worked out only when someone is asked.
+  std::optional<core::ChangePreview> preview;
 };
 
 enum class ApprovalAnswer {

@@ -171,6 +171,26 @@ std::string tolerant_notes(std::string_view view, const std::vector<EditMatch>& 
   return notes;
 }
 
+// An edit worked out but not yet written: the file as it is, where each edit goes, and the
+// file's bytes after it.
+struct PlannedEdit {
+  CurrentFile file;
+  TextView view;  // of file.bytes
+  std::vector<EditMatch> matches;
+  std::string edited;
+};
+
+// What the approval question shows of a planned edit: its diff, and whether a text was found
+// only tolerantly.
+core::ChangePreview edit_preview(const PlannedEdit& planned) {
+  const bool tolerant = std::any_of(planned.matches.begin(), planned.matches.end(),
+                                    [](const EditMatch& match) { return match.tolerant; });
+  DiffHead diff = unified_diff_head(planned.view.text(), TextView(planned.edited).text(),
+                                    planned.file.shown, planned.file.shown, kPreviewDiffLines);
+  return {tolerant ? "Found ignoring whitespace, quote and dash differences." : "",
+          std::move(diff.text), diff.omitted_lines, ""};
+}
+
 class EditTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
@@ -181,45 +201,9 @@ class EditTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
-    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
-    const auto parsed = parse_arguments(args);
-    if (!parsed.ok()) return ToolOutput::error(parsed.error());
-    const auto& arguments = parsed.value();
-    const LocatedPath resolved = locate_path(arguments.path, context.cwd);
-    if (!resolved.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(arguments.path, resolved, context.cwd));
-    }
-    auto loaded = load_current_file(resolved.path, display_path(resolved.path, context.cwd),
-                                    kMaxEditFileBytes, "edit", stop);
-    if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
-    const CurrentFile& file = std::get<CurrentFile>(loaded);
-    if (!file.exists) {
-      return ToolOutput::error("File not found: " + file.shown + "." +
-                               did_you_mean(resolved.path, context.cwd) +
-                               " edit changes existing files; to create one, use write.");
-    }
-    if (!file.loaded) {
-      return ToolOutput::error(file.shown + " is " + util::format_byte_size(file.info.st_size) +
-                               ", larger than the " + util::format_byte_size(kMaxEditFileBytes) +
-                               " edit handles. Change it with bash (sed, a script).");
-    }
-    if (auto refusal = refuse_unless_seen(*files_, file, "edit")) return std::move(*refusal);
-
-    const TextView view(file.bytes);
-    auto located = locate_edits(view.text(), arguments.edits);
-    if (const auto* failure = std::get_if<EditFailure>(&located)) {
-      const bool several = arguments.edits.size() > 1;
-      return ToolOutput::error("Could not edit " + file.shown + ": " +
-                               describe_failure(view.text(), *failure, arguments.edits.size()) +
-                               (several ? " None of the edits were applied." : "") +
-                               " The file was not changed.");
-    }
-    const auto& matches = std::get<std::vector<EditMatch>>(located);
-    std::vector<ViewReplacement> replacements;
-    for (const auto& match : matches) {
-      replacements.push_back({match.begin, match.end, match.replacement});
-    }
-    const std::string edited = view.apply(file.bytes, replacements);
+    auto planned = plan(args, stop, context);
+    if (auto* error = std::get_if<ToolOutput>(&planned)) return std::move(*error);
+    const auto& [file, view, matches, edited] = std::get<PlannedEdit>(planned);
     if (stop.stop_requested()) {
       return ToolOutput::error("Aborted: " + file.shown + " was not changed.");
     }
@@ -235,12 +219,65 @@ class EditTool final : public core::Tool {
     return result;
   }
 
+  // The very steps execute() takes, short of writing: the diff is what "yes" would apply.
+  std::optional<core::ChangePreview> preview_change(const json& args,
+                                                    const core::ToolContext& context,
+                                                    std::stop_token stop) const override {
+    return preview_of_plan(plan(args, stop, context), edit_preview);
+  }
+
   std::vector<core::ResourceClaim> claims(const json& args,
                                           const core::ToolContext& context) const override {
     return claim_path_argument(args, context.cwd, /*exclusive=*/true);
   }
 
  private:
+  // Everything up to the write: the checks, the matching and the edited bytes, or the error
+  // the model gets. Changes nothing.
+  std::variant<PlannedEdit, ToolOutput> plan(const json& args, std::stop_token stop,
+                                             const core::ToolContext& context) const {
+    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
+    const auto parsed = parse_arguments(args);
+    if (!parsed.ok()) return ToolOutput::error(parsed.error());
+    const auto& arguments = parsed.value();
+    const LocatedPath resolved = locate_path(arguments.path, context.cwd);
+    if (!resolved.ambiguous.empty()) {
+      return ToolOutput::error(ambiguous_path_message(arguments.path, resolved, context.cwd));
+    }
+    auto loaded = load_current_file(resolved.path, display_path(resolved.path, context.cwd),
+                                    kMaxEditFileBytes, "edit", stop);
+    if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
+    CurrentFile& file = std::get<CurrentFile>(loaded);
+    if (!file.exists) {
+      return ToolOutput::error("File not found: " + file.shown + "." +
+                               did_you_mean(resolved.path, context.cwd) +
+                               " edit changes existing files; to create one, use write.");
+    }
+    if (!file.loaded) {
+      return ToolOutput::error(file.shown + " is " + util::format_byte_size(file.info.st_size) +
+                               ", larger than the " + util::format_byte_size(kMaxEditFileBytes) +
+                               " edit handles. Change it with bash (sed, a script).");
+    }
+    if (auto refusal = refuse_unless_seen(*files_, file, "edit")) return std::move(*refusal);
+
+    TextView view(file.bytes);
+    auto located = locate_edits(view.text(), arguments.edits);
+    if (const auto* failure = std::get_if<EditFailure>(&located)) {
+      const bool several = arguments.edits.size() > 1;
+      return ToolOutput::error("Could not edit " + file.shown + ": " +
+                               describe_failure(view.text(), *failure, arguments.edits.size()) +
+                               (several ? " None of the edits were applied." : "") +
+                               " The file was not changed.");
+    }
+    auto& matches = std::get<std::vector<EditMatch>>(located);
+    std::vector<ViewReplacement> replacements;
+    for (const auto& match : matches) {
+      replacements.push_back({match.begin, match.end, match.replacement});
+    }
+    std::string edited = view.apply(file.bytes, replacements);
+    return PlannedEdit{std::move(file), std::move(view), std::move(matches), std::move(edited)};
+  }
+
   std::shared_ptr<FileTracker> files_;
 };
 

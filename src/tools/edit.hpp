@@ -5,6 +5,8 @@
 // edit_match.hpp); the file must have been read in the session and be unchanged since (see
 // file_tracker.hpp). The result splices into the original bytes (line endings and BOM kept)
 // and replaces the file atomically. The model gets a short confirmation, the UI a unified diff.
+// Before it runs, preview_change() takes the same steps short of writing, so an approval
+// question shows the diff the call would apply (or why it would fail).
 //
 // Not concurrency-safe (it changes files); each call claims its file exclusively. Calls share
 // only the FileTracker, which is thread-safe.

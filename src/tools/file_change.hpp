@@ -1,8 +1,9 @@
 #pragma once
 // What edit and write share before and after they change a file: finding the file a path
 // names, loading its current content and state, refusing when the model has not seen that
-// state, writing the result atomically and remembering it as seen. Thread-safe: functions
-// share no state beyond the FileTracker, which is thread-safe itself.
+// state, writing the result atomically and remembering it as seen, and turning a planned change
+// into the preview an approval question shows. Thread-safe: functions share no state beyond the
+// FileTracker, which is thread-safe itself.
 
 #include <sys/stat.h>
 
@@ -12,6 +13,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 #include "core/tool.hpp"
@@ -52,5 +54,16 @@ std::optional<core::ToolOutput> refuse_unless_seen(const FileTracker& tracker,
 // nothing has changed, except that a file written in place may hold part of `bytes`.
 std::optional<core::ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& file,
                                              std::string_view bytes, bool create_parents);
+
+// The preview (core::Tool::preview_change) of a change planned by the steps the call would
+// take: `describe(plan)` for a plan, or the error the call would return as the failure.
+template <typename Plan, typename Describe>
+core::ChangePreview preview_of_plan(std::variant<Plan, core::ToolOutput> planned,
+                                    Describe&& describe) {
+  if (auto* error = std::get_if<core::ToolOutput>(&planned)) {
+    return {.failure = std::move(error->output)};
+  }
+  return describe(std::get<Plan>(planned));
+}
 
 }  // namespace nib::tools

@@ -112,6 +112,12 @@ inline constexpr std::size_t kMaxCandidateBytes = 4 * 1024;
 // lines times differences; and a diff is cut at this size, since no one reads more.
 inline constexpr std::size_t kMaxDiffLines = 8000;
 inline constexpr std::size_t kMaxDiffBytes = 256 * 1024;
+// edit/write previews (what an approval question shows before the call runs): the diff's first
+// this many lines, which hold a typical edit's hunks while the question and its keys still fit
+// a terminal (the rest is counted, "… +K lines"); and each line cut to this many bytes, since the
+// terminal shows a line on one row. So a preview of even a 16 MB write keeps about 40 KB.
+inline constexpr std::size_t kPreviewDiffLines = 40;
+inline constexpr std::size_t kPreviewLineBytes = 1024;
 
 // find: paths listed per call unless the model asks for more. A thousand paths answer "where
 // is it" and "what is there" in about 50 KB; beyond that, a narrower pattern is the better tool.

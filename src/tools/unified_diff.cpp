@@ -5,6 +5,8 @@
 
 #include <dtl/dtl.hpp>
 
+#include "util/utf8.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -73,18 +75,11 @@ std::string range(char sign, std::size_t first_index, std::size_t count) {
   return text;
 }
 
-void append_line(std::string& out, char sign, std::string_view line) {
-  out += sign;
-  out += line;
-  if (!line.ends_with('\n')) out += "\n\\ No newline at end of file\n";
-}
-
-}  // namespace
-
-std::string unified_diff(std::string_view old_text, std::string_view new_text,
-                         std::string_view old_label, std::string_view new_label,
-                         std::size_t context) {
-  if (old_text == new_text) return {};
+// Hands each line of the diff (with its "\n") to `sink` in order, until it returns false.
+template <typename Sink>
+void write_diff(std::string_view old_text, std::string_view new_text, std::string_view old_label,
+                std::string_view new_label, std::size_t context, Sink&& sink) {
+  if (old_text == new_text) return;
   const auto old_lines = lines_of(old_text);
   const auto new_lines = lines_of(new_text);
   std::size_t prefix = 0;
@@ -109,7 +104,17 @@ std::string unified_diff(std::string_view old_text, std::string_view new_text,
     steps.push_back({Op::kCommon, old_middle_end + i, new_middle_end + i});
   }
 
-  std::string out = "--- " + std::string(old_label) + "\n+++ " + std::string(new_label) + "\n";
+  if (!sink("--- " + std::string(old_label) + "\n") ||
+      !sink("+++ " + std::string(new_label) + "\n")) {
+    return;
+  }
+  // A file line with its sign; one without a final "\n" is followed by GNU diff's marker.
+  const auto line = [&sink](char sign, std::string_view text) {
+    std::string out(1, sign);
+    out += text;
+    if (text.ends_with('\n')) return sink(out);
+    return sink(out + "\n") && sink("\\ No newline at end of file\n");
+  };
   std::size_t pos = 0;
   while (pos < steps.size()) {
     // A hunk runs from `context` lines before a change to `context` lines after the last
@@ -132,30 +137,57 @@ std::string unified_diff(std::string_view old_text, std::string_view new_text,
       if (steps[i].op != Op::kAdd) ++old_count;
       if (steps[i].op != Op::kDelete) ++new_count;
     }
-    out += "@@ " + range('-', steps[begin].old_index, old_count) + " " +
-           range('+', steps[begin].new_index, new_count) + " @@\n";
-    for (std::size_t i = begin; i < end && out.size() <= kMaxDiffBytes; ++i) {
-      switch (steps[i].op) {
-        case Op::kCommon:
-          append_line(out, ' ', old_lines[steps[i].old_index]);
-          break;
-        case Op::kDelete:
-          append_line(out, '-', old_lines[steps[i].old_index]);
-          break;
-        case Op::kAdd:
-          append_line(out, '+', new_lines[steps[i].new_index]);
-          break;
-      }
+    if (!sink("@@ " + range('-', steps[begin].old_index, old_count) + " " +
+              range('+', steps[begin].new_index, new_count) + " @@\n")) {
+      return;
     }
-    if (out.size() > kMaxDiffBytes) {
-      out.resize(kMaxDiffBytes);
-      out.resize(out.rfind('\n') + 1);
-      out += "[diff cut at " + std::to_string(kMaxDiffBytes / 1024) + " KB]\n";
-      break;
+    for (std::size_t i = begin; i < end; ++i) {
+      const bool more = steps[i].op == Op::kAdd ? line('+', new_lines[steps[i].new_index])
+                                                : line(steps[i].op == Op::kDelete ? '-' : ' ',
+                                                       old_lines[steps[i].old_index]);
+      if (!more) return;
     }
     pos = end;
   }
+}
+
+}  // namespace
+
+std::string unified_diff(std::string_view old_text, std::string_view new_text,
+                         std::string_view old_label, std::string_view new_label,
+                         std::size_t context) {
+  std::string out;
+  write_diff(old_text, new_text, old_label, new_label, context, [&out](const std::string& line) {
+    out += line;
+    if (out.size() <= kMaxDiffBytes) return true;
+    out.resize(kMaxDiffBytes);
+    out.resize(out.rfind('\n') + 1);
+    out += "[diff cut at " + std::to_string(kMaxDiffBytes / 1024) + " KB]\n";
+    return false;
+  });
   return out;
+}
+
+DiffHead unified_diff_head(std::string_view old_text, std::string_view new_text,
+                           std::string_view old_label, std::string_view new_label,
+                           std::size_t max_lines, std::size_t context) {
+  DiffHead head;
+  std::size_t kept = 0;
+  write_diff(old_text, new_text, old_label, new_label, context, [&](const std::string& line) {
+    if (kept == max_lines) {
+      ++head.omitted_lines;
+      return true;
+    }
+    ++kept;
+    if (line.size() <= kPreviewLineBytes) {
+      head.text += line;
+    } else {
+      head.text.append(line, 0, util::utf8_prefix_length(line, kPreviewLineBytes - 4));
+      head.text += "…\n";
+    }
+    return true;
+  });
+  return head;
 }
 
 }  // namespace nib::tools

@@ -4,11 +4,13 @@
 #include <variant>
 
 #include "tools/file_change.hpp"
+#include "tools/file_type.hpp"
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/unified_diff.hpp"
+#include "util/byte_size.hpp"
 #include "util/plural.hpp"
 
 namespace nib::tools {
@@ -47,6 +49,44 @@ std::size_t line_count(std::string_view text) {
   return breaks + (!text.empty() && !text.ends_with('\n') ? 1 : 0);
 }
 
+// A write worked out but not yet done: the file as it is and the bytes it would hold.
+struct PlannedWrite {
+  CurrentFile file;
+  std::string_view bytes;  // the call's content argument
+};
+
+// What the approval question shows of a planned write: a diff against the file's text
+// (against nothing for a new file), or only a summary when either side is not text or the file
+// is too large to compare.
+core::ChangePreview write_preview(const PlannedWrite& planned) {
+  const auto& [file, bytes] = planned;
+  const std::string lines = util::plural(line_count(bytes), "line");
+  const std::string size = util::format_byte_size(bytes.size());
+  if (looks_binary(bytes, /*truncated=*/false)) {
+    return {std::string(file.exists ? "Overwrites " : "Creates ") + file.shown +
+            " with binary content (" + size + ")."};
+  }
+  if (file.exists && !file.loaded) {
+    return {"Overwrites " + file.shown + ", " + util::format_byte_size(file.info.st_size) +
+            " (too large to compare), with " + lines + " (" + size + ")."};
+  }
+  if (file.exists && looks_binary(file.bytes, /*truncated=*/false)) {
+    return {"Overwrites " + file.shown + ", a binary file of " +
+            util::format_byte_size(file.bytes.size()) + ", with " + lines + " of text (" + size +
+            ")."};
+  }
+  if (file.exists && file.bytes == bytes) {
+    return {"The content is the file's as it is: nothing would change."};
+  }
+  DiffHead diff = unified_diff_head(file.bytes, bytes, file.exists ? file.shown : "/dev/null",
+                                    file.shown, kPreviewDiffLines);
+  const std::string summary = file.exists ? "Overwrites all " +
+                                                util::plural(line_count(file.bytes), "line") +
+                                                " of " + file.shown + " with " + lines + "."
+                                          : "New file, " + lines + " (" + size + ").";
+  return {summary, std::move(diff.text), diff.omitted_lines, ""};
+}
+
 class WriteTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
@@ -57,6 +97,40 @@ class WriteTool final : public core::Tool {
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
+    auto planned = plan(args, stop, context);
+    if (auto* error = std::get_if<ToolOutput>(&planned)) return std::move(*error);
+    const auto& [file, bytes] = std::get<PlannedWrite>(planned);
+    const std::string& shown = file.shown;
+    if (stop.stop_requested()) return ToolOutput::error("Aborted: " + shown + " was not written.");
+    if (auto error = replace_file(*files_, file, bytes, /*create_parents=*/true)) {
+      return std::move(*error);
+    }
+    ToolOutput result{std::string(file.exists ? "Overwrote " : "Created ") + shown + ": " +
+                      util::plural(bytes.size(), "byte") + ", " +
+                      util::plural(line_count(bytes), "line") + "."};
+    if (!file.exists || file.loaded) {
+      result.display = unified_diff(file.bytes, bytes, file.exists ? shown : "/dev/null", shown);
+    }
+    return result;
+  }
+
+  // The very steps execute() takes, short of writing: the diff is what "yes" would write.
+  std::optional<core::ChangePreview> preview_change(const json& args,
+                                                    const core::ToolContext& context,
+                                                    std::stop_token stop) const override {
+    return preview_of_plan(plan(args, stop, context), write_preview);
+  }
+
+  std::vector<core::ResourceClaim> claims(const json& args,
+                                          const core::ToolContext& context) const override {
+    return claim_path_argument(args, context.cwd, /*exclusive=*/true);
+  }
+
+ private:
+  // Everything up to the write: the checks and the file as it is, or the error the model gets.
+  // Changes nothing.
+  std::variant<PlannedWrite, ToolOutput> plan(const json& args, std::stop_token stop,
+                                              const core::ToolContext& context) const {
     if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     const auto path = args.find("path");
     const auto content = args.find("content");
@@ -82,31 +156,13 @@ class WriteTool final : public core::Tool {
     }
     auto loaded = load_current_file(located.path, shown, kMaxEditFileBytes, "write", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
-    const CurrentFile& file = std::get<CurrentFile>(loaded);
+    CurrentFile& file = std::get<CurrentFile>(loaded);
     if (file.exists) {
       if (auto refusal = refuse_unless_seen(*files_, file, "overwrite")) return std::move(*refusal);
     }
-    if (stop.stop_requested()) return ToolOutput::error("Aborted: " + shown + " was not written.");
-
-    const std::string& bytes = content->get_ref<const std::string&>();
-    if (auto error = replace_file(*files_, file, bytes, /*create_parents=*/true)) {
-      return std::move(*error);
-    }
-    ToolOutput result{std::string(file.exists ? "Overwrote " : "Created ") + shown + ": " +
-                      util::plural(bytes.size(), "byte") + ", " +
-                      util::plural(line_count(bytes), "line") + "."};
-    if (!file.exists || file.loaded) {
-      result.display = unified_diff(file.bytes, bytes, file.exists ? shown : "/dev/null", shown);
-    }
-    return result;
+    return PlannedWrite{std::move(file), content->get_ref<const std::string&>()};
   }
 
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/true);
-  }
-
- private:
   std::shared_ptr<FileTracker> files_;
 };
 

@@ -5,6 +5,7 @@
 #include "permissions/rule_list.hpp"
 #include "ui/plan_view.hpp"
 #include "ui/tool_summary.hpp"
+#include "ui/transcript_items.hpp"
 
 namespace nib::ui {
 namespace {
@@ -50,10 +51,50 @@ void add_menu_row(StyledLines& rows, bool selected, const std::string& label,
   rows.push_back(truncate(row, width));
 }
 
+// What the call would change: why it would fail, or a summary and the diff. The diff, or the
+// reason's lines after its first, take at most `max_rows` rows, the last of them saying how many
+// lines are left out (the tool's included).
+void add_preview(StyledLines& rows, const core::ChangePreview& preview, std::size_t width,
+                 std::size_t max_rows) {
+  if (!preview.failure.empty()) {
+    // Wrapped, since the reason matters more than the layout; the lines after the first (the
+    // file's region most like the text looked for) within `max_rows` (none when it is 0).
+    const std::vector<std::string> lines =
+        printable_lines("This call would fail: " + preview.failure);
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      StyledLines wrapped =
+          wrap(styled("  " + lines[i], {.color = Color::kRed}), width, styled("  "));
+      const std::size_t count_row = i + 1 < lines.size() ? 1 : 0;  // "… K more lines"
+      if (i > 0 && used + wrapped.size() + count_row > max_rows) {
+        if (max_rows > 0) rows.push_back(styled("  " + more_lines(lines.size() - i, "…"), kDim));
+        break;
+      }
+      if (i > 0) used += wrapped.size();
+      for (StyledLine& row : wrapped) rows.push_back(std::move(row));
+    }
+    return;
+  }
+  if (!preview.summary.empty()) {
+    for (StyledLine& row :
+         wrap(styled("  " + printable_lines(preview.summary).front()), width, styled("  "))) {
+      rows.push_back(std::move(row));
+    }
+  }
+  if (preview.diff.empty() || max_rows == 0) return;
+  Excerpt diff = excerpt(preview.diff, max_rows);
+  diff.omitted += preview.omitted_lines;
+  if (diff.omitted > 0 && diff.lines.size() == max_rows) {
+    diff.lines.pop_back();  // room for the row that counts what is left out
+    ++diff.omitted;
+  }
+  for (StyledLine& row : diff_rows(diff, width)) rows.push_back(std::move(row));
+}
+
 }  // namespace
 
 StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t width,
-                                         UiClock::time_point now,
+                                         UiClock::time_point now, std::size_t max_diff_rows,
                                          std::optional<CursorPosition>& cursor) const {
   StyledLines rows;
   rows.emplace_back();
@@ -98,6 +139,7 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
         for (StyledLine& row : wrap(styled("  · " + part), width)) rows.push_back(std::move(row));
       }
     }
+    if (approval.preview) add_preview(rows, *approval.preview, width, max_diff_rows);
     const std::string rules = permissions::joined_rules(approval.rules);
     if (rule_editing) {
       rows.push_back(styled("  Rules to save (comma-separated) · enter saves · esc goes back",
@@ -148,7 +190,14 @@ ScreenUpdate InteractiveView::update(Transcript& transcript, const ViewState& st
                                      std::size_t width, std::size_t height,
                                      UiClock::time_point now) const {
   std::optional<CursorPosition> cursor;
-  StyledLines bottom = bottom_rows(state, width, now, cursor);
+  std::size_t max_diff_rows = 0;
+  if (state.approval && state.approval->preview) {
+    // The diff gets what the rest leaves of the screen (one row kept free, as below).
+    std::optional<CursorPosition> unused;
+    const std::size_t others = bottom_rows(state, width, now, 0, unused).size() + 1;
+    max_diff_rows = std::max(kMinPreviewRows, height > others ? height - others : 0);
+  }
+  StyledLines bottom = bottom_rows(state, width, now, max_diff_rows, cursor);
   // One row is kept free so the frame never quite fills the screen.
   const std::size_t budget = height > bottom.size() + 1 ? height - bottom.size() - 1 : 1;
   ScreenUpdate update;

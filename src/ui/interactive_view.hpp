@@ -3,7 +3,8 @@
 // part, a working indicator, queued steering messages, the model's plan, then the input area (the
 // editor with its completion menu, or an approval question, or a picker), and the footer. Decides
 // how many rows the transcript may keep live so the whole region fits the screen, and takes the
-// rest from the transcript for scrollback. Reads only the state it is given; not thread-safe.
+// rest from the transcript for scrollback; an approval's diff gets the rows the rest leaves.
+// Reads only the state it is given; not thread-safe.
 
 #include <cstddef>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/tool.hpp"
 #include "ui/footer.hpp"
 #include "ui/inline_renderer.hpp"
 #include "ui/line_editor.hpp"
@@ -24,6 +26,11 @@ inline constexpr std::size_t kEditorMaxRows = 12;
 // The most completion choices or picker entries shown at once.
 inline constexpr std::size_t kMenuRows = 8;
 
+// An approval question's preview of a change gets the rows left on the screen once everything
+// else is drawn, but at least this many, so that even a small terminal shows how the change
+// starts (the frame is then taller than the screen and its top scrolls away).
+inline constexpr std::size_t kMinPreviewRows = 6;
+
 // A question that replaces the editor until answered: "Allow bash rm -rf build?".
 struct ApprovalView {
   std::string question;            // "Allow bash: npm install?"
@@ -31,6 +38,8 @@ struct ApprovalView {
   std::vector<std::string> rules;  // what "always" saves
   bool editing_rules = false;      // the editor holds the rules being edited
   std::vector<std::string> parts;  // a compound command's simple commands (shown when > 1)
+  // What the call would change (an edit's or a write's diff), or why it would fail.
+  std::optional<core::ChangePreview> preview;
 };
 
 // A list to choose one entry from (the /resume picker, /model without an id, whether to start
@@ -72,9 +81,10 @@ class InteractiveView {
                       std::size_t height, UiClock::time_point now) const;
 
  private:
-  // The rows below the transcript, and where the editor's cursor is among them.
+  // The rows below the transcript, and where the editor's cursor is among them; an approval's
+  // diff takes at most `max_diff_rows` rows.
   StyledLines bottom_rows(const ViewState& state, std::size_t width, UiClock::time_point now,
-                          std::optional<CursorPosition>& cursor) const;
+                          std::size_t max_diff_rows, std::optional<CursorPosition>& cursor) const;
 };
 
 }  // namespace nib::ui

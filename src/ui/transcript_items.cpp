@@ -143,10 +143,10 @@ StyledLines render_tool(const ToolItem& item, std::size_t width, UiClock::time_p
         truncate(styled("  ⎿ ", kGray).add(item.activity, kDim).add(counts, kDim), width));
   }
   if (item.state != ToolState::kDone) return rows;
-  bool first = true;
   if (!item.display.lines.empty() && !item.is_error) {
-    add_excerpt(rows, item.display, width, first, diff_style);
+    for (StyledLine& row : diff_rows(item.display, width)) rows.push_back(std::move(row));
   } else {
+    bool first = true;
     const Style style = item.is_error ? Style{.color = Color::kRed} : kDim;
     add_excerpt(rows, item.output, width, first, [style](const std::string&) { return style; });
   }
@@ -171,6 +171,13 @@ Excerpt excerpt(const std::string& text, std::size_t max_lines) {
   }
   out.lines = std::move(lines);
   return out;
+}
+
+StyledLines diff_rows(const Excerpt& diff, std::size_t width) {
+  StyledLines rows;
+  bool first = true;
+  add_excerpt(rows, diff, width, first, diff_style);
+  return rows;
 }
 
 void ToolItem::finish(const core::ToolResult& result, const std::optional<std::string>& shown,

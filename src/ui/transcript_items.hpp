@@ -57,6 +57,11 @@ struct Excerpt {
 };
 Excerpt excerpt(const std::string& text, std::size_t max_lines);
 
+// The rows of a unified diff's excerpt as the transcript draws a tool's diff under its row: in
+// a gutter, removed lines red, added green, hunk headers cyan, "… +K lines" for those left
+// out. Also the approval question's preview of a change, so both look the same.
+StyledLines diff_rows(const Excerpt& diff, std::size_t width);
+
 enum class ToolState {
   kStreaming,  // the model is still writing the call's arguments
   kQueued,     // registered; waiting for checks, its turn or a slot

@@ -422,6 +422,45 @@ TEST_F(InteractiveTest, AskedCallsWaitForTheUsersAnswer) {
   quit(*tmux);
 }
 
+TEST_F(InteractiveTest, TheApprovalOfAnEditShowsItsDiffAndYesAppliesExactlyIt) {
+  dir_.write("app.py", "import os\nprint('old')\nos.exit(0)\n");
+  server_.enqueue(MockReply::tool_calls({{"call_1", "read", R"({"path":"app.py"})"}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_2", "edit",
+        R"j({"path":"app.py","oldText":"print('old')","newText":"print('new')\nprint('more')"})j"}}));
+  server_.enqueue(MockReply::text("Edited."));
+  auto tmux = start({"--permission-mode", "ask"});
+  send(*tmux, "change it");
+  ASSERT_TRUE(tmux->wait_for_text("Allow edit app.py?")) << tmux->screen();
+  const std::string question = tmux->screen();
+  EXPECT_TRUE(contains(question,
+                       "Allow edit app.py?\n"
+                       "  edit calls ask in ask mode\n"
+                       "  ⎿ --- app.py\n"
+                       "    +++ app.py\n"
+                       "    @@ -1,3 +1,4 @@\n"
+                       "     import os\n"
+                       "    -print('old')\n"
+                       "    +print('new')\n"
+                       "    +print('more')\n"
+                       "     os.exit(0)\n"
+                       "  [y]es  [n]o  [a]lways"))
+      << question;
+  const std::string colours = tmux->screen_with_colors();
+  EXPECT_TRUE(contains(colours, "\x1b[31m-print('old')")) << colours;
+  EXPECT_TRUE(contains(colours, "\x1b[32m+print('new')")) << colours;
+  EXPECT_EQ(file_contents(dir_.path() / "app.py"), "import os\nprint('old')\nos.exit(0)\n")
+      << "nothing changes before the answer";
+
+  tmux->type("y");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Edited.")) << tmux->screen();
+  EXPECT_EQ(file_contents(dir_.path() / "app.py"),
+            "import os\nprint('new')\nprint('more')\nos.exit(0)\n");
+  EXPECT_TRUE(contains(messages(2).back()["content"].dump(), "1 edit applied"))
+      << messages(2).back().dump();
+  quit(*tmux);
+}
+
 TEST_F(InteractiveTest, ResizingReflowsTheConversation) {
   server_.enqueue(MockReply::text(std::string(20, 'w') + " " + std::string(20, 'x') + " end"));
   auto tmux = start({}, 100, 20);

@@ -235,8 +235,25 @@ GatedRun gate_call(const ToolRegistry& registry, const GateDecision& decision) {
   const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
   GatedRun run{std::nullopt, std::get<PreparedCall>(prepare_tool_call(call, registry))};
   const Gate gate = [&](const GateRequest&, std::stop_token) { return decision; };
-  run.blocked = apply_gate(gate, call, run.prepared, registry, {});
+  run.blocked = apply_gate(gate, call, run.prepared, registry, {}, {});
   return run;
+}
+
+TEST(ApplyGateTest, TheGateSeesTheToolAndTheContextTheCallWouldRunWith) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
+  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry));
+  const ToolContext context{"1", "/work/tree"};
+  const Tool* seen_tool = nullptr;
+  std::string seen_cwd;
+  const Gate gate = [&](const GateRequest& request, std::stop_token) {
+    seen_tool = request.tool;
+    seen_cwd = request.context != nullptr ? request.context->cwd.string() : "";
+    return GateDecision{};
+  };
+  EXPECT_FALSE(apply_gate(gate, call, prepared, *registry, context, {}));
+  EXPECT_EQ(seen_tool, prepared.tool.get());
+  EXPECT_EQ(seen_cwd, "/work/tree");
 }
 
 TEST(ApplyGateTest, UpdatedArgumentsThatPassTheSchemaAreWhatTheCallRunsWith) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 namespace nib::permissions {
 namespace {
 
@@ -110,6 +112,65 @@ TEST(ApprovalPolicy, WithNobodyToAskTheCallIsRefusedSayingWhatWouldAllowIt) {
   EXPECT_NE(by_mode.reason.find("settings.local.json"), std::string::npos);
   EXPECT_NE(by_mode.reason.find("--permission-mode auto"), std::string::npos);
   EXPECT_NE(by_mode.reason.find("Do not retry"), std::string::npos);
+}
+
+// A tool that previews its change as "<cwd>: <args>", counting the previews (or throws).
+class PreviewingTool final : public core::Tool {
+ public:
+  explicit PreviewingTool(bool throws = false) : Tool({"edit", "", {}}), throws_(throws) {}
+  core::ToolOutput execute(const json&, std::stop_token, const core::ToolContext&) override {
+    return {"edited"};
+  }
+  std::optional<core::ChangePreview> preview_change(const json& args,
+                                                    const core::ToolContext& context,
+                                                    std::stop_token) const override {
+    ++previews;
+    if (throws_) throw std::runtime_error("no such thing");
+    return core::ChangePreview{.diff = context.cwd.string() + ": " + args.dump()};
+  }
+  mutable int previews = 0;
+
+ private:
+  bool throws_;
+};
+
+TEST(ApprovalPolicy, TheQuestionCarriesTheToolsPreviewOfItsArgumentsInItsContext) {
+  ApprovalPolicy policy(asking_for({"edit"}));
+  PreviewingTool tool;
+  const core::ToolContext context{"call_1", "/tree"};
+  const json args = {{"path", "a"}};
+  core::GateRequest request = request_for("edit", &args);
+  request.tool = &tool;
+  request.context = &context;
+  std::optional<core::ChangePreview> shown;
+  const core::Gate gate = policy.gate([&](const ApprovalQuestion& question, std::stop_token) {
+    shown = question.preview;
+    return ApprovalAnswer::kYes;
+  });
+  EXPECT_FALSE(gate(request, {}).block);
+  ASSERT_TRUE(shown);
+  EXPECT_EQ(shown->diff, R"(/tree: {"path":"a"})");
+
+  // With nobody to ask (print mode, stream-json) no preview is worked out.
+  EXPECT_TRUE(policy.gate({})(request, {}).block);
+  EXPECT_EQ(tool.previews, 1);
+}
+
+TEST(ApprovalPolicy, APreviewThatThrowsStillAsksAndSaysSo) {
+  ApprovalPolicy policy(asking_for({"edit"}));
+  PreviewingTool tool(/*throws=*/true);
+  const json args = json::object();
+  core::GateRequest request = request_for("edit", &args);
+  request.tool = &tool;
+  std::optional<core::ChangePreview> shown;
+  const auto decision = policy.gate([&](const ApprovalQuestion& question, std::stop_token) {
+    shown = question.preview;
+    return ApprovalAnswer::kYes;
+  })(request, {});
+  EXPECT_FALSE(decision.block);
+  ASSERT_TRUE(shown);
+  EXPECT_EQ(shown->summary, "No preview: it failed (no such thing).");
+  EXPECT_TRUE(shown->failure.empty());
 }
 
 TEST(ApprovalPolicy, ARefusalByTheModeSaysTheMode) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -321,6 +322,100 @@ TEST_F(EditToolTest, AnAbortBeforeWritingChangesNothing) {
   EXPECT_TRUE(output.is_error);
   EXPECT_TRUE(output.output.starts_with("Aborted")) << output.output;
   EXPECT_EQ(contents(path), "a\n");
+}
+
+// --- preview_change: what the approval question shows before the call runs
+
+TEST_F(EditToolTest, ThePreviewIsTheDiffTheEditThenAppliesAndChangesNothing) {
+  const std::string original = "int a = 1;\nint b = 2;\nint c = 3;\n";
+  const auto path = seen_file("app.cpp", original);
+  struct stat before {};
+  ASSERT_EQ(stat(path.c_str(), &before), 0);
+  const json args = {{"path", "app.cpp"}, {"oldText", "int b = 2;"}, {"newText", "int b = 20;"}};
+  const auto preview = edit_->preview_change(args, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->failure, "");
+  EXPECT_EQ(preview->summary, "");
+  EXPECT_EQ(preview->omitted_lines, 0u);
+  EXPECT_EQ(preview->diff,
+            "--- app.cpp\n+++ app.cpp\n@@ -1,3 +1,3 @@\n int a = 1;\n-int b = 2;\n+int b = "
+            "20;\n int c = 3;\n");
+  struct stat after {};
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  EXPECT_EQ(contents(path), original);
+  EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+
+  const auto output = run(edit_, args);
+  EXPECT_FALSE(output.is_error) << output.output;
+  EXPECT_EQ(output.display, preview->diff) << "the preview is what was applied";
+}
+
+TEST_F(EditToolTest, ThePreviewOfAnEditThatFindsNothingSaysWhyInsteadOfADiff) {
+  seen_file("f.txt", "alpha\nbeta\n");
+  const auto preview = edit_->preview_change(
+      {{"path", "f.txt"}, {"oldText", "gamma"}, {"newText", "x"}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->diff, "");
+  EXPECT_TRUE(preview->failure.starts_with("Could not edit f.txt: oldText was not found"))
+      << preview->failure;
+}
+
+TEST_F(EditToolTest, ThePreviewOfAnAmbiguousEditSaysHowOftenItMatches) {
+  seen_file("f.txt", "x = 1\ny = 2\nx = 1\n");
+  const auto preview = edit_->preview_change(
+      {{"path", "f.txt"}, {"oldText", "x = 1"}, {"newText", "x = 3"}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->diff, "");
+  EXPECT_TRUE(contains(preview->failure, "found 2 times, at lines 1, 3")) << preview->failure;
+}
+
+TEST_F(EditToolTest, ThePreviewOfSeveralEditsShowsThemAllInOneDiff) {
+  // nib's edit has no replace_all: several occurrences are changed by listing each in edits.
+  seen_file("f.txt", "one\n2\n3\n4\n5\n6\n7\n8\n9\none more\n");
+  const auto preview =
+      edit_->preview_change({{"path", "f.txt"},
+                             {"edits",
+                              {{{"oldText", "one\n"}, {"newText", "ONE\n"}},
+                               {{"oldText", "one more"}, {"newText", "ONE MORE"}}}}},
+                            {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->diff,
+            "--- f.txt\n+++ f.txt\n@@ -1,4 +1,4 @@\n-one\n+ONE\n 2\n 3\n 4\n"
+            "@@ -7,4 +7,4 @@\n 7\n 8\n 9\n-one more\n+ONE MORE\n");
+}
+
+TEST_F(EditToolTest, ThePreviewSaysWhenTheTextWasFoundOnlyTolerantly) {
+  seen_file("f.py", "name = \"a\"\n");
+  const auto preview = edit_->preview_change(
+      {{"path", "f.py"}, {"oldText", "name = \u201ca\u201d"}, {"newText", "name = \"b\""}},
+      {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->summary, "Found ignoring whitespace, quote and dash differences.");
+  EXPECT_TRUE(contains(preview->diff, "-name = \"a\"\n+name = \"b\"\n")) << preview->diff;
+}
+
+TEST_F(EditToolTest, ThePreviewOfAnUnreadFileSaysTheEditWouldBeRefused) {
+  dir_.write("f.txt", "alpha\n");
+  const auto preview = edit_->preview_change(
+      {{"path", "f.txt"}, {"oldText", "alpha"}, {"newText", "beta"}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_TRUE(contains(preview->failure, "you have not read it")) << preview->failure;
+}
+
+TEST_F(EditToolTest, AHugeEditsPreviewKeepsTheFirstLinesAndCountsTheRest) {
+  std::string original;
+  for (int i = 0; i < 500; ++i) original += "line " + std::to_string(i) + "\n";
+  seen_file("big.txt", original);
+  std::string replaced = original;
+  for (char& c : replaced) c = c == 'l' ? 'L' : c;
+  const auto preview =
+      edit_->preview_change({{"path", "big.txt"}, {"oldText", original}, {"newText", replaced}},
+                            {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(preview->diff.begin(), preview->diff.end(), '\n')),
+            kPreviewDiffLines);
+  // 2 file headers, 1 hunk header, 500 removed and 500 added lines.
+  EXPECT_EQ(preview->omitted_lines, 1003 - kPreviewDiffLines);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace nib::tools {
 namespace {
 
@@ -83,6 +85,33 @@ TEST(UnifiedDiffTest, DiffIsCutAtItsByteLimit) {
   const std::string diff = unified_diff("", many, "/dev/null", "f");
   EXPECT_LE(diff.size(), kMaxDiffBytes + 100);
   EXPECT_TRUE(diff.ends_with("\n[diff cut at 256 KB]\n"));
+}
+
+TEST(UnifiedDiffHeadTest, IsTheDiffsFirstLinesAndCountsTheRest) {
+  const std::string before = numbered(1, 30);
+  std::string after = before;
+  after.replace(after.find("line 3\n"), 7, "three\n");
+  after.replace(after.find("line 25\n"), 8, "");
+  const std::string whole = unified_diff(before, after, "f", "f");
+  const DiffHead head = unified_diff_head(before, after, "f", "f", 5);
+  EXPECT_EQ(head.text, "--- f\n+++ f\n@@ -1,6 +1,6 @@\n line 1\n line 2\n");
+  EXPECT_TRUE(whole.starts_with(head.text));
+  EXPECT_EQ(head.omitted_lines,
+            static_cast<std::size_t>(std::count(whole.begin(), whole.end(), '\n')) - 5);
+
+  const DiffHead all = unified_diff_head(before, after, "f", "f", 100);
+  EXPECT_EQ(all.text, whole);
+  EXPECT_EQ(all.omitted_lines, 0u);
+  EXPECT_EQ(unified_diff_head("same\n", "same\n", "f", "f", 5).text, "");
+}
+
+TEST(UnifiedDiffHeadTest, CutsLongLinesOnACharacterBoundaryAndCountsTheNoNewlineMarker) {
+  const std::string long_line = std::string(kPreviewLineBytes - 5, 'x') + "éééé";
+  const DiffHead head = unified_diff_head("", long_line, "/dev/null", "f", 10);
+  EXPECT_EQ(head.text, "--- /dev/null\n+++ f\n@@ -0,0 +1 @@\n+" +
+                           std::string(kPreviewLineBytes - 5, 'x') + "…\n" +
+                           "\\ No newline at end of file\n");
+  EXPECT_EQ(head.omitted_lines, 0u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -14,8 +15,10 @@
 #include "support/file_size_limit.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/read.hpp"
+#include "util/byte_size.hpp"
 
 namespace nib::tools {
 namespace {
@@ -216,6 +219,88 @@ TEST_F(WriteToolTest, WritesContentExactlyAsGiven) {
   const std::string content = "\xEF\xBB\xBFwindows\r\nline\r\n";
   EXPECT_FALSE(write("w.txt", content).is_error);
   EXPECT_EQ(contents(dir_.path() / "w.txt"), content);
+}
+
+// --- preview_change: what the approval question shows before the call runs
+
+TEST_F(WriteToolTest, ThePreviewOfANewFileIsItsLinesAndCountAndCreatesNothing) {
+  const json args = {{"path", "sub/new.txt"}, {"content", "a\nb\nc\n"}};
+  const auto preview = write_->preview_change(args, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->failure, "");
+  EXPECT_EQ(preview->summary, "New file, 3 lines (6 bytes).");
+  EXPECT_EQ(preview->diff, "--- /dev/null\n+++ sub/new.txt\n@@ -0,0 +1,3 @@\n+a\n+b\n+c\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "sub")) << "not even its directory";
+
+  const auto output = write_->execute(args, {}, {"call-1", dir_.path()});
+  EXPECT_EQ(output.display, preview->diff) << "the preview is what was written";
+}
+
+TEST_F(WriteToolTest, ThePreviewOfAnOverwriteIsTheDiffAgainstTheFile) {
+  const auto path = dir_.write("f.txt", "one\ntwo\nthree\n");
+  read("f.txt");
+  const auto preview = write_->preview_change(
+      {{"path", "f.txt"}, {"content", "one\n2\nthree\nfour\n"}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->summary, "Overwrites all 3 lines of f.txt with 4 lines.");
+  EXPECT_EQ(preview->diff,
+            "--- f.txt\n+++ f.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n");
+  EXPECT_EQ(contents(path), "one\ntwo\nthree\n");
+}
+
+TEST_F(WriteToolTest, ThePreviewOfAnUnreadFileSaysTheWriteWouldBeRefused) {
+  dir_.write("f.txt", "mine\n");
+  const auto preview =
+      write_->preview_change({{"path", "f.txt"}, {"content", "x\n"}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->diff, "");
+  EXPECT_TRUE(contains(preview->failure, "Refusing to overwrite f.txt")) << preview->failure;
+}
+
+TEST_F(WriteToolTest, AHugeWritesPreviewKeepsItsFirstLinesCountsTheRestAndCutsLongLines) {
+  std::string content(3000, 'x');
+  content += "\n";
+  for (int i = 1; i < 10000; ++i) content += "line " + std::to_string(i) + "\n";
+  const auto preview = write_->preview_change({{"path", "big.txt"}, {"content", content}},
+                                              {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->summary,
+            "New file, 10000 lines (" + util::format_byte_size(content.size()) + ").");
+  EXPECT_EQ(static_cast<std::size_t>(std::count(preview->diff.begin(), preview->diff.end(), '\n')),
+            kPreviewDiffLines);
+  EXPECT_EQ(preview->omitted_lines, 10003 - kPreviewDiffLines);  // with the 3 header lines
+  EXPECT_TRUE(contains(preview->diff, "@@ -0,0 +1,10000 @@\n+xxx")) << preview->diff;
+  EXPECT_TRUE(contains(preview->diff, "x…\n+line 1\n")) << "the long line is cut";
+  EXPECT_LT(preview->diff.size(), kPreviewDiffLines + kPreviewLineBytes + 40 * 12);
+}
+
+TEST_F(WriteToolTest, ThePreviewOverABinaryFileOrOfBinaryContentIsASummaryOnly) {
+  ASSERT_FALSE(write("data.bin", std::string("\x7f"
+                                             "ELF\0\0\1",
+                                             7))
+                   .is_error);
+  const auto over_binary = write_->preview_change({{"path", "data.bin"}, {"content", "text\n"}},
+                                                  {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(over_binary);
+  EXPECT_EQ(over_binary->diff, "");
+  EXPECT_EQ(over_binary->summary,
+            "Overwrites data.bin, a binary file of 7 bytes, with 1 line of text (5 bytes).");
+
+  const auto binary = write_->preview_change(
+      {{"path", "new.bin"}, {"content", std::string("a\0b", 3)}}, {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(binary);
+  EXPECT_EQ(binary->diff, "");
+  EXPECT_EQ(binary->summary, "Creates new.bin with binary content (3 bytes).");
+}
+
+TEST_F(WriteToolTest, ThePreviewOfTheSameContentSaysNothingWouldChange) {
+  dir_.write("f.txt", "same\n");
+  read("f.txt");
+  const auto preview = write_->preview_change({{"path", "f.txt"}, {"content", "same\n"}},
+                                              {"call-1", dir_.path()}, {});
+  ASSERT_TRUE(preview);
+  EXPECT_EQ(preview->diff, "");
+  EXPECT_EQ(preview->summary, "The content is the file's as it is: nothing would change.");
 }
 
 }  // namespace

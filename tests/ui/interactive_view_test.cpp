@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/styled_rows.hpp"
 #include "support/text_match.hpp"
+#include "support/virtual_screen.hpp"
 
 namespace nib::ui {
 namespace {
@@ -102,6 +105,92 @@ TEST_F(InteractiveViewTest, APickersDetailsAreBetweenItsTitleAndItsEntries) {
                        "/p/.mcp.json\n› Yes\n  No\n"))
       << rows;
   EXPECT_FALSE(live.cursor);
+}
+
+ApprovalView edit_question(std::size_t changed_lines, std::size_t omitted_by_tool = 0) {
+  std::string diff = "--- app.py\n+++ app.py\n@@ -1 +1 @@\n";
+  for (std::size_t i = 0; i < changed_lines; ++i) diff += "-old " + std::to_string(i) + "\n";
+  for (std::size_t i = 0; i < changed_lines; ++i) diff += "+new " + std::to_string(i) + "\n";
+  ApprovalView approval{"Allow edit app.py?"};
+  approval.preview = core::ChangePreview{"", diff, omitted_by_tool, ""};
+  return approval;
+}
+
+TEST_F(InteractiveViewTest, AnApprovalShowsTheChangeAsTheTranscriptShowsADiff) {
+  state_.approval = edit_question(1);
+  const LiveFrame live = frame();
+  const std::string rows = text_of(live.rows);
+  EXPECT_TRUE(contains(rows,
+                       "Allow edit app.py?\n"
+                       "  ⎿ --- app.py\n"
+                       "    +++ app.py\n"
+                       "    @@ -1 +1 @@\n"
+                       "    -old 0\n"
+                       "    +new 0\n"
+                       "  [y]es  [n]o  [a]lways"))
+      << rows;
+  const auto row_of = [&](const std::string& text) {
+    return *std::find_if(live.rows.begin(), live.rows.end(),
+                         [&](const StyledLine& row) { return row.plain() == text; });
+  };
+  EXPECT_EQ(row_of("    -old 0").spans.back().style.color, Color::kRed);
+  EXPECT_EQ(row_of("    +new 0").spans.back().style.color, Color::kGreen);
+  EXPECT_EQ(row_of("    @@ -1 +1 @@").spans.back().style.color, Color::kCyan);
+}
+
+TEST_F(InteractiveViewTest, AnApprovalsDiffIsCutToTheScreenCountingWhatTheToolLeftOut) {
+  state_.approval = edit_question(20, /*omitted_by_tool=*/7);
+  // 30 rows: the rest of the frame takes 6 (blank, rule, question, keys, rule, footer) and one
+  // stays free, so the diff gets 23 rows: 22 of its 43 lines and a count of the other 21 and
+  // the tool's 7.
+  const LiveFrame live = view_.update(transcript_, state_, 40, 30, now_).live;
+  EXPECT_EQ(live.rows.size(), 29u);
+  const std::string rows = text_of(live.rows);
+  EXPECT_TRUE(contains(rows, "    -old 18\n    … +28 lines\n  [y]es")) << rows;
+
+  // A tiny screen still shows the start of the change.
+  const LiveFrame tiny = view_.update(transcript_, state_, 40, 8, now_).live;
+  EXPECT_TRUE(contains(text_of(tiny.rows), "    -old 1\n    … +45 lines\n")) << text_of(tiny.rows);
+}
+
+TEST_F(InteractiveViewTest, AnApprovalForACallThatWouldFailSaysWhyInsteadOfADiff) {
+  state_.approval = ApprovalView{"Allow edit app.py?"};
+  state_.approval->preview =
+      core::ChangePreview{.failure = "Could not edit app.py: oldText was not found."};
+  const LiveFrame live = frame();
+  const std::string rows = text_of(live.rows);
+  EXPECT_TRUE(
+      contains(rows, "Allow edit app.py?\n  This call would fail: Could not edit\n  app.py: "))
+      << rows;
+  EXPECT_FALSE(contains(rows, "⎿")) << rows;
+
+  // A long reason (the region most like the text looked for) is cut to the screen.
+  std::string region;
+  for (int i = 1; i <= 30; ++i) region += "\n" + std::to_string(i) + "\tline";
+  state_.approval->preview->failure = "oldText was not found. The most similar part:" + region;
+  const std::string cut = text_of(view_.update(transcript_, state_, 40, 20, now_).live.rows);
+  // 20 rows: the rest of the frame takes 6, the reason's first line 2, and one row stays free,
+  // leaving 11: 10 lines and a count of the other 20.
+  EXPECT_TRUE(contains(cut, "  10  line\n  … 20 more lines\n  [y]es")) << cut;
+}
+
+TEST_F(InteractiveViewTest, OnAScreenTheApprovalsDiffIsColouredAndItsKeysStayInView) {
+  testing::VirtualScreen screen(40, 14);
+  InlineRenderer renderer([&screen](std::string_view bytes) { screen.feed(bytes); }, 40, 14);
+  state_.approval = edit_question(10);
+  const ScreenUpdate update = view_.update(transcript_, state_, 40, 14, now_);
+  renderer.update(update.committed, update.live);
+  const std::vector<std::string> rows = screen.rows();
+  const auto at = [&](const std::string& text) {
+    return static_cast<int>(std::find(rows.begin(), rows.end(), text) - rows.begin());
+  };
+  ASSERT_LT(at("    -old 0"), 14) << screen.text();
+  EXPECT_EQ(screen.style_at(at("    -old 0"), 5).color, 31);
+  EXPECT_EQ(screen.style_at(at("    -old 1"), 5).color, 31);
+  EXPECT_LT(at("    … +17 lines"), 14) << screen.text();
+  EXPECT_TRUE(contains(screen.text(), "[y]es  [n]o  [a]lways")) << screen.text();
+  EXPECT_TRUE(contains(screen.text(), "mock-model · /src")) << screen.text();
+  EXPECT_TRUE(screen.unknown_sequences().empty());
 }
 
 TEST_F(InteractiveViewTest, MenusShowAWindowAroundTheSelection) {
