@@ -4,6 +4,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include "permissions/rule_list.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/compaction.hpp"
+#include "tools/limits.hpp"
 #include "ui/tool_summary.hpp"
 #include "util/fd_io.hpp"
 
@@ -268,6 +270,15 @@ ui::ViewState InteractiveSession::view_state() const {
   state.working = working_;
   state.working_since = working_since_;
   state.working_label = working_label_;
+  if (context_.jobs) {
+    const std::vector<std::chrono::steady_clock::time_point> starts =
+        context_.jobs->foreground_starts();
+    const auto now = std::chrono::steady_clock::now();
+    if (std::any_of(starts.begin(), starts.end(),
+                    [now](auto started) { return now - started >= kBackgroundHintDelay; })) {
+      state.movable_commands = starts.size();
+    }
+  }
   state.queued = worker_.queued_steering();
   state.plan = plan_->current();
   state.approval = approval_;
@@ -313,6 +324,7 @@ void InteractiveSession::handle_key(const ui::Key& key) {
   if (approval_) return handle_approval_key(key);
   if (picker_) return handle_picker_key(key);
   if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'c') return on_control_c();
+  if (key.code == ui::KeyCode::kCtrl && key.ctrl == 'b' && move_commands_to_background()) return;
   if (handle_menu_key(key)) return;
   if (key.code == ui::KeyCode::kShiftTab) return cycle_permission_mode();
   if (key.code == ui::KeyCode::kEscape) {
@@ -460,6 +472,28 @@ void InteractiveSession::on_control_c() {
     after_edit();
   }
   hint_ = "Press Ctrl-C again to quit";
+}
+
+bool InteractiveSession::move_commands_to_background() {
+  if (!context_.jobs || context_.jobs->foreground_starts().empty()) return false;
+  const tools::MoveOutcome moved = context_.jobs->move_foreground_to_background();
+  const auto calls = [](std::size_t count) {
+    return count == 1 ? std::string("the running bash call")
+                      : "the " + std::to_string(count) + " running bash calls";
+  };
+  if (moved.moving > 0) {
+    notice("Moving " + calls(moved.moving) +
+           " into the background: the model gets the job's number at once, and /jobs lists it.");
+  }
+  if (moved.refused > 0) {
+    std::string text = calls(moved.refused) + (moved.refused == 1 ? " stays" : " stay") +
+                       " in the foreground: " + std::to_string(tools::kMaxRunningJobs) +
+                       " background jobs run, the most nib runs at once. End one with /jobs kill "
+                       "N, then press Ctrl+B again.";
+    text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    notice(std::move(text), ui::NoticeKind::kWarning);
+  }
+  return true;
 }
 
 void InteractiveSession::after_edit() {

@@ -37,6 +37,10 @@ inline constexpr std::chrono::milliseconds kQuitConfirmWindow{2000};
 // sequence (terminals send a key's sequence in one write).
 inline constexpr std::chrono::milliseconds kEscapeTimeout{25};
 
+// A bash call that has run this long is offered Ctrl+B (the hint beside "esc to interrupt"):
+// long enough that a quick command never flashes it, short enough to help before one waits.
+inline constexpr std::chrono::milliseconds kBackgroundHintDelay{2000};
+
 class InteractiveSession {
  public:
   InteractiveSession(const CliOptions& options, const ModelConfig& model, const RunContext& context,
@@ -67,6 +71,9 @@ class InteractiveSession {
   void save_rules(const std::vector<std::string>& rules);
   void handle_picker_key(const ui::Key& key);
   void on_control_c();
+  // Ctrl+B: asks every running foreground bash call to move into the background (the jobs
+  // table does it, see tools/job_table.hpp) and says what happened; false when none runs.
+  bool move_commands_to_background();
   void after_edit();
   void submit(std::string text);
   // Runs a command, or starts a run with `text` (a steering message while one works).

@@ -67,6 +67,7 @@ HookRun run_hook(const HookCommand& hook, const std::string& input, const HookRu
       run.end = HookRun::End::kNotStarted;
       run.error = "its exit status was lost";
       break;
+    case tools::CommandEnd::kMovedToBackground:  // never: a hook's command cannot be moved
     case tools::CommandEnd::kNotStarted:
       run.end = HookRun::End::kNotStarted;
       run.error = result.error;

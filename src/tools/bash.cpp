@@ -25,7 +25,10 @@ std::string background_description() {
          " MiB kept). Use it for servers, watchers and long builds; read its output with "
          "job_output (which can wait for more), end it with job_kill, list jobs with job_list. "
          "You are told at your next turn when a job finishes. At most " +
-         std::to_string(kMaxRunningJobs) + " jobs run at once; nib ends them when it exits.";
+         std::to_string(kMaxRunningJobs) +
+         " jobs run at once; nib ends them when it exits. The user may move a running call "
+         "into the background (Ctrl+B): its result then names the job it became and shows "
+         "what it printed before the move.";
 }
 
 std::string describe(const CommandLauncher* launcher, bool background) {
@@ -152,6 +155,7 @@ class BashTool final : public core::Tool {
                         ? nullptr
                         : options_.launcher.get(),
         .launch_mode = {.network = network},
+        .movable_to = options_.jobs.get(),
     };
     if (args.value("run_in_background", false)) {
       if (timeout) {
@@ -162,7 +166,12 @@ class BashTool final : public core::Tool {
       return start_job(std::move(request));
     }
     CommandResult result = run_command(request, std::move(stop));
-    return report_command(result, {.timeout_seconds = timeout});
+    core::ToolOutput reply = report_command(result, {.timeout_seconds = timeout});
+    if (result.end == CommandEnd::kMovedToBackground) {
+      const JobSnapshot job{.id = result.job_id, .pid = result.pid, .log = result.job_log};
+      reply.output = job_started_text(job, JobOrigin::kMovedByUser) + "\n" + reply.output;
+    }
+    return reply;
   }
 
   std::string describe_call(const nlohmann::json& args) const override {

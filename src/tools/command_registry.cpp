@@ -124,6 +124,15 @@ void command_started(CommandEntryId id, pid_t leader, std::uint64_t leader_start
   }
 }
 
+void command_became_job(CommandEntryId id, int job_id) {
+  OwnEntries& own = OwnEntries::instance();
+  const std::lock_guard lock(own.mutex);
+  if (OwnEntry* entry = own.find(id)) {
+    entry->record.job_id = job_id;
+    own.write(*entry);  // on failure the entry stays as it was: the command is still ended
+  }
+}
+
 void command_ended(CommandEntryId id, bool tree_killed) {
   OwnEntries& own = OwnEntries::instance();
   const std::lock_guard lock(own.mutex);

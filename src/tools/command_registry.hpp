@@ -78,6 +78,10 @@ CommandEntryId register_command(const CommandRecord& record);
 // Adds the command's shell, once started, to its entry.
 void command_started(CommandEntryId id, pid_t leader, std::uint64_t leader_start_time);
 
+// The command, started as one a call waits for, has been moved into the background as job
+// `job_id` (Ctrl+B): its entry says so from now on, so that a crash's notice names the job.
+void command_became_job(CommandEntryId id, int job_id);
+
 // The command's shell has ended (or never started). With `tree_killed` its processes were all
 // killed and the entry goes; otherwise it stays until settle_ended_commands finds nothing of it
 // running.

@@ -260,6 +260,8 @@ core::ToolOutput report_command(CommandResult& result, const ReportContext& cont
       return core::ToolOutput::error(
           "Error: command was killed by " + describe_signal(result.signal) +
           (result.core_dumped ? ", core dumped" : "") + ". Output:\n" + output);
+    case CommandEnd::kMovedToBackground:
+      return core::ToolOutput{"Output before the move:\n" + output};
     case CommandEnd::kNoStatus:
     case CommandEnd::kNotStarted:
       break;

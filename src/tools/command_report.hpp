@@ -22,8 +22,9 @@ struct ReportContext {
 
 // The tool output for `result`: a non-zero exit status is data (exit_code set, not an error);
 // a timeout, an abort, death by a signal and a failure to start are errors that keep the
-// output collected so far. Creates a log for each stream that is cut (if it has none yet),
-// then finishes both captures.
+// output collected so far; a command moved into the background gives the output before the
+// move (its caller says which job it became). Creates a log for each stream that is cut (if it has
+// none yet), then finishes both captures.
 core::ToolOutput report_command(CommandResult& result, const ReportContext& context);
 
 // Splits a budget between two parts of sizes `first` and `second`: each keeps all it needs

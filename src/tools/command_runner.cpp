@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tools/command_start.hpp"
+#include "tools/job_table.hpp"
 #include "tools/limits.hpp"
 #include "tools/process_reaper.hpp"
 #include "util/fd_io.hpp"
@@ -29,6 +30,8 @@ using namespace std::chrono_literals;
 
 // Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
 constexpr std::size_t kReadChunkBytes = 256 * 1024;
+// What a full pipe of a command holds (subprocess.cpp sets this size).
+constexpr std::uint64_t kPipeBytes = 1024 * 1024;
 // Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
 constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
 
@@ -72,7 +75,8 @@ void drain_eventfd(int fd) {
 class CommandWaiter {
  public:
   CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag_entry,
-                core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop)
+                core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop,
+                const MovableCommand* movable)
       : process_(process),
         result_(result),
         tag_entry_(std::move(tag_entry)),
@@ -81,10 +85,18 @@ class CommandWaiter {
         stop_(std::move(stop)),
         streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
                   {process.stderr_fd.get(), &result.stderr_capture, true}}},
-        next_stop_check_(clock.now() + kStoppedProcessGrace) {}
+        next_stop_check_(clock.now() + kStoppedProcessGrace),
+        movable_(movable) {}
 
   // True when nib killed the command's tree (on timeout, stop, or a shell that would not exit).
   bool killed() const { return kill_reason_.has_value(); }
+  // True when run() returned to hand the running command over to the background.
+  bool moving() const { return moving_; }
+  // The handover failed: the command stays here, and cannot be moved again.
+  void stay() {
+    moving_ = false;
+    movable_ = nullptr;
+  }
 
   void run() {
     UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -110,6 +122,10 @@ class CommandWaiter {
       } else if (stop_.stop_requested()) {
         kill(CommandEnd::kAborted, now);
         continue;
+      } else if (movable_ != nullptr && movable_->move_requested()) {
+        moving_ = true;
+        read_what_the_pipes_hold(buffer);
+        return;  // the output read so far stays in the result; the rest is the job's
       } else if (deadline_ && now >= *deadline_) {
         kill(CommandEnd::kTimedOut, now);
         continue;
@@ -144,8 +160,8 @@ class CommandWaiter {
   }
 
   void poll_once(TimePoint now, int wake_fd, std::vector<char>& buffer) {
-    std::array<pollfd, 4> fds{};
-    std::array<Stream*, 4> stream_of{};  // null for the exit and wake-up descriptors
+    std::array<pollfd, 5> fds{};
+    std::array<Stream*, 5> stream_of{};  // null for the exit and wake-up descriptors
     nfds_t count = 0;
     for (Stream& stream : streams_) {
       if (!stream.open) continue;
@@ -154,6 +170,7 @@ class CommandWaiter {
     }
     if (!exited_ && process_.pidfd.valid()) fds[count++] = {process_.pidfd.get(), POLLIN, 0};
     if (wake_fd >= 0) fds[count++] = {wake_fd, POLLIN, 0};
+    if (movable_ != nullptr) fds[count++] = {movable_->fd(), POLLIN, 0};
 
     const auto ready =
         clock_.poll_until(std::span(fds.data(), count), next_deadline(now, wake_fd >= 0));
@@ -162,21 +179,34 @@ class CommandWaiter {
       if (fds[i].revents == 0) continue;
       if (stream_of[i] != nullptr) {
         read_stream(*stream_of[i], buffer);
-      } else if (fds[i].fd == wake_fd) {
-        drain_eventfd(wake_fd);
+      } else if (fds[i].fd == wake_fd || (movable_ != nullptr && fds[i].fd == movable_->fd())) {
+        drain_eventfd(fds[i].fd);
       } else {
         check_exit(clock_.now());
       }
     }
   }
 
-  void read_stream(Stream& stream, std::vector<char>& buffer) {
+  // Reads once from the stream; true when it gave bytes.
+  bool read_stream(Stream& stream, std::vector<char>& buffer) {
     const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
     if (got > 0) {
       stream.capture->append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
       last_output_ = clock_.now();
-    } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-      stream.open = false;
+      return true;
+    }
+    if (got == 0 || (errno != EAGAIN && errno != EINTR)) stream.open = false;
+    return false;
+  }
+
+  // Before a move: what the pipes hold now was printed before it, so it belongs to the result
+  // (at most a full pipe's worth each, so a command that floods cannot hold the move up).
+  void read_what_the_pipes_hold(std::vector<char>& buffer) {
+    for (Stream& stream : streams_) {
+      const std::uint64_t before = stream.capture->total_bytes();
+      while (stream.open && stream.capture->total_bytes() - before < kPipeBytes &&
+             read_stream(stream, buffer)) {
+      }
     }
   }
 
@@ -254,6 +284,8 @@ class CommandWaiter {
   TimePoint next_stop_check_;
   // Processes of the tree seen stopped at the last check (pid and start time).
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
+  const MovableCommand* movable_;  // null: the command cannot be moved
+  bool moving_ = false;
 };
 
 }  // namespace
@@ -270,7 +302,16 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
           ? std::optional(request.clock->now() + std::chrono::duration_cast<TimePoint::duration>(
                                                      std::min(*request.timeout, kMaxTimeout)))
           : std::nullopt;
-  auto started = start_command(request);
+  JobTable* const jobs = request.movable_to;
+  std::optional<CommandRequest> on_spawn_thread;
+  if (jobs != nullptr && request.spawn_thread == nullptr) {
+    on_spawn_thread = request;
+    on_spawn_thread->spawn_thread = &jobs->spawn_thread();
+  }
+  // Enrolled before the shell starts, so a request can never miss a command that has printed.
+  const std::unique_ptr<MovableCommand> movable =
+      jobs != nullptr ? jobs->enroll(request.command, std::chrono::steady_clock::now()) : nullptr;
+  auto started = start_command(on_spawn_thread ? *on_spawn_thread : request);
   if (!started.ok()) {
     result.error = started.error();
     return result;
@@ -278,8 +319,22 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
   StartedCommand& command = started.value();
   result.pid = command.process.pid;
   CommandWaiter waiter(command.process, result, command.tag_entry(), *request.clock, deadline,
-                       std::move(stop));
-  waiter.run();
+                       std::move(stop), movable.get());
+  while (true) {
+    waiter.run();
+    if (!waiter.moving()) break;
+    auto job = jobs->adopt(*movable, command);
+    if (job.ok()) {
+      // The job owns the command now: its tree, its entry and the rest of its output.
+      result.end = CommandEnd::kMovedToBackground;
+      result.job_id = job.value().id;
+      result.job_log = job.value().log;
+      return result;
+    }
+    add_note(result.error, "it could not be moved into the background (" + job.error() +
+                               "), so it went on in the foreground");
+    waiter.stay();
+  }
   finish_command(command, waiter.killed());
   return result;
 }

@@ -15,11 +15,22 @@
 // With a launcher the spawned process is the confining one (bubblewrap), the shell runs under
 // it, and pid, the registry entry and the tree kill refer to that process and its tree.
 //
+// With a JobTable in `movable_to`, the command may be moved into the background while its
+// shell runs (Ctrl+B, JobTable::move_foreground_to_background): its shell is then spawned on the
+// table's spawn thread (it must outlive this call's thread), and the waiter, seeing the request
+// beside its stop token, stops reading and hands the process, its pipes and its registry entry
+// over to the table, which makes it a job. run_command then returns at once, kMovedToBackground,
+// with the output read so far and what the pipes held when the waiter saw the request; what
+// the command prints afterwards is the job's. A timeout and the
+// stop token no longer apply to it. A request that comes once the shell has exited, or once nib
+// is killing it, is not followed: the call ends as it would have.
+//
 // Every process of the command carries kCommandTagVariable in its environment, and the command
 // is recorded in the per-user registry (command_registry.hpp) from its spawn until nothing of
 // it runs, so a later nib can end it if this one dies.
-// Thread-safe: independent calls may run on several threads. The thread that calls
-// run_command must live until it returns (subprocess.hpp: the shell dies with that thread).
+// Thread-safe: independent calls may run on several threads. Without a spawn thread or
+// movable_to, the thread that calls run_command must live until it returns (subprocess.hpp: the
+// shell dies with that thread).
 
 #include <sys/types.h>
 
@@ -37,6 +48,8 @@
 #include "tools/subprocess.hpp"
 
 namespace nib::tools {
+
+class JobTable;  // job_table.hpp
 
 struct CommandRequest {
   std::string command;  // run as <shell> -c <command>
@@ -62,15 +75,19 @@ struct CommandRequest {
   // launcher refuses, the command does not start and `error` gives its reason.
   const CommandLauncher* launcher = nullptr;
   LaunchMode launch_mode;
+  // The background jobs this command may be moved into while it runs (see above); none: it runs
+  // to its end here.
+  JobTable* movable_to = nullptr;
 };
 
 enum class CommandEnd {
-  kExited,      // exit_code is set
-  kSignaled,    // killed by `signal` (not by nib)
-  kTimedOut,    // nib killed it when the timeout expired
-  kAborted,     // nib killed it when stop was requested
-  kNoStatus,    // it ended, but its exit status was collected elsewhere
-  kNotStarted,  // `error` says why
+  kExited,             // exit_code is set
+  kSignaled,           // killed by `signal` (not by nib)
+  kTimedOut,           // nib killed it when the timeout expired
+  kAborted,            // nib killed it when stop was requested
+  kNoStatus,           // it ended, but its exit status was collected elsewhere
+  kNotStarted,         // `error` says why
+  kMovedToBackground,  // it runs on as job `job_id` (see above)
 };
 
 struct CommandResult {
@@ -81,6 +98,8 @@ struct CommandResult {
   pid_t pid = -1;
   std::string error;      // kNotStarted: the reason; otherwise extra notes, usually empty
   int resumed_stops = 0;  // times a stopped process of the command was resumed
+  int job_id = 0;         // kMovedToBackground: the job it became, and that job's log
+  std::filesystem::path job_log;
   OutputCapture stdout_capture;
   OutputCapture stderr_capture;
 };

@@ -26,30 +26,55 @@ int poll_timeout_ms(Clock::time_point now, Clock::time_point until) {
   return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(until - now).count());
 }
 
+util::Result<UniqueFd> watcher_wake_fd() {
+  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake.valid()) {
+    return util::Result<UniqueFd>::failure("cannot create an eventfd for the job's watcher");
+  }
+  return wake;
+}
+
 }  // namespace
 
 util::Result<std::shared_ptr<Job>> Job::start(int id, const CommandRequest& request, LogFile log,
                                               OnFinished on_finished) {
   using Result = util::Result<std::shared_ptr<Job>>;
-  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-  if (!wake.valid()) return Result::failure("cannot create an eventfd for the job's watcher");
+  auto wake = watcher_wake_fd();
+  if (!wake.ok()) return Result::failure(wake.error());
   auto started = start_command(request);
   if (!started.ok()) return Result::failure(started.error());
-  std::shared_ptr<Job> job(
-      new Job(id, request, std::move(started.value()), std::move(log), std::move(on_finished)));
-  job->wake_fd_ = std::move(wake);
+  return launch(id, request.command, std::move(started.value()), Clock::now(), std::move(log),
+                std::move(on_finished), std::move(wake.value()));
+}
+
+util::Result<std::shared_ptr<Job>> Job::adopt(int id, std::string text, StartedCommand& command,
+                                              Clock::time_point started_at, LogFile log,
+                                              OnFinished on_finished) {
+  using Result = util::Result<std::shared_ptr<Job>>;
+  auto wake = watcher_wake_fd();
+  if (!wake.ok()) return Result::failure(wake.error());
+  return launch(id, std::move(text), std::move(command), started_at, std::move(log),
+                std::move(on_finished), std::move(wake.value()));
+}
+
+std::shared_ptr<Job> Job::launch(int id, std::string text, StartedCommand command,
+                                 Clock::time_point started_at, LogFile log, OnFinished on_finished,
+                                 UniqueFd wake) {
+  std::shared_ptr<Job> job(new Job(id, std::move(text), std::move(command), started_at,
+                                   std::move(log), std::move(on_finished), std::move(wake)));
   job->watcher_ = std::thread([raw = job.get()] { raw->watch(); });
   return job;
 }
 
-Job::Job(int id, const CommandRequest& request, StartedCommand command, LogFile log,
-         OnFinished on_finished)
+Job::Job(int id, std::string text, StartedCommand command, Clock::time_point started_at,
+         LogFile log, OnFinished on_finished, UniqueFd wake)
     : id_(id),
-      command_(request.command),
+      command_(std::move(text)),
       started_(std::move(command)),
       on_finished_(std::move(on_finished)),
+      wake_fd_(std::move(wake)),
       log_(std::move(log)) {
-  status_.started = Clock::now();
+  status_.started = started_at;
 }
 
 Job::~Job() {
@@ -127,7 +152,13 @@ void Job::watch() {
   SpawnedProcess& process = started_.process;
   const std::string tag_entry = started_.tag_entry();
   std::vector<char> buffer(kReadChunkBytes);
-  bool output_open = process.stdout_fd.valid();
+  // stdout, and stderr when the job took over a command whose streams were apart.
+  struct Pipe {
+    int fd;
+    bool open;
+  };
+  std::array<Pipe, 2> pipes{{{process.stdout_fd.get(), process.stdout_fd.valid()},
+                             {process.stderr_fd.get(), process.stderr_fd.valid()}}};
   bool shell_exited = false;
   int wait_status = 0;
   bool status_lost = false;
@@ -136,8 +167,8 @@ void Job::watch() {
   Clock::time_point next_check{};
 
   // Reads once from the pipe; true when it gave bytes.
-  const auto read_output = [&] {
-    const ssize_t got = ::read(process.stdout_fd.get(), buffer.data(), buffer.size());
+  const auto read_output = [&](Pipe& pipe) {
+    const ssize_t got = ::read(pipe.fd, buffer.data(), buffer.size());
     if (got > 0) {
       const std::lock_guard lock(mutex_);
       log_.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
@@ -145,7 +176,7 @@ void Job::watch() {
       changed_.notify_all();
       return true;
     }
-    if (got == 0 || (errno != EAGAIN && errno != EINTR)) output_open = false;
+    if (got == 0 || (errno != EAGAIN && errno != EINTR)) pipe.open = false;
     return false;
   };
   const auto check_exit = [&] {
@@ -175,13 +206,14 @@ void Job::watch() {
   };
 
   while (true) {
-    std::array<pollfd, 3> fds{};
+    std::array<pollfd, 4> fds{};
+    std::array<Pipe*, 4> pipe_of{};  // null for the exit and wake-up descriptors
     nfds_t count = 0;
-    int output_index = -1;
     int exit_index = -1;
-    if (output_open) {
-      output_index = static_cast<int>(count);
-      fds[count++] = {process.stdout_fd.get(), POLLIN, 0};
+    for (Pipe& pipe : pipes) {
+      if (!pipe.open) continue;
+      pipe_of[count] = &pipe;
+      fds[count++] = {pipe.fd, POLLIN, 0};
     }
     if (!shell_exited && process.pidfd.valid()) {
       exit_index = static_cast<int>(count);
@@ -196,7 +228,9 @@ void Job::watch() {
       timeout = static_cast<int>(kExitPollInterval.count());
     }
     if (::poll(fds.data(), count, timeout) < 0 && errno != EINTR) break;
-    if (output_index >= 0 && fds[output_index].revents != 0) read_output();
+    for (nfds_t i = 0; i < count; ++i) {
+      if (pipe_of[i] != nullptr && fds[i].revents != 0) read_output(*pipe_of[i]);
+    }
     if (fds[wake_index].revents != 0) {
       std::uint64_t counter = 0;
       [[maybe_unused]] const auto got = ::read(wake_fd_.get(), &counter, sizeof counter);
@@ -218,9 +252,11 @@ void Job::watch() {
       next_check = Clock::now() + kJobSettleInterval;
     }
   }
-  // Nothing of the job runs: what its pipe still holds is the last of its output (a process
-  // that dropped the tag may still hold the pipe open, so this stops at the first empty read).
-  while (output_open && read_output()) {
+  // Nothing of the job runs: what its pipes still hold is the last of its output (a process
+  // that dropped the tag may still hold a pipe open, so this stops at the first empty read).
+  for (Pipe& pipe : pipes) {
+    while (pipe.open && read_output(pipe)) {
+    }
   }
   {
     const std::lock_guard lock(mutex_);

@@ -3,7 +3,9 @@
 // run_in_background). Its shell is started like any command (command_start.hpp: tag, registry
 // entry, spawned on the job table's spawn thread so that it does not die with the call), with
 // stderr merged into stdout, and a watcher thread of its own reads its output into its JobLog
-// and waits for its end.
+// and waits for its end. A job may also take over a command a call started and waited for
+// (moved into the background with Ctrl+B, command_runner.hpp): its stdout and stderr then stay
+// two pipes, read into the one log as their bytes arrive.
 //
 // When a job is finished: its shell has exited *and* nothing it started still runs (its process
 // group is empty and no child of nib carries its tag: command_left_processes, checked every
@@ -83,6 +85,12 @@ class Job {
   // output goes to `log`; a failure says why it could not start.
   static util::Result<std::shared_ptr<Job>> start(int id, const CommandRequest& request,
                                                   LogFile log, OnFinished on_finished);
+  // Takes over `command`, a running command whose waiter read its output so far, as job `id`
+  // (`text` is its command line, `started_at` when it started): the output from now on goes to
+  // `log`. Moves from `command` only when it succeeds; a failure says why.
+  static util::Result<std::shared_ptr<Job>> adopt(int id, std::string text, StartedCommand& command,
+                                                  std::chrono::steady_clock::time_point started_at,
+                                                  LogFile log, OnFinished on_finished);
   ~Job();
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
@@ -107,8 +115,13 @@ class Job {
   bool wait_cleaned_up(std::chrono::milliseconds wait) const;
 
  private:
-  Job(int id, const CommandRequest& request, StartedCommand command, LogFile log,
-      OnFinished on_finished);
+  Job(int id, std::string text, StartedCommand command,
+      std::chrono::steady_clock::time_point started_at, LogFile log, OnFinished on_finished,
+      UniqueFd wake);
+  // Makes the job and starts its watcher.
+  static std::shared_ptr<Job> launch(int id, std::string text, StartedCommand command,
+                                     std::chrono::steady_clock::time_point started_at, LogFile log,
+                                     OnFinished on_finished, UniqueFd wake);
   void watch();
   JobSnapshot snapshot_locked() const;
   // Records how the job ended, once nothing of it runs.
@@ -119,7 +132,7 @@ class Job {
   const std::string command_;
   StartedCommand started_;
   const OnFinished on_finished_;
-  UniqueFd wake_fd_;  // an eventfd: kill requested
+  const UniqueFd wake_fd_;  // an eventfd: kill requested
 
   mutable std::mutex mutex_;
   mutable std::condition_variable_any changed_;  // output, the shell's exit, the end

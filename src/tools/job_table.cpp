@@ -1,5 +1,8 @@
 #include "tools/job_table.hpp"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "tools/job_report.hpp"
@@ -28,17 +31,23 @@ JobTable::~JobTable() {
   }
 }
 
+std::size_t JobTable::places_taken_locked() const {
+  const auto running = std::count_if(jobs_.begin(), jobs_.end(),
+                                     [](const auto& entry) { return !entry.second->finished(); });
+  return static_cast<std::size_t>(running) + starting_;
+}
+
 util::Result<JobSnapshot> JobTable::start(CommandRequest request) {
   using Result = util::Result<JobSnapshot>;
   int id = 0;
   {
     const std::lock_guard lock(mutex_);
-    std::vector<JobSnapshot> running;
-    for (const auto& [job_id, job] : jobs_) {
-      if (!job->finished()) running.push_back(job->snapshot());
-    }
-    if (running.size() + starting_ >= kMaxRunningJobs) {
-      return Result::failure(std::to_string(running.size() + starting_) +
+    if (places_taken_locked() >= kMaxRunningJobs) {
+      std::vector<JobSnapshot> running;
+      for (const auto& [job_id, job] : jobs_) {
+        if (!job->finished()) running.push_back(job->snapshot());
+      }
+      return Result::failure(std::to_string(places_taken_locked()) +
                              " background jobs are running, the most nib runs at once. End one "
                              "you no longer need with job_kill, then start this one again.\n" +
                              describe_job_list(running));
@@ -47,39 +56,139 @@ util::Result<JobSnapshot> JobTable::start(CommandRequest request) {
     ++starting_;  // holds its place while it starts, outside the lock
   }
   auto started = start_job(id, std::move(request));
-  JobSnapshot snapshot;
+  if (!started.ok()) {
+    const std::lock_guard lock(mutex_);
+    --starting_;
+    return Result::failure(started.error());
+  }
+  return add_started(id, std::move(started.value()));
+}
+
+JobSnapshot JobTable::add_started(int id, std::shared_ptr<Job> job) {
+  JobSnapshot snapshot = job->snapshot();
   {
     const std::lock_guard lock(mutex_);
     --starting_;
-    if (!started.ok()) return Result::failure(started.error());
-    snapshot = started.value()->snapshot();
-    jobs_.emplace(id, std::move(started.value()));
+    jobs_.emplace(id, std::move(job));
     forget_old_finished();
   }
   if (options_.on_change) options_.on_change();
   return snapshot;
 }
 
-util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest request) {
-  using Result = util::Result<std::shared_ptr<Job>>;
+util::Result<LogFile> JobTable::create_job_log(int id) const {
   auto log = options_.create_log("job-" + std::to_string(id));
   if (!log.ok()) {
-    return Result::failure("the job's log could not be created (" + log.error() +
-                           "), so it was not started");
+    return util::Result<LogFile>::failure("the job's log could not be created (" + log.error() +
+                                          ")");
   }
+  return log;
+}
+
+Job::OnFinished JobTable::on_finished() const {
+  core::PendingNotices* notices = options_.notices;
+  return {.record =
+              [notices](const JobSnapshot& job) {
+                if (notices != nullptr) notices->post(job_notice_key(job.id), job_end_notice(job));
+              },
+          .announce = options_.on_change};
+}
+
+util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest request) {
+  using Result = util::Result<std::shared_ptr<Job>>;
+  auto log = create_job_log(id);
+  if (!log.ok()) return Result::failure(log.error() + ", so it was not started");
   request.spawn_thread = &spawner_;
   request.merge_stderr = true;
   request.job_id = id;
-  core::PendingNotices* notices = options_.notices;
-  const auto on_change = options_.on_change;
-  return Job::start(id, request, std::move(log.value()),
-                    {.record =
-                         [notices](const JobSnapshot& job) {
-                           if (notices != nullptr) {
-                             notices->post(job_notice_key(job.id), job_end_notice(job));
-                           }
-                         },
-                     .announce = on_change});
+  return Job::start(id, request, std::move(log.value()), on_finished());
+}
+
+MovableCommand::MovableCommand(JobTable& table, std::string command,
+                               std::chrono::steady_clock::time_point started)
+    : table_(table),
+      command_(std::move(command)),
+      started_(started),
+      wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+MovableCommand::~MovableCommand() {
+  table_.withdraw(*this);
+}
+
+std::unique_ptr<MovableCommand> JobTable::enroll(std::string command,
+                                                 std::chrono::steady_clock::time_point started) {
+  auto movable = std::make_unique<MovableCommand>(*this, std::move(command), started);
+  if (movable->fd() < 0) return nullptr;
+  const std::lock_guard lock(mutex_);
+  movable->enrolled_ = true;
+  foreground_.push_back(movable.get());
+  return movable;
+}
+
+void JobTable::withdraw(MovableCommand& movable) {
+  const std::lock_guard lock(mutex_);
+  if (!movable.enrolled_) return;
+  movable.enrolled_ = false;
+  std::erase(foreground_, &movable);
+  if (movable.requested_) --starting_;  // the place it held is free again
+}
+
+MoveOutcome JobTable::move_foreground_to_background() {
+  MoveOutcome outcome;
+  {
+    const std::lock_guard lock(mutex_);
+    for (MovableCommand* movable : foreground_) {
+      if (movable->requested_) continue;
+      if (places_taken_locked() >= kMaxRunningJobs) {
+        ++outcome.refused;
+        continue;
+      }
+      ++starting_;  // its place, held until it is adopted or withdrawn
+      movable->requested_ = true;
+      const std::uint64_t one = 1;
+      [[maybe_unused]] const auto written = ::write(movable->fd(), &one, sizeof one);
+      ++outcome.moving;
+    }
+  }
+  return outcome;
+}
+
+std::vector<std::chrono::steady_clock::time_point> JobTable::foreground_starts() const {
+  const std::lock_guard lock(mutex_);
+  std::vector<std::chrono::steady_clock::time_point> starts;
+  for (const MovableCommand* movable : foreground_) {
+    if (!movable->requested_) starts.push_back(movable->started_);
+  }
+  return starts;
+}
+
+util::Result<JobSnapshot> JobTable::adopt(MovableCommand& movable, StartedCommand& command) {
+  using Result = util::Result<JobSnapshot>;
+  int id = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!movable.enrolled_ || !movable.requested_) {
+      return Result::failure("no move into the background was requested");
+    }
+    // From here on its place in starting_ is this adoption's, whatever becomes of it.
+    movable.enrolled_ = false;
+    std::erase(foreground_, &movable);
+    id = next_id_++;
+  }
+  const auto give_up = [this](const std::string& error) {
+    const std::lock_guard lock(mutex_);
+    --starting_;
+    return Result::failure(error);
+  };
+  auto log = create_job_log(id);
+  if (!log.ok()) return give_up(log.error());
+  const CommandEntryId entry = command.entry;
+  auto job = Job::adopt(id, movable.command_, command, movable.started_, std::move(log.value()),
+                        on_finished());
+  if (!job.ok()) return give_up(job.error());
+  // A no-op if the job has ended meanwhile and its entry is gone.
+  command_became_job(entry, id);
+  return add_started(id, std::move(job.value()));
 }
 
 void JobTable::forget_old_finished() {

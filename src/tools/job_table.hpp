@@ -4,12 +4,20 @@
 // the list of those that run), the last kMaxFinishedJobs finished ones kept for reading. Owns the
 // spawn thread every job is spawned on.
 //
+// A command a call started and waits for may be moved into the background while its shell runs
+// (Ctrl+B): its runner enrolls it here (MovableCommand), move_foreground_to_background asks every
+// enrolled one to move, each taking a place among the kMaxRunningJobs (at the limit it stays in
+// the foreground), and the runner, seeing the request, hands its process over with adopt(), which
+// makes it the next job as if it had been started so.
+//
 // When a job finishes, a notice (id, command, how it ended, its last lines) is posted to the
 // pending notices under job_notice_key(id), so the model hears of it at its next turn; a tool
 // that shows the model the job's end itself withdraws it. Destroying the table kills every job
 // still running (nib's exit; SIGTERM and a second SIGINT kill them with all descendants).
 // Thread-safe.
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -32,6 +40,40 @@ struct JobTableOptions {
   std::function<void()> on_change;
 };
 
+class JobTable;
+
+// A running foreground command's enrolment with a JobTable (JobTable::enroll), owned by its
+// runner: `fd()` becomes readable when a move into the background is requested. Destroying it
+// withdraws the command (a move requested meanwhile gives its place back). Thread-safe.
+class MovableCommand {
+ public:
+  MovableCommand(JobTable& table, std::string command,
+                 std::chrono::steady_clock::time_point started);
+  ~MovableCommand();
+  MovableCommand(const MovableCommand&) = delete;
+  MovableCommand& operator=(const MovableCommand&) = delete;
+
+  // An eventfd, readable once a move has been requested (read it to clear it); -1 if none
+  // could be made (the command then cannot move).
+  int fd() const { return wake_fd_.get(); }
+  bool move_requested() const { return requested_.load(); }
+
+ private:
+  friend class JobTable;
+  JobTable& table_;
+  const std::string command_;
+  const std::chrono::steady_clock::time_point started_;
+  const UniqueFd wake_fd_;
+  std::atomic<bool> requested_ = false;  // set under the table's lock
+  bool enrolled_ = false;                // guarded by the table's lock
+};
+
+// What a request to move the foreground commands into the background did.
+struct MoveOutcome {
+  std::size_t moving = 0;   // commands asked to move (each becomes a job)
+  std::size_t refused = 0;  // left in the foreground: kMaxRunningJobs jobs already run
+};
+
 class JobTable {
  public:
   explicit JobTable(JobTableOptions options = {});
@@ -52,9 +94,34 @@ class JobTable {
   // The model has seen job `id`'s end: its notice is not needed.
   void withdraw_notice(int id);
 
+  // --- moving foreground commands into the background (see above)
+  // The runner of `command`, about to start it (at `started`), makes it movable; null when no
+  // eventfd could be made.
+  std::unique_ptr<MovableCommand> enroll(std::string command,
+                                         std::chrono::steady_clock::time_point started);
+  // Asks every enrolled command to move, oldest first, as long as places among the
+  // kMaxRunningJobs remain.
+  MoveOutcome move_foreground_to_background();
+  // When each enrolled command not yet asked to move started (for a hint to the user).
+  std::vector<std::chrono::steady_clock::time_point> foreground_starts() const;
+  // The runner of `movable`, asked to move, hands over its running `command` (whose output it
+  // has read so far): it becomes the next job. Moves from `command` only when it succeeds; on
+  // failure (no log) the command stays the runner's and is no longer movable.
+  util::Result<JobSnapshot> adopt(MovableCommand& movable, StartedCommand& command);
+  // The thread a movable command's shell is spawned on, so that it outlives its call's thread.
+  SpawnThread& spawn_thread() { return spawner_; }
+
  private:
+  friend class MovableCommand;
   // Starts job `id` (its log, its process, its watcher), without the lock.
   util::Result<std::shared_ptr<Job>> start_job(int id, CommandRequest request);
+  util::Result<LogFile> create_job_log(int id) const;
+  Job::OnFinished on_finished() const;
+  // Adds a job started outside the lock, which held its place in starting_.
+  JobSnapshot add_started(int id, std::shared_ptr<Job> job);
+  // Jobs running or starting, with mutex_ held.
+  std::size_t places_taken_locked() const;
+  void withdraw(MovableCommand& movable);
   void forget_old_finished();  // with mutex_ held
 
   JobTableOptions options_;
@@ -63,6 +130,7 @@ class JobTable {
   int next_id_ = 1;           // guarded by mutex_
   std::size_t starting_ = 0;  // jobs being started, outside the lock; guarded by mutex_
   std::map<int, std::shared_ptr<Job>> jobs_;  // guarded by mutex_
+  std::vector<MovableCommand*> foreground_;   // enrolled, oldest first; guarded by mutex_
 };
 
 // The key of job `id`'s notice among the pending notices.

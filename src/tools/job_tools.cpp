@@ -239,15 +239,27 @@ std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs)
   return {make_job_output_tool(jobs), make_job_kill_tool(jobs), make_job_list_tool(jobs)};
 }
 
-std::string job_started_text(const JobSnapshot& job) {
+std::string job_started_text(const JobSnapshot& job, JobOrigin origin) {
   const std::string id = std::to_string(job.id);
+  const std::string log =
+      job.log.string() + " (the first " + util::format_count(kMaxLogBytes) + " bytes are kept)";
+  const std::string how_to_use =
+      "Read what it prints with job_output (id " + id +
+      "; wait_s to wait for more) and end it with job_kill; you are told at your next turn "
+      "when it finishes. nib ends it when nib exits.";
+  if (origin == JobOrigin::kMovedByUser) {
+    return "job " + id +
+           ": the user moved this command into the background (Ctrl+B) while it ran; it runs "
+           "on as job " +
+           id + ", pid " + std::to_string(job.pid) +
+           ", and no timeout applies to it any more. What it prints from now on (stdout and "
+           "stderr together, cleaned of terminal control sequences) goes to " +
+           log + "; what it printed before is below. " + how_to_use;
+  }
   return "job " + id + " started in the background, pid " + std::to_string(job.pid) +
          ". Its output (stdout and stderr together, cleaned of terminal control sequences) "
          "goes to " +
-         job.log.string() + " (the first " + util::format_count(kMaxLogBytes) +
-         " bytes are kept). Read what it prints with job_output (id " + id +
-         "; wait_s to wait for more) and end it with job_kill; you are told at your next turn "
-         "when it finishes. nib ends it when nib exits.";
+         log + ". " + how_to_use;
 }
 
 }  // namespace nib::tools

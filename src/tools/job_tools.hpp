@@ -19,7 +19,13 @@ core::ToolPtr make_job_list_tool(std::shared_ptr<JobTable> jobs);
 // All three, in the order the model sees them.
 std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs);
 
-// What bash returns when it has started `job` in the background.
-std::string job_started_text(const JobSnapshot& job);
+enum class JobOrigin {
+  kStarted,      // bash started it with run_in_background
+  kMovedByUser,  // the user moved a running bash call into the background (Ctrl+B)
+};
+
+// What bash returns when `job` has started in the background, or has been moved there (the
+// output the call read before the move follows this text in its result).
+std::string job_started_text(const JobSnapshot& job, JobOrigin origin = JobOrigin::kStarted);
 
 }  // namespace nib::tools

@@ -104,7 +104,12 @@ StyledLines InteractiveView::bottom_rows(const ViewState& state, std::size_t wid
     StyledLine row;
     row.add(std::string(spinner_frame(elapsed)) + " ", {.color = Color::kYellow});
     row.add(state.working_label + "… ", {.color = Color::kYellow});
-    row.add("(" + format_duration(elapsed) + " · esc to interrupt)", kDim);
+    std::string keys = "esc to interrupt";
+    if (state.movable_commands == 1) keys += " · ctrl+b to run in background";
+    if (state.movable_commands > 1) {
+      keys += " · ctrl+b to run all " + std::to_string(state.movable_commands) + " in background";
+    }
+    row.add("(" + format_duration(elapsed) + " · " + keys + ")", kDim);
     rows.push_back(truncate(row, width));
   }
   for (const std::string& message : state.queued) {

@@ -56,6 +56,9 @@ struct ViewState {
   bool working = false;                 // a run or a compaction is in progress
   UiClock::time_point working_since{};  // for the elapsed time beside the spinner
   std::string working_label = "Working";
+  // Running bash calls that Ctrl+B would move into the background, once one has run long
+  // enough for the offer to be worth a hint (0: no hint).
+  std::size_t movable_commands = 0;
   std::vector<std::string> queued;  // steering messages not yet delivered
   core::Plan plan;                  // the model's plan (todo_write); shown unless finished and idle
   std::optional<ApprovalView> approval;

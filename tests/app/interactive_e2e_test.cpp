@@ -71,6 +71,18 @@ class InteractiveTest : public ::testing::Test {
     return body["messages"];
   }
 
+  // Waits until the screen shows `text` and a command has written its $$ to the file "pid";
+  // returns that process's host pid (the sandbox's $$ is not the host's), or -1.
+  pid_t wait_for_command_pid(const TmuxSession& tmux, const std::string& text) const {
+    const bool shown = tmux.wait_for([this, text](const std::string& screen) {
+      return contains(screen, text) && std::filesystem::exists(dir_.path() / "pid");
+    });
+    EXPECT_TRUE(shown) << tmux.screen();
+    pid_t pid = 0;
+    std::ifstream(dir_.path() / "pid") >> pid;
+    return shown ? testing::host_pid_in(dir_.path(), pid) : -1;
+  }
+
   // Quits with Ctrl-C twice and expects a clean exit.
   static void quit(TmuxSession& tmux) {
     tmux.press("C-c");
@@ -154,12 +166,7 @@ TEST_F(InteractiveTest, EscapeStopsALongCommandAndGivesThePromptBack) {
       {{"call_1", "bash", R"({"command":"echo $$ > pid; exec sleep 300"})"}}));
   auto tmux = start();
   send(*tmux, "wait a long time");
-  ASSERT_TRUE(tmux->wait_for([this](const std::string& screen) {
-    return contains(screen, "bash echo $$ > pid") && std::filesystem::exists(dir_.path() / "pid");
-  })) << tmux->screen();
-  pid_t pid = 0;
-  std::ifstream(dir_.path() / "pid") >> pid;
-  pid = testing::host_pid_in(dir_.path(), pid);  // the sandbox's $$ is not the host's pid
+  const pid_t pid = wait_for_command_pid(*tmux, "bash echo $$ > pid");
   ASSERT_GT(pid, 0);
 
   tmux->press("Escape");
@@ -301,6 +308,45 @@ TEST_F(InteractiveTest, JobsListsTheBackgroundJobsKillsOneAndTheModelHearsOfIt) 
                        "Background job 1 (`echo serving-now; exec sleep 987661`) has "
                        "finished: killed by nib (the user (/jobs kill))"))
       << prompt;
+}
+
+TEST_F(InteractiveTest, CtrlBMovesALongCommandIntoTheBackgroundWhereTheModelFindsAndKillsIt) {
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash",
+        json{{"command", "echo $$ > pid; echo before-the-move; exec sleep 987671"}}.dump()}}));
+  server_.enqueue(MockReply::tool_calls({{"call_2", "job_list", "{}"}}));
+  server_.enqueue(MockReply::tool_calls({{"call_3", "job_kill", json{{"id", 1}}.dump()}}));
+  server_.enqueue(MockReply::text("Stopped the job."));
+  auto tmux = start();
+  send(*tmux, "run the long one");
+  const pid_t pid = wait_for_command_pid(*tmux, "ctrl+b to run in background");
+  ASSERT_GT(pid, 0);
+
+  tmux->press("C-b");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● Stopped the job.")) << tmux->screen();
+  EXPECT_TRUE(contains(tmux->history(), "Moving the running bash call into the background"))
+      << tmux->history();
+  std::map<std::string, std::string> results;
+  for (const json& message : messages(3)) {
+    if (message["role"] == "tool")
+      results[message["tool_call_id"]] = message["content"].get<std::string>();
+  }
+  EXPECT_TRUE(contains(results["call_1"], "job 1: the user moved this command into the background"))
+      << results["call_1"];
+  EXPECT_TRUE(contains(results["call_1"], "Output before the move:\nbefore-the-move\n"))
+      << results["call_1"];
+  EXPECT_TRUE(contains(results["call_2"],
+                       "job 1 (`echo $$ > pid; echo before-the-move; exec "
+                       "sleep 987671`), pid "))
+      << results["call_2"];
+  EXPECT_TRUE(contains(results["call_2"], ": running for ")) << results["call_2"];
+  EXPECT_TRUE(contains(results["call_3"], "killed by nib (job_kill)")) << results["call_3"];
+  EXPECT_TRUE(tmux->wait_for([pid](const std::string&) { return kill(pid, 0) != 0; }))
+      << "the command is still running";
+  send(*tmux, "/jobs");
+  ASSERT_TRUE(wait_for_answer(*tmux, "job 1 (`echo $$ > pid")) << tmux->screen();
+  EXPECT_FALSE(contains(tmux->screen(), "· 1 job")) << "nothing runs: " << tmux->screen();
+  quit(*tmux);
 }
 
 TEST_F(InteractiveTest, ThePlanIsShownAboveTheEditorAsItChangesAndComesBackWithContinue) {

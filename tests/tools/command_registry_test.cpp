@@ -209,6 +209,24 @@ TEST_F(CommandRegistryTest, ACommandIsRecordedPrivatelyUntilItsTreeIsKilled) {
   EXPECT_TRUE(files_in(registry_dir()).empty());
 }
 
+TEST_F(CommandRegistryTest, ACommandMovedIntoTheBackgroundIsRecordedAsItsJob) {
+  const CommandEntryId id =
+      register_command({.started_after = boot_time_ticks(), .tag = "t-9", .call_id = "call_3"});
+  ASSERT_NE(id, 0u);
+  command_became_job(id, 4);
+  const auto files = files_in(registry_dir());
+  ASSERT_EQ(files.size(), 1u);
+  const UniqueFd dir = registry::open_registry_dir(registry_dir(), /*create=*/false);
+  bool other_version = false;
+  const auto stored =
+      registry::decode_entry(*registry::read_entry_file(dir.get(), files[0]), other_version);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->record.job_id, 4) << "a crash's notice names the job";
+  EXPECT_EQ(stored->record.call_id, "call_3");
+  command_ended(id, /*tree_killed=*/true);
+  EXPECT_TRUE(files_in(registry_dir()).empty());
+}
+
 TEST_F(CommandRegistryTest, AnEndedCommandStaysRecordedWhileItsGroupRuns) {
   const pid_t shell = start("sleep 1000", "t-2");
   const CommandEntryId id = register_command({.leader = shell, .tag = "t-2"});

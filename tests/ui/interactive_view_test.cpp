@@ -71,6 +71,23 @@ TEST_F(InteractiveViewTest, WorkingShowsASpinnerTheElapsedTimeAndQueuedMessages)
   EXPECT_TRUE(contains(rows, "↳ queued: also run the tests\n")) << rows;
 }
 
+TEST_F(InteractiveViewTest, ALongBashCallOffersCtrlBAndSaysWhenItMovesAllOfThem) {
+  state_.working = true;
+  state_.working_since = now_ - std::chrono::milliseconds(3200);
+  const auto working_row = [this] {
+    const std::string rows = text_of(view_.update(transcript_, state_, 120, 100, now_).live.rows);
+    const std::size_t start = rows.find("Working");
+    return rows.substr(start, rows.find('\n', start) - start);
+  };
+  EXPECT_EQ(working_row(), "Working… (3.2 s · esc to interrupt)")
+      << "no offer before a call has run for a moment";
+  state_.movable_commands = 1;
+  EXPECT_EQ(working_row(), "Working… (3.2 s · esc to interrupt · ctrl+b to run in background)");
+  state_.movable_commands = 3;
+  EXPECT_EQ(working_row(),
+            "Working… (3.2 s · esc to interrupt · ctrl+b to run all 3 in background)");
+}
+
 TEST_F(InteractiveViewTest, ThePlanIsAboveTheEditorUntilItIsFinishedAndTheRunEnded) {
   editor_.set_text("next");
   state_.plan = {{"Write the parser", core::PlanStatus::kInProgress}};

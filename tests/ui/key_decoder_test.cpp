@@ -145,6 +145,7 @@ const std::vector<Mapping>& mappings() {
       {"\x1b[127;3u", {{KeyCode::kDeleteWordBack}}},
       {"\x1b[27u", {{KeyCode::kEscape}}},
       {"\x1b[99;5u", {ctrl('c')}},
+      {"\x1b[98;5u", {ctrl('b')}},  // Ctrl+B: moves running bash calls into the background
       {"\x1b[119;5u", {{KeyCode::kDeleteWordBack}}},  // Ctrl+W
       {"\x1b[27;5;100~", {ctrl('d')}},
       {"\x1b[98;3u", {{KeyCode::kWordLeft}}},  // Alt+b
