@@ -75,14 +75,14 @@ TEST_F(WebSearchTest, AnthropicSearchesCitesAndSendsTheBlocksBackOnContinue) {
                        "<https://en.wikipedia.org/wiki/Claude_Shannon>"))
       << first.err;
   ASSERT_EQ(server_.requests().size(), 1u);
-  const json& tools = server_.requests()[0].body["tools"];
+  const json tools = server_.requests()[0].body["tools"];
   ASSERT_TRUE(offers_web_search(tools, "web_search_20250305")) << tools.dump();
 
   server_.enqueue(anthropic_text("In Petoskey, Michigan."));
   const auto second = run_nib({"-c", "-p", "Where?", "--web-search"}, dir_.path(), anthropic_env());
   ASSERT_EQ(second.exit_code, 0) << second.err;
   ASSERT_EQ(server_.requests().size(), 2u);
-  const json& replayed = server_.requests()[1].body["messages"][1];
+  const json replayed = server_.requests()[1].body["messages"][1];
   ASSERT_EQ(replayed["role"], "assistant");
   const json& content = replayed["content"];
   ASSERT_EQ(content.size(), 5u) << content.dump(1);
@@ -113,7 +113,7 @@ TEST_F(WebSearchTest, ResponsesSearchesCitesAndSendsTheItemBackOnContinue) {
   EXPECT_TRUE(contains(first.err, "searched the web: otters river news (2 results)")) << first.err;
   EXPECT_TRUE(contains(first.err, "cited: Otters are back <https://example.com/otters>"))
       << first.err;
-  const json& body = server_.requests()[0].body;
+  const json body = server_.requests()[0].body;
   ASSERT_TRUE(offers_web_search(body["tools"], "web_search")) << body["tools"].dump();
   EXPECT_TRUE(contains(body["include"].dump(), "web_search_call.action.sources"));
 
@@ -121,7 +121,7 @@ TEST_F(WebSearchTest, ResponsesSearchesCitesAndSendsTheItemBackOnContinue) {
   const auto second = run_nib({"-c", "-p", "More?", "--web-search", "--api", "openai-responses"},
                               dir_.path(), openai_env());
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  const json& input = server_.requests()[1].body["input"];
+  const json input = server_.requests()[1].body["input"];
   ASSERT_GE(input.size(), 3u) << input.dump(1);
   EXPECT_EQ(input[1], json::parse(R"({"type": "web_search_call", "id": "ws_01",
       "status": "completed", "action": {"type": "search", "query": "otters river news",
