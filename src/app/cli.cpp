@@ -89,6 +89,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--mcp-allow", mcp_allow,
                  "Run these MCP servers of the project's .mcp.json or settings without asking "
                  "(comma-separated, or 'all')");
+  app.add_flag("--web-search", options.web_search,
+               "Let the model search the web with the service's hosted search (Anthropic, "
+               "OpenAI Responses; the service runs it) [settings webSearch]");
   app.add_flag("--version", options.version, "Print the version and exit");
   app.add_flag("--no-sandbox", options.no_sandbox,
                "Run commands outside the sandbox, with your full rights");

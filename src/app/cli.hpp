@@ -33,6 +33,7 @@ struct CliOptions {
   std::vector<std::string> mcp_allow;  // --mcp-allow a,b: project MCP servers to run ("all")
   bool version = false;
   bool no_sandbox = false;  // --no-sandbox: commands run with the user's rights, unconfined
+  bool web_search = false;  // --web-search: offer the service's hosted web search
 };
 
 struct ParseOutcome {

@@ -195,6 +195,7 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
   }
   const ModelConfig& model = resolved.value();
   util::register_secret(model.api_key);
+  if (!model.web_search_notice.empty()) std::cerr << model.web_search_notice << '\n';
   const auto mode = starting_mode(options, configuration);
   if (!mode.ok()) {
     std::cerr << mode.error() << '\n';

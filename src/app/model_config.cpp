@@ -106,6 +106,15 @@ util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const 
   } else if (settings.thinking) {
     config.thinking = *settings.thinking;
   }
+  if (options.web_search || settings.web_search.value_or(false)) {
+    if (config.api == provider::Api::kOpenAIChat) {
+      config.web_search_notice =
+          "nib: web search is off: the openai-chat protocol has no hosted web search (it needs "
+          "anthropic-messages or openai-responses, see --api)";
+    } else {
+      config.web_search = true;
+    }
+  }
   if (settings.max_retries) config.retry.max_retries = *settings.max_retries;
   if (settings.retry_base_delay_ms) {
     config.retry.first_backoff = std::chrono::milliseconds(*settings.retry_base_delay_ms);

@@ -24,6 +24,10 @@ struct ModelConfig {
   core::ModelInfo model;
   std::optional<provider::ModelPrices> prices;  // when the model is known
   core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
+  // The service's hosted web search is offered (asked for, and the protocol has one).
+  bool web_search = false;
+  // Set when web search was asked for but the protocol has none: the one line saying so.
+  std::string web_search_notice;
   provider::RetryPolicy retry;  // settings.json's "retry" over the defaults
 };
 
@@ -39,6 +43,10 @@ struct ModelConfig {
 // - model: --model, NIB_MODEL, settings.json (when it names this provider or none), the
 //   provider's default (not for a compatible server); otherwise one must be named.
 // - thinking: --thinking, settings.json, off.
+// - web search: --web-search or settings.json's webSearch, where the protocol has a hosted
+//   search (anthropic-messages, openai-responses). Chat Completions has none: the run goes on
+//   without it and web_search_notice says so (a flag that a setting may turn on for every
+//   provider should not stop a local model from working).
 // - retry: settings.json's maxRetries and baseDelayMs over RetryPolicy's defaults.
 // A failure is one or two lines saying how to fix it (exit status 2).
 util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,

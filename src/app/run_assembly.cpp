@@ -80,6 +80,7 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
   loop.provider = &provider;
   loop.model = model.model;
   loop.thinking = model.thinking;
+  loop.web_search = model.web_search;
   loop.tools = &tools;
   loop.cwd = context.cwd;
   const bool offers_skills = tools.find(std::string(extensions::kSkillToolName)) != nullptr;

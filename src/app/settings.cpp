@@ -27,6 +27,7 @@ const json& settings_schema() {
       "provider": {"type": "string", "minLength": 1},
       "model": {"type": "string", "minLength": 1},
       "thinking": {"enum": ["off", "low", "medium", "high"]},
+      "webSearch": {"type": "boolean"},
       "maxTurns": {"type": "integer", "minimum": 1},
       "concurrency": {
         "type": "object",
@@ -174,6 +175,7 @@ void apply_settings(const json& document, Settings& settings) {
   if (document.contains("thinking")) {
     settings.thinking = core::parse_thinking_level(document["thinking"].get<std::string>());
   }
+  if (document.contains("webSearch")) settings.web_search = document["webSearch"].get<bool>();
   if (document.contains("maxTurns")) settings.max_turns = document["maxTurns"].get<int>();
   if (const auto concurrency = document.find("concurrency"); concurrency != document.end()) {
     if (concurrency->contains("tools")) {

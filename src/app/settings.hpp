@@ -40,6 +40,8 @@ struct Settings {
   std::optional<std::string> provider;
   std::optional<std::string> model;
   std::optional<core::ThinkingLevel> thinking;
+  // "webSearch": offer the service's hosted web search (as --web-search does).
+  std::optional<bool> web_search;
   std::optional<int> max_turns;  // "maxTurns": model requests per run (no limit when absent)
   // "concurrency": {"tools": N, "requests": M, "subagents": S}: the process's budget
   // (core/slot_pool.hpp; S subagents at once on each level of nesting, agent/limits.hpp).

@@ -47,8 +47,8 @@ AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_to
 }
 
 ProviderRequest AgentLoop::request_for(const std::vector<Message>& history) const {
-  ProviderRequest next{options_.model, options_.system_prompt, &history, options_.tools->specs(),
-                       options_.thinking};
+  ProviderRequest next{options_.model,          options_.system_prompt, &history,
+                       options_.tools->specs(), options_.thinking,      options_.web_search};
   if (const std::string note = options_.tools->note(); !note.empty()) {
     next.system_prompt += "\n\n" + note;
   }

@@ -25,6 +25,7 @@ struct LoopOptions {
   Provider* provider = nullptr;
   ModelInfo model;
   ThinkingLevel thinking = ThinkingLevel::kOff;
+  bool web_search = false;  // offer the service's hosted web search (ProviderRequest)
   std::string system_prompt;
   const ToolRegistry* tools = nullptr;
   Gate gate;             // optional on_tool_call hook

@@ -65,9 +65,31 @@ std::string assistant_text(const AssistantMessage& message) {
   for (const auto& block : message.blocks) {
     const auto* text = std::get_if<TextBlock>(&block);
     if (text == nullptr || text->text.empty()) continue;
-    if (!first) out += kTextBlockSeparator;
+    if (!first && !text->glued) out += kTextBlockSeparator;
     first = false;
     out += text->text;
+  }
+  return out;
+}
+
+std::vector<WebSearchBlock> web_searches_of(const AssistantMessage& message) {
+  std::vector<WebSearchBlock> searches;
+  for (const auto& block : message.blocks) {
+    if (const auto* search = std::get_if<WebSearchBlock>(&block)) searches.push_back(*search);
+  }
+  return searches;
+}
+
+std::vector<Citation> citations_of(const AssistantMessage& message) {
+  std::vector<Citation> out;
+  for (const auto& block : message.blocks) {
+    const auto* text = std::get_if<TextBlock>(&block);
+    if (text == nullptr) continue;
+    for (const Citation& citation : text->citations) {
+      const bool known = std::any_of(
+          out.begin(), out.end(), [&](const Citation& seen) { return seen.url == citation.url; });
+      if (!known && !citation.url.empty()) out.push_back(citation);
+    }
   }
   return out;
 }

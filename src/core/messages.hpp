@@ -12,8 +12,23 @@
 
 namespace nib::core {
 
+// A source the service cited for a stretch of a reply's text (a hosted web search's result).
+// `replay` is the protocol's own citation object, verbatim (Anthropic's
+// web_search_result_location with its encrypted_index), sent back only to the protocol that
+// produced the reply (AssistantMessage::api); empty when the protocol needs none back.
+struct Citation {
+  std::string url;
+  std::string title;
+  std::string replay;
+};
+
 struct TextBlock {
   std::string text;
+  // Only in replies: the sources the service cited for this text.
+  std::vector<Citation> citations = {};
+  // Only in replies: the text continues the text block before it without a paragraph break
+  // (a service that splits one sentence into blocks to cite parts of it). See assistant_text.
+  bool glued = false;
 };
 
 // An image attachment: base64 data plus its MIME type ("image/png").
@@ -43,7 +58,28 @@ struct ToolCall {
   std::string arguments;
 };
 
-using AssistantBlock = std::variant<TextBlock, ThinkingBlock, ToolCall>;
+// A page a hosted web search found.
+struct WebSearchResult {
+  std::string title;
+  std::string url;
+};
+
+// A web search the service ran itself while it wrote the reply (Anthropic's web_search server
+// tool, the Responses API's web_search tool): not a nib tool, nothing ran locally, and it has
+// no result message of its own. `replay` holds the protocol's own blocks or items for it,
+// verbatim, as one JSON array (Anthropic: the server_tool_use block and its
+// web_search_tool_result, encrypted contents included; Responses: the web_search_call item),
+// which go back unchanged to the protocol that produced the reply (AssistantMessage::api) and
+// to no other.
+struct WebSearchBlock {
+  std::string id;          // the service's id of the search
+  std::string query = {};  // what was searched; empty when the service did not say
+  std::vector<WebSearchResult> results = {};
+  std::string error = {};  // the service's error code when the search failed
+  std::string replay = {};
+};
+
+using AssistantBlock = std::variant<TextBlock, ThinkingBlock, ToolCall, WebSearchBlock>;
 
 enum class StopReason {
   kEndTurn,    // the model finished its reply
@@ -123,12 +159,17 @@ std::vector<ToolCall> tool_calls_of(const AssistantMessage& message);
 // Responses reply, the text on either side of a tool call): a blank line, so that they read as
 // two paragraphs instead of one glued sentence. Assemblers put it into the streamed deltas too.
 inline constexpr std::string_view kTextBlockSeparator = "\n\n";
-// The text of the reply: its non-empty text blocks joined by kTextBlockSeparator.
+// The text of the reply: its non-empty text blocks joined by kTextBlockSeparator (a glued
+// block directly, without it).
 std::string assistant_text(const AssistantMessage& message);
 // True for a reply that ended normally (kEndTurn) with neither text (whitespace does not count)
 // nor tool calls. The model said nothing, which is worth telling the user: often the service
 // sent its answer in a form that was not understood.
 bool is_empty_reply(const AssistantMessage& message);
+// The reply's hosted web searches, in order.
+std::vector<WebSearchBlock> web_searches_of(const AssistantMessage& message);
+// The distinct sources the reply's text cites, in the order of their first citation.
+std::vector<Citation> citations_of(const AssistantMessage& message);
 const char* stop_reason_name(StopReason reason);
 // "rate_limited", "overloaded", "server", "connection", "context_overflow", "other", "none".
 const char* error_kind_name(ErrorKind kind);

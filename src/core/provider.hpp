@@ -39,6 +39,9 @@ struct ProviderRequest {
   const std::vector<Message>* messages = nullptr;
   std::vector<ToolSpec> tools;
   ThinkingLevel thinking = ThinkingLevel::kOff;
+  // Offer the service's hosted web search (a protocol without one ignores it): the service
+  // searches while it writes the reply, which then holds WebSearchBlocks.
+  bool web_search = false;
 };
 
 // Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent,

@@ -116,11 +116,36 @@ bool replayable(const core::ThinkingBlock& thinking, const core::AssistantMessag
   return message.api == kAnthropicApi && !thinking.signature.empty();
 }
 
+// A reply's text block; its citations only go back to the protocol that made them.
+json reply_text_block(const core::TextBlock& text, bool own) {
+  json block = text_block(text.text);
+  if (!own) return block;
+  json citations = json::array();
+  for (const core::Citation& citation : text.citations) {
+    json kept = util::parse_untrusted_json(citation.replay);
+    if (kept.is_object()) citations.push_back(std::move(kept));
+  }
+  if (!citations.empty()) block["citations"] = std::move(citations);
+  return block;
+}
+
+// A hosted search's blocks as the service sent them: only the whole pair, and only to this
+// protocol (the service rejects a server_tool_use without its result).
+void append_search(const core::WebSearchBlock& search, bool own, json& blocks) {
+  if (!own) return;
+  json replay = util::parse_untrusted_json(search.replay);
+  if (!replay.is_array() || replay.size() != 2) return;
+  for (json& block : replay) blocks.push_back(std::move(block));
+}
+
 json assistant_blocks(const core::AssistantMessage& message) {
+  const bool own = message.api == kAnthropicApi;
   json blocks = json::array();
   for (const auto& block : message.blocks) {
     if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-      if (!is_blank(text->text)) blocks.push_back(text_block(text->text));
+      if (!is_blank(text->text)) blocks.push_back(reply_text_block(*text, own));
+    } else if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
+      append_search(*search, own, blocks);
     } else if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
       if (!replayable(*thinking, message)) continue;
       if (thinking->redacted) {
@@ -323,8 +348,13 @@ json build_anthropic_request(const core::ProviderRequest& request) {
     ++breakpoints;
     body["system"] = json::array({std::move(system)});
   }
-  if (!request.tools.empty()) {
+  if (!request.tools.empty() || request.web_search) {
     json tools = tool_specs(request.tools);
+    if (request.web_search) {
+      tools.push_back({{"type", kAnthropicWebSearchToolType},
+                       {"name", kAnthropicWebSearchToolName},
+                       {"max_uses", kAnthropicWebSearchMaxUses}});
+    }
     tools.back()["cache_control"] = cache_breakpoint();
     ++breakpoints;
     body["tools"] = std::move(tools);

@@ -37,6 +37,13 @@ inline constexpr int kThinkingAnswerReserveTokens = 4096;
 
 // The service accepts at most this many cache_control breakpoints in one request.
 inline constexpr std::size_t kMaxCacheBreakpoints = 4;
+// The hosted web search server tool (offered when ProviderRequest::web_search is set), in the
+// version the web search tool documentation names, and the most searches one request may run:
+// enough for a question that needs a few angles, few enough that a runaway turn stays cheap
+// (each search is billed).
+inline constexpr const char* kAnthropicWebSearchToolType = "web_search_20250305";
+inline constexpr const char* kAnthropicWebSearchToolName = "web_search";
+inline constexpr int kAnthropicWebSearchMaxUses = 5;
 // Tool-use ids must match ^[a-zA-Z0-9_-]+$ and are kept to this length.
 inline constexpr std::size_t kMaxToolUseIdBytes = 64;
 
@@ -69,6 +76,12 @@ std::string anthropic_tool_use_id(const std::string& id);
 // (a prompt after tool results follows them in the same user message); messages left without
 // content (an aborted empty reply, blank text) are skipped. Whitespace-only text is dropped:
 // the service rejects it. A model without image support gets kImageOmittedText instead.
+//
+// Hosted web search: with request.web_search, the tools end with {type: web_search_20250305,
+// name: web_search, max_uses: kAnthropicWebSearchMaxUses}. A WebSearchBlock of a reply of this
+// protocol goes back as its replay (the server_tool_use and web_search_tool_result blocks,
+// unchanged, as the service requires), and cited text with its citations (their
+// encrypted_index included); from another protocol, neither (the text stays, plain).
 //
 // Prompt caching: breakpoints on the last tool, the system prompt, and the last block of the
 // last two user messages (the latest turn, and the previous one, which the previous request

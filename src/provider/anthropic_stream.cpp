@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <utility>
 
+#include "provider/anthropic_request.hpp"
 #include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
+#include "util/json_depth.hpp"
 
 namespace nib::provider {
 namespace {
@@ -56,6 +58,11 @@ bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
     }
   } else if (type == "content_block_delta") {
     on_block_delta(payload);
+  } else if (type == "content_block_stop") {
+    if (const json* index = find_field(payload, "index");
+        index != nullptr && index->is_number_integer()) {
+      finish_search_input(index->get<long long>());
+    }
   } else if (type == "message_delta") {
     on_message_delta(payload);
   } else if (type == "message_stop") {
@@ -65,8 +72,8 @@ bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
     on_error(payload);
     return false;
   }
-  // content_block_stop needs no action (a block is whole when it stops receiving deltas);
-  // ping keeps the connection alive; the service may add event types at any time.
+  // Other blocks are whole when they stop receiving deltas; ping keeps the connection alive; the
+  // service may add event types at any time.
   return true;
 }
 
@@ -75,6 +82,7 @@ void AnthropicStreamAssembler::on_message_start(const json& payload) {
     // The attempt so far was abandoned; this message replaces it.
     reply_.restart();
     by_index_.clear();
+    searches_.clear();
     stop_reason_.reset();
     usage_ = {};
   }
@@ -93,13 +101,21 @@ void AnthropicStreamAssembler::start_block(long long index, const json& block) {
   const std::string type = string_field(block, "type");
   OpenBlock open;
   if (type == "text") {
-    open.position = reply_.start_text();
+    const bool glued = reply_.size() > 0 &&
+                       std::holds_alternative<core::TextBlock>(reply_.block(reply_.size() - 1));
+    open.position = reply_.start_text(glued);
     reply_.append_text(open.position, string_field(block, "text"));
+    if (const json* citations = find_field(block, "citations");
+        citations != nullptr && citations->is_array()) {
+      for (const json& citation : *citations) add_citation(open.position, citation);
+    }
   } else if (type == "thinking") {
+    open.kind = Kind::kThinking;
     open.position = reply_.start_thinking(string_field(block, "signature"));
     reply_.append_thinking(open.position, string_field(block, "thinking"));
   } else if (type == "redacted_thinking") {
     // The reasoning is encrypted: nothing to show, but `data` must go back with the history.
+    open.kind = Kind::kThinking;
     open.position = reply_.start_thinking(string_field(block, "data"), true);
   } else if (type == "tool_use") {
     // The service starts with "input": {} and streams the input; a server that does not
@@ -110,13 +126,87 @@ void AnthropicStreamAssembler::start_block(long long index, const json& block) {
       arguments = dump(*input);
       open.input_from_start = true;
     }
-    open.is_call = true;
+    open.kind = Kind::kCall;
     open.position =
         reply_.start_call(string_field(block, "id"), string_field(block, "name"), arguments);
+  } else if (type == "server_tool_use" &&
+             string_field(block, "name") == kAnthropicWebSearchToolName) {
+    start_search(open, block);
   } else {
-    return;  // server tool blocks and types nib does not know
+    if (type == "web_search_tool_result") on_search_result(block);
+    return;  // a whole block, other server tools' blocks and types nib does not know
   }
   by_index_[index] = open;
+}
+
+void AnthropicStreamAssembler::start_search(OpenBlock& open, const json& block) {
+  Search search;
+  const std::string id = string_field(block, "id");
+  // Kept as the service sent it; only its input, streamed like a tool call's (a server that
+  // does not stream it sends it whole here), is filled in when it is whole.
+  search.use = block;
+  if (const json* input = find_field(block, "input"); input == nullptr || !input->is_object()) {
+    search.use["input"] = json::object();
+  }
+  search.position = reply_.start_web_search(core::WebSearchBlock{.id = id});
+  open.kind = Kind::kSearch;
+  open.search_id = id;
+  settle_search(searches_[id] = std::move(search));
+}
+
+void AnthropicStreamAssembler::finish_search_input(long long index) {
+  const auto open = by_index_.find(index);
+  if (open == by_index_.end() || open->second.kind != Kind::kSearch) return;
+  Search& search = searches_[open->second.search_id];
+  if (search.input.empty()) return;
+  json input = util::parse_untrusted_json(search.input);
+  if (input.is_object()) search.use["input"] = std::move(input);
+  search.input.clear();
+  settle_search(search);
+}
+
+void AnthropicStreamAssembler::on_search_result(const json& block) {
+  const std::string id = string_field(block, "tool_use_id");
+  auto found = searches_.find(id);
+  if (found == searches_.end()) {
+    // A result whose search was not announced (a gateway that dropped it): shown, never sent
+    // back, since the service requires the pair.
+    Search lone;
+    lone.position = reply_.start_web_search(core::WebSearchBlock{.id = id});
+    found = searches_.emplace(id, std::move(lone)).first;
+  }
+  found->second.result = block;
+  settle_search(found->second);
+}
+
+// The search's block from what arrived so far: the query from the input, the results (or the
+// error code) from the result block, and the blocks to send back once both are there.
+void AnthropicStreamAssembler::settle_search(const Search& search) {
+  core::WebSearchBlock block;
+  block.id = string_field(search.use, "id");
+  if (block.id.empty()) block.id = string_field(search.result, "tool_use_id");
+  block.query = string_field(object_field(search.use, "input"), "query");
+  if (const json* content = find_field(search.result, "content")) {
+    if (content->is_array()) {
+      for (const json& item : *content) {
+        if (string_field(item, "type") != "web_search_result") continue;
+        block.results.push_back({string_field(item, "title"), string_field(item, "url")});
+      }
+    } else {
+      block.error = string_field(*content, "error_code");
+      if (block.error.empty()) block.error = "unknown_error";
+    }
+  }
+  if (!search.use.is_null() && !search.result.is_null()) {
+    block.replay = dump(json::array({search.use, search.result}));
+  }
+  reply_.set_web_search(search.position, std::move(block));
+}
+
+void AnthropicStreamAssembler::add_citation(std::size_t position, const json& citation) {
+  const std::string url = string_field(citation, "url");
+  if (url.empty()) return;  // a citation of a document nib never sends
+  reply_.add_citation(position, {url, string_field(citation, "title"), dump(citation)});
 }
 
 void AnthropicStreamAssembler::on_block_delta(const json& payload) {
@@ -127,7 +217,19 @@ void AnthropicStreamAssembler::on_block_delta(const json& payload) {
   if (found == by_index_.end()) return;
   OpenBlock& open = found->second;
   const std::string type = string_field(*delta, "type");
-  if (open.is_call) {
+  if (open.kind == Kind::kSearch) {
+    Search& search = searches_[open.search_id];
+    const std::string fragment = string_field(*delta, "partial_json");
+    if (type != "input_json_delta" || fragment.empty()) return;
+    if (search.input.size() + fragment.size() > kMaxSearchInputBytes) {
+      error_ = "the service streamed a web search query longer than " +
+               std::to_string(kMaxSearchInputBytes) + " bytes, so nib stopped reading the reply";
+      return;
+    }
+    search.input += fragment;
+    return;
+  }
+  if (open.kind == Kind::kCall) {
     const std::string fragment = string_field(*delta, "partial_json");
     if (type != "input_json_delta" || fragment.empty()) return;
     if (open.input_from_start) {
@@ -145,6 +247,8 @@ void AnthropicStreamAssembler::on_block_delta(const json& payload) {
     reply_.append_thinking(open.position, string_field(*delta, "thinking"));
   } else if (type == "signature_delta" && std::holds_alternative<core::ThinkingBlock>(block)) {
     reply_.append_signature(open.position, string_field(*delta, "signature"));
+  } else if (type == "citations_delta" && std::holds_alternative<core::TextBlock>(block)) {
+    add_citation(open.position, object_field(*delta, "citation"));
   }
 }
 
@@ -206,13 +310,14 @@ core::AssistantMessage AnthropicStreamAssembler::take_message() {
         "the model declined to continue this reply (stop_reason refusal); rephrase the request "
         "or start a new conversation";
   } else {
-    // end_turn, stop_sequence and tool_use; the calls decide, as for pause_turn (a server-tool
-    // turn that nib, which uses no server tools, ends where it stands).
+    // end_turn, stop_sequence and tool_use; the calls decide, as for pause_turn (a long
+    // server-tool turn the service paused; nib ends it where it stands, with what it holds).
     message.stop_reason = has_calls ? core::StopReason::kToolUse : core::StopReason::kEndTurn;
   }
   message.blocks = reply_.take_blocks();
   message.usage = usage_;
   by_index_.clear();
+  searches_.clear();
   return message;
 }
 

@@ -10,6 +10,15 @@
 // were shown its deltas receive a core::ReplyRestartEvent (see ReplyBuilder::restart) before
 // the new attempt's deltas; the final message holds the new attempt only.
 //
+// The hosted web search (the web_search server tool, when the request offered it) becomes a
+// core::WebSearchBlock: a server_tool_use block (its input streamed as input_json_delta, like a
+// tool call's) opens it, the web_search_tool_result block with its tool_use_id completes it
+// (its `content` a list of web_search_result items, or an error object), and its `replay`
+// holds both blocks as the service sent them. Text blocks keep their citations (from
+// citations_delta, or whole in content_block_start), and a text block that directly follows
+// another continues it (core::TextBlock::glued): the service splits a cited sentence into
+// blocks.
+//
 // Not thread-safe: one assembler belongs to one stream, fed from one thread.
 
 #include <cstddef>
@@ -25,6 +34,10 @@
 #include "provider/sse_parser.hpp"
 
 namespace nib::provider {
+
+// The most input text one hosted web search may stream (its query): far above any real query,
+// and a bound for a stream that never ends one.
+inline constexpr std::size_t kMaxSearchInputBytes = 64 * 1024;
 
 class AnthropicStreamAssembler : public StreamAssembler {
  public:
@@ -55,17 +68,32 @@ class AnthropicStreamAssembler : public StreamAssembler {
 
  private:
   // Where a content block of the reply went; by_index_ maps the service's `index` to it.
+  enum class Kind { kText, kThinking, kCall, kSearch };
   struct OpenBlock {
     std::size_t position = 0;  // in reply_ (for a tool_use block, its call position)
-    bool is_call = false;
+    Kind kind = Kind::kText;
+    std::string search_id;  // a kSearch block's server_tool_use id
     // The call's input came whole with content_block_start (servers that do not stream it);
     // streamed fragments, if any follow, replace it.
     bool input_from_start = false;
+  };
+  // A hosted web search while its blocks arrive: the server_tool_use block as the service sent
+  // it (its `input` set once the streamed input is whole) and the input text streamed so far.
+  struct Search {
+    std::size_t position = 0;  // in reply_
+    nlohmann::json use;
+    std::string input;
+    nlohmann::json result;  // the web_search_tool_result block, once it arrived
   };
 
   bool read_event(const SseEvent& event);
   void on_message_start(const nlohmann::json& payload);
   void start_block(long long index, const nlohmann::json& block);
+  void start_search(OpenBlock& open, const nlohmann::json& block);
+  void finish_search_input(long long index);
+  void on_search_result(const nlohmann::json& block);
+  void settle_search(const Search& search);
+  void add_citation(std::size_t position, const nlohmann::json& citation);
   void on_block_delta(const nlohmann::json& payload);
   void on_message_delta(const nlohmann::json& payload);
   void on_error(const nlohmann::json& payload);
@@ -73,6 +101,7 @@ class AnthropicStreamAssembler : public StreamAssembler {
 
   ReplyBuilder reply_;
   std::map<long long, OpenBlock> by_index_;
+  std::map<std::string, Search> searches_;  // by the server_tool_use id
   std::optional<std::string> stop_reason_;
   core::Usage usage_;
   std::string error_;

@@ -42,7 +42,7 @@ void add_assistant(const core::AssistantMessage& message, json& messages) {
   json calls = json::array();
   for (const auto& block : message.blocks) {
     if (const auto* part = std::get_if<core::TextBlock>(&block)) {
-      if (has_text) text += '\n';
+      if (has_text && !part->glued) text += '\n';  // a glued block continues the sentence
       text += part->text;
       has_text = true;
     } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <optional>
 #include <variant>
 
 #include "provider/openai_chat_request.hpp"
 #include "provider/openai_responses.hpp"
+#include "util/json_depth.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -54,12 +56,15 @@ bool followed_by_output(const std::vector<core::AssistantBlock>& blocks, std::si
                        if (const auto* text = std::get_if<core::TextBlock>(&block)) {
                          return !text->text.empty();  // an empty text is not sent
                        }
+                       if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
+                         return !search->replay.empty();
+                       }
                        return std::holds_alternative<core::ToolCall>(block);
                      });
 }
 
 void add_assistant(const core::AssistantMessage& message, json& input) {
-  const bool own_reasoning = message.api == kOpenAIResponsesApi;
+  const bool own_protocol = message.api == kOpenAIResponsesApi;
   for (std::size_t position = 0; position < message.blocks.size(); ++position) {
     const auto& block = message.blocks[position];
     if (const auto* text = std::get_if<core::TextBlock>(&block)) {
@@ -73,7 +78,10 @@ void add_assistant(const core::AssistantMessage& message, json& input) {
                        {"call_id", responses_call_id(call->id)},
                        {"name", call->name},
                        {"arguments", call->arguments}});
-    } else if (own_reasoning && followed_by_output(message.blocks, position)) {
+    } else if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
+      json item = own_protocol ? util::parse_untrusted_json(search->replay) : json();
+      if (item.is_object()) input.push_back(std::move(item));
+    } else if (own_protocol && followed_by_output(message.blocks, position)) {
       json item = decode_reasoning_signature(std::get<core::ThinkingBlock>(block).signature);
       if (!item.is_null()) input.push_back(std::move(item));
     }
@@ -136,6 +144,23 @@ std::uint64_t fnv1a(const std::string& text) {
   return hash;
 }
 
+// The output item's type and the named fields it has (null ones left out); null when `item`
+// is not an object of that type.
+json item_fields(const json& item, const char* type, std::initializer_list<const char*> names) {
+  if (!item.is_object() || item.value("type", json()) != type) return nullptr;
+  json kept = {{"type", type}};
+  for (const char* name : names) {
+    if (const auto field = item.find(name); field != item.end() && !field->is_null()) {
+      kept[name] = *field;
+    }
+  }
+  return kept;
+}
+
+std::string compact(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
 
 std::string responses_call_id(const std::string& id) {
@@ -146,16 +171,16 @@ std::string responses_call_id(const std::string& id) {
   return id.substr(0, keep) + "_" + hash;
 }
 
+std::string encode_web_search_replay(const json& item) {
+  const json kept = item_fields(item, "web_search_call", {"id", "status", "action"});
+  return kept.is_null() ? std::string() : compact(kept);
+}
+
 std::string encode_reasoning_signature(const json& item) {
-  if (!item.is_object() || item.value("type", json()) != "reasoning") return {};
-  json kept = {{"type", "reasoning"}};
-  for (const char* name : {"id", "summary", "encrypted_content"}) {
-    if (const auto field = item.find(name); field != item.end() && !field->is_null()) {
-      kept[name] = *field;
-    }
-  }
+  json kept = item_fields(item, "reasoning", {"id", "summary", "encrypted_content"});
+  if (kept.is_null()) return {};
   if (!kept.contains("summary")) kept["summary"] = json::array();  // required on input
-  return kept.dump(-1, ' ', false, json::error_handler_t::replace);
+  return compact(kept);
 }
 
 json decode_reasoning_signature(const std::string& signature) {
@@ -191,12 +216,18 @@ json build_responses_request(const core::ProviderRequest& request) {
                // nib keeps the history itself and sends it whole each turn.
                {"store", false}};
   if (!request.system_prompt.empty()) body["instructions"] = request.system_prompt;
-  if (!request.tools.empty()) body["tools"] = tool_specs(request.tools);
+  json include = json::array();
+  if (!request.tools.empty() || request.web_search) body["tools"] = tool_specs(request.tools);
+  if (request.web_search) {
+    body["tools"].push_back({{"type", "web_search"}});
+    include.push_back("web_search_call.action.sources");
+  }
   if (request.model.max_output_tokens > 0) {
     body["max_output_tokens"] = request.model.max_output_tokens;
   }
+  if (request.model.reasoning) include.push_back("reasoning.encrypted_content");
+  if (!include.empty()) body["include"] = std::move(include);
   if (request.model.reasoning) {
-    body["include"] = json::array({"reasoning.encrypted_content"});
     if (const auto effort = reasoning_effort(request.thinking)) {
       body["reasoning"] = {{"effort", *effort}, {"summary", "auto"}};
     }

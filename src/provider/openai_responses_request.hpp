@@ -30,8 +30,13 @@ inline constexpr std::size_t kMaxCallIdLength = 64;
 // - each tool result -> a `function_call_output` with its text; images from tool results,
 //   which that item cannot carry, follow in one user message after the batch's outputs, each
 //   group introduced by a line naming its call.
+// - each web search of a reply of this protocol -> its web_search_call item, as the service
+//   sent it (core::WebSearchBlock::replay): the service requires it back with its id.
 // Tool call ids go through responses_call_id(), the same for a call and its result.
 // Non-vision models (supports_images == false) get kImageOmittedText instead of each image.
+//
+// With request.web_search, the tools end with the hosted {type: web_search}, and include asks
+// for web_search_call.action.sources (the pages each search found, which nib shows).
 //
 // Reasoning models (request.model.reasoning) also get include:["reasoning.encrypted_content"]
 // (store:false returns reasoning only that way, and replay needs it) and, unless thinking is
@@ -45,6 +50,11 @@ nlohmann::json build_responses_request(const core::ProviderRequest& request);
 // characters, otherwise its first characters plus a hash of the whole id, kMaxCallIdLength
 // bytes in all (deterministic, so a call and its result still match).
 std::string responses_call_id(const std::string& id);
+
+// The WebSearchBlock replay of a web_search_call output item: the compact JSON text of its
+// `type`, `id`, `status` and `action` (the fields of the input item). Empty when `item` is not
+// a web_search_call object.
+std::string encode_web_search_replay(const nlohmann::json& item);
 
 // The ThinkingBlock signature of a reasoning output item: the compact JSON text of the item's
 // `type`, `id`, `summary` and `encrypted_content` (the fields replay needs; `status` and

@@ -39,6 +39,12 @@ std::string part_texts(const json& item, const char* list, std::initializer_list
   return out;
 }
 
+// The output item types the assembler turns into blocks.
+bool known_item_type(const std::string& type) {
+  return type == "message" || type == "function_call" || type == "reasoning" ||
+         type == "web_search_call";
+}
+
 }  // namespace
 
 ResponsesStreamAssembler::ResponsesStreamAssembler(core::DeltaSink on_delta)
@@ -146,6 +152,9 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::add_item(const std::st
     item.block = reply_.start_text();
   } else if (type == "reasoning") {
     item.block = reply_.start_thinking();
+  } else if (type == "web_search_call") {
+    item.block = reply_.start_web_search(
+        core::WebSearchBlock{.id = string_field(object_field(payload, "item"), "id")});
   } else {
     const json& announced = object_field(payload, "item");
     item.block =
@@ -166,7 +175,7 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::add_item(const std::st
 
 void ResponsesStreamAssembler::on_item_added(const json& payload) {
   const std::string type = string_field(object_field(payload, "item"), "type");
-  if (type != "message" && type != "function_call" && type != "reasoning") return;
+  if (!known_item_type(type)) return;
   if (find_item(payload) != nullptr) return;  // already started by an early delta
   add_item(type, payload);
 }
@@ -176,10 +185,13 @@ void ResponsesStreamAssembler::on_item_added(const json& payload) {
 void ResponsesStreamAssembler::on_item_done(const json& payload) {
   const json& done = object_field(payload, "item");
   const std::string type = string_field(done, "type");
-  if (type != "message" && type != "function_call" && type != "reasoning") return;
+  if (!known_item_type(type)) return;
   Item& item = item_for(payload, type);
   if (type == "message") {
     reply_.settle_text(item.block, part_texts(done, "content", {"output_text", "refusal"}, ""));
+    add_citations(item.block, done);
+  } else if (type == "web_search_call") {
+    settle_web_search(item, done);
   } else if (type == "reasoning") {
     const auto& thinking = std::get<core::ThinkingBlock>(reply_.block(item.block));
     if (thinking.text.empty()) {
@@ -191,6 +203,38 @@ void ResponsesStreamAssembler::on_item_done(const json& payload) {
     reply_.name_call(item.block, string_field(done, "call_id"), string_field(done, "name"));
     if (done.contains("arguments")) {
       reply_.settle_arguments(item.block, string_field(done, "arguments"));
+    }
+  }
+}
+
+void ResponsesStreamAssembler::settle_web_search(const Item& item, const json& done) {
+  core::WebSearchBlock search;
+  search.id = string_field(done, "id");
+  const json& action = object_field(done, "action");
+  search.query = string_field(action, "query");
+  if (const json* sources = find_field(action, "sources"); sources && sources->is_array()) {
+    for (const json& source : *sources) {
+      const std::string url = string_field(source, "url");
+      if (!url.empty()) search.results.push_back({string_field(source, "title"), url});
+    }
+  }
+  if (string_field(done, "status") == "failed") search.error = "failed";
+  search.replay = encode_web_search_replay(done);
+  reply_.set_web_search(item.block, std::move(search));
+}
+
+// The url_citation annotations of a finished message's output_text parts. The service needs
+// none back (the text goes back plain), so they keep no replay.
+void ResponsesStreamAssembler::add_citations(std::size_t block, const json& done) {
+  const json* parts = find_field(done, "content");
+  if (parts == nullptr || !parts->is_array()) return;
+  for (const json& part : *parts) {
+    const json* annotations = find_field(part, "annotations");
+    if (annotations == nullptr || !annotations->is_array()) continue;
+    for (const json& annotation : *annotations) {
+      const std::string url = string_field(annotation, "url");
+      if (string_field(annotation, "type") != "url_citation" || url.empty()) continue;
+      reply_.add_citation(block, {url, string_field(annotation, "title"), ""});
     }
   }
 }

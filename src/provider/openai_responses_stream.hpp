@@ -7,6 +7,10 @@
 // is the model's answer in prose), a `function_call` item -> one ToolCall (id = call_id), a
 // `reasoning` item -> one ThinkingBlock whose text is the reasoning summary (parts separated
 // by a blank line) and whose signature is encode_reasoning_signature() of the finished item.
+// A `web_search_call` item (the hosted web search) -> one core::WebSearchBlock: its query from
+// the finished item's action, its results from action.sources, its replay
+// encode_web_search_replay() of the finished item; the web_search_call progress events add
+// nothing. A finished message's url_citation annotations become its text block's citations.
 // Other item kinds (hosted tools nib does not request) are ignored. A finished item
 // (response.output_item.done) is authoritative: its text and arguments win over the deltas.
 // Two message items (commentary, then the answer) stay two text blocks, set apart in the
@@ -62,7 +66,7 @@ class ResponsesStreamAssembler : public StreamAssembler {
  private:
   // One output item of the reply and the block its content goes to.
   struct Item {
-    std::string type;            // "message", "function_call" or "reasoning"
+    std::string type;            // "message", "function_call", "reasoning" or "web_search_call"
     std::size_t block = 0;       // position in reply_ (for a function_call, its call position)
     std::string reasoning_part;  // the reasoning part the latest delta belonged to
   };
@@ -74,6 +78,8 @@ class ResponsesStreamAssembler : public StreamAssembler {
   Item& add_item(const std::string& type, const nlohmann::json& payload);
   void on_item_added(const nlohmann::json& payload);
   void on_item_done(const nlohmann::json& payload);
+  void settle_web_search(const Item& item, const nlohmann::json& done);
+  void add_citations(std::size_t block, const nlohmann::json& done);
   void add_reasoning(Item& item, const std::string& part, const std::string& text);
   void on_response_end(const std::string& type, const nlohmann::json& payload);
   void add_unstreamed_items(const nlohmann::json& response);

@@ -4,6 +4,18 @@
 #include "util/byte_size.hpp"
 
 namespace nib::provider {
+namespace {
+
+std::size_t held_size(const core::WebSearchBlock& search) {
+  std::size_t size =
+      search.id.size() + search.query.size() + search.error.size() + search.replay.size();
+  for (const core::WebSearchResult& result : search.results) {
+    size += result.title.size() + result.url.size();
+  }
+  return size;
+}
+
+}  // namespace
 
 ReplyBuilder::ReplyBuilder(core::DeltaSink on_delta, std::size_t max_bytes)
     : on_delta_(std::move(on_delta)), max_bytes_(max_bytes) {}
@@ -28,9 +40,26 @@ void ReplyBuilder::emit(const core::Event& event) {
   if (on_delta_) on_delta_(event);
 }
 
-std::size_t ReplyBuilder::start_text() {
-  blocks_.emplace_back(core::TextBlock{});
+std::size_t ReplyBuilder::start_text(bool glued) {
+  blocks_.emplace_back(core::TextBlock{.text = {}, .citations = {}, .glued = glued});
   return blocks_.size() - 1;
+}
+
+std::size_t ReplyBuilder::start_web_search(core::WebSearchBlock search) {
+  blocks_.emplace_back(core::WebSearchBlock{});
+  set_web_search(blocks_.size() - 1, std::move(search));
+  return blocks_.size() - 1;
+}
+
+void ReplyBuilder::set_web_search(std::size_t block, core::WebSearchBlock search) {
+  auto& held = std::get<core::WebSearchBlock>(blocks_[block]);
+  if (hold(held_size(search), held_size(held))) held = std::move(search);
+}
+
+void ReplyBuilder::add_citation(std::size_t block, core::Citation citation) {
+  const std::size_t size = citation.url.size() + citation.title.size() + citation.replay.size();
+  if (!hold(size)) return;
+  std::get<core::TextBlock>(blocks_[block]).citations.push_back(std::move(citation));
 }
 
 std::size_t ReplyBuilder::start_thinking(std::string_view signature, bool redacted) {
@@ -55,10 +84,11 @@ std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
 }
 
 void ReplyBuilder::append_text(std::size_t block, std::string_view text) {
-  auto& held = std::get<core::TextBlock>(blocks_[block]).text;
+  auto& text_block = std::get<core::TextBlock>(blocks_[block]);
+  auto& held = text_block.text;
   if (text.empty() || !hold(text.size())) return;
   std::string delta;
-  if (held.empty() && text_shown_) delta = core::kTextBlockSeparator;
+  if (held.empty() && text_shown_ && !text_block.glued) delta = core::kTextBlockSeparator;
   delta += text;
   held += text;
   text_shown_ = true;

@@ -26,8 +26,9 @@ class ReplyBuilder {
  public:
   explicit ReplyBuilder(core::DeltaSink on_delta, std::size_t max_bytes = kMaxReplyBytes);
 
-  // New blocks at the end of the reply; each returns the new block's position.
-  std::size_t start_text();
+  // New blocks at the end of the reply; each returns the new block's position. A glued text
+  // block continues the text before it: no separator goes into its deltas.
+  std::size_t start_text(bool glued = false);
   std::size_t start_thinking(std::string_view signature = {}, bool redacted = false);
   // A tool call. Its first delta (the call's position, id, name and `arguments`) is passed on
   // at once. Returns the call's position among the reply's calls.
@@ -45,6 +46,12 @@ class ReplyBuilder {
   // call's id and name (and no fragment) when it filled either in: a call announced without
   // them (a Responses argument delta before its item) is named that way.
   void name_call(std::size_t call, std::string_view id, std::string_view name);
+  // A hosted web search (nothing is passed on: sinks see it with the finished message), and
+  // its later, fuller state replacing what it held.
+  std::size_t start_web_search(core::WebSearchBlock search);
+  void set_web_search(std::size_t block, core::WebSearchBlock search);
+  // A source the service cited for a text block's text; nothing is passed on.
+  void add_citation(std::size_t block, core::Citation citation);
   // Replaces a call's arguments; nothing is passed on.
   void replace_arguments(std::size_t call, std::string_view arguments);
 
@@ -69,9 +76,9 @@ class ReplyBuilder {
   // when a delta had been passed on already, so that sinks discard what they showed.
   void restart();
 
-  // The blocks, without those that received nothing (a text block without text, a thinking
-  // block with neither text nor signature), tool calls made usable by complete_tool_calls().
-  // The builder is empty afterwards.
+  // The blocks (web searches always kept), without those that received nothing (a text block
+  // without text, a thinking block with neither text nor signature), tool calls made usable by
+  // complete_tool_calls(). The builder is empty afterwards.
   std::vector<core::AssistantBlock> take_blocks();
 
  private:

@@ -50,6 +50,9 @@ std::int64_t estimate_tokens(const core::Message& message) {
         bytes += static_cast<std::int64_t>(text->text.size());
       } else if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
         bytes += static_cast<std::int64_t>(thinking->text.size() + thinking->signature.size());
+      } else if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
+        // What goes back to the service: the replay holds the query and the results.
+        bytes += static_cast<std::int64_t>(search->replay.size());
       } else {
         const auto& call = std::get<core::ToolCall>(block);
         bytes += static_cast<std::int64_t>(call.name.size() + call.arguments.size());

@@ -35,9 +35,38 @@ json content_json(const core::Content& content) {
   return out;
 }
 
+json text_block_json(const core::TextBlock& text) {
+  json out = {{"type", "text"}, {"text", text.text}};
+  if (text.glued) out["glued"] = true;
+  if (text.citations.empty()) return out;
+  json citations = json::array();
+  for (const core::Citation& citation : text.citations) {
+    json entry = {{"url", citation.url}, {"title", citation.title}};
+    if (!citation.replay.empty()) entry["replay"] = citation.replay;
+    citations.push_back(std::move(entry));
+  }
+  out["citations"] = std::move(citations);
+  return out;
+}
+
+json web_search_json(const core::WebSearchBlock& search) {
+  json results = json::array();
+  for (const core::WebSearchResult& result : search.results) {
+    results.push_back({{"title", result.title}, {"url", result.url}});
+  }
+  json out = {{"type", "web_search"},
+              {"id", search.id},
+              {"query", search.query},
+              {"results", std::move(results)}};
+  if (!search.error.empty()) out["error"] = search.error;
+  if (!search.replay.empty()) out["replay"] = search.replay;
+  return out;
+}
+
 json assistant_block_json(const core::AssistantBlock& block) {
-  if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-    return {{"type", "text"}, {"text", text->text}};
+  if (const auto* text = std::get_if<core::TextBlock>(&block)) return text_block_json(*text);
+  if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
+    return web_search_json(*search);
   }
   if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
     json out = {{"type", "thinking"}, {"text", thinking->text}, {"signature", thinking->signature}};
@@ -141,6 +170,13 @@ class ObjectReader {
     return *value;
   }
 
+  // nullptr when absent.
+  const json* optional_array(const char* name) const {
+    const json* value = find(name);
+    if (value != nullptr && !value->is_array()) fail_at(path(name), "expected an array");
+    return value;
+  }
+
   const json& required_object(const char* name) const {
     const json* value = find(name);
     if (value == nullptr) fail_at(path(name), "missing");
@@ -188,9 +224,42 @@ core::Content decode_content(const ObjectReader& parent, const char* name) {
   return content;
 }
 
+// The objects of the optional array `name`, each read by `read`.
+template <typename Read>
+void for_each_object(const ObjectReader& parent, const char* name, const Read& read) {
+  const json* array = parent.optional_array(name);
+  if (array == nullptr) return;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    read(ObjectReader((*array)[i], element_path(parent.path(name), i)));
+  }
+}
+
+core::TextBlock decode_text_block(const ObjectReader& block) {
+  core::TextBlock text{block.required_string("text")};
+  text.glued = block.optional_bool("glued");
+  for_each_object(block, "citations", [&text](const ObjectReader& citation) {
+    text.citations.push_back({citation.required_string("url"), citation.optional_string("title"),
+                              citation.optional_string("replay")});
+  });
+  return text;
+}
+
+core::WebSearchBlock decode_web_search(const ObjectReader& block) {
+  core::WebSearchBlock search;
+  search.id = block.optional_string("id");
+  search.query = block.optional_string("query");
+  search.error = block.optional_string("error");
+  search.replay = block.optional_string("replay");
+  for_each_object(block, "results", [&search](const ObjectReader& result) {
+    search.results.push_back({result.optional_string("title"), result.required_string("url")});
+  });
+  return search;
+}
+
 core::AssistantBlock decode_assistant_block(const ObjectReader& block) {
   const std::string type = block.required_string("type");
-  if (type == "text") return core::TextBlock{block.required_string("text")};
+  if (type == "text") return decode_text_block(block);
+  if (type == "web_search") return decode_web_search(block);
   if (type == "thinking") {
     return core::ThinkingBlock{block.optional_string("text"), block.optional_string("signature"),
                                block.optional_bool("redacted")};

@@ -5,6 +5,7 @@
 
 #include "ui/stream_json.hpp"
 #include "ui/tool_summary.hpp"
+#include "ui/web_search_summary.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
 #include "util/secret_redaction.hpp"
@@ -104,6 +105,12 @@ void PrintOutput::on_event(const core::Event& event) {
   }
   if (format_ == PrintFormat::kStreamJson) {
     write(out_, json_line(event));
+    if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
+      for (const core::WebSearchBlock& search : core::web_searches_of(end->message)) {
+        write(out_, to_json(search).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                        '\n');
+      }
+    }
     return;
   }
   if (const auto* retry = std::get_if<core::RetryEvent>(&event)) {
@@ -117,6 +124,10 @@ void PrintOutput::on_event(const core::Event& event) {
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event);
       end != nullptr && core::is_empty_reply(end->message)) {
     write(err_, "nib: the model returned an empty reply\n");
+  }
+  if (const auto* end = std::get_if<core::MessageEndEvent>(&event);
+      end != nullptr && format_ == PrintFormat::kText) {
+    for (const std::string& line : web_search_lines(end->message)) write(err_, line + '\n');
   }
 }
 

@@ -9,12 +9,15 @@
 //   reply that the service started over (core::ReplyRestartEvent) after live text was written
 //   gets a note on `err` that the text before it was abandoned. A reply that ended with nothing
 //   in it (core::is_empty_reply) gets a note on `err`, in the json format too.
+//   A reply's hosted web searches and cited sources get a line each on `err` when it ends
+//   (ui/web_search_summary.hpp).
 //   When the run ends, one summary line on `err`: turns, tokens and, with prices, the cost,
 //   subagents' included. A subagent's finished tool calls get a line each on `err`, indented by
 //   its depth and named by its agent id; its text is not written (its answer is the task
 //   call's result).
 // - json: one JSON object on `out` when the run ends (the "result" line plus "result" text).
-// - stream-json: every event as one JSON line on `out`, as it happens, subagents' included.
+// - stream-json: every event as one JSON line on `out`, as it happens, subagents' included;
+//   after a message_end, one {"type": "web_search", ...} line per hosted search in the reply.
 //   The result line (json and stream-json) carries "subagents" (runs, usage) when there were any.
 // With a cost function, each message_end and the result carry "cost_usd". The values of the keys
 // nib holds (util/secret_redaction.hpp) are replaced in everything written.

@@ -10,8 +10,18 @@ namespace {
 using nlohmann::json;
 
 json assistant_block_json(const AssistantBlock& block) {
-  if (const auto* text = std::get_if<TextBlock>(&block))
-    return {{"type", "text"}, {"text", text->text}};
+  if (const auto* text = std::get_if<TextBlock>(&block)) {
+    json out = {{"type", "text"}, {"text", text->text}};
+    if (!text->citations.empty()) {
+      json citations = json::array();
+      for (const Citation& citation : text->citations) {
+        citations.push_back({{"url", citation.url}, {"title", citation.title}});
+      }
+      out["citations"] = std::move(citations);
+    }
+    return out;
+  }
+  if (const auto* search = std::get_if<WebSearchBlock>(&block)) return to_json(*search);
   if (const auto* thinking = std::get_if<ThinkingBlock>(&block)) {
     return {{"type", "thinking"}, {"text", thinking->text}, {"signature", thinking->signature}};
   }
@@ -40,6 +50,19 @@ json to_json(const ContentBlock& block) {
 json to_json(const Content& content) {
   json out = json::array();
   for (const auto& block : content) out.push_back(to_json(block));
+  return out;
+}
+
+json to_json(const WebSearchBlock& search) {
+  json results = json::array();
+  for (const WebSearchResult& result : search.results) {
+    results.push_back({{"title", result.title}, {"url", result.url}});
+  }
+  json out = {{"type", "web_search"},
+              {"id", search.id},
+              {"query", search.query},
+              {"results", std::move(results)}};
+  if (!search.error.empty()) out["error"] = search.error;
   return out;
 }
 

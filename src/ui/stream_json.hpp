@@ -14,6 +14,11 @@ namespace nib::ui {
 nlohmann::json to_json(const core::ContentBlock& block);
 nlohmann::json to_json(const core::Content& content);
 nlohmann::json to_json(const core::Usage& usage);
+// A hosted web search: {"type": "web_search", "id", "query", "results": [{"title", "url"}],
+// "error" (only when it failed)}; in a message's content as a block of that type, and as a line
+// of its own after the message_end. A text block with citations carries
+// "citations": [{"url", "title"}].
+nlohmann::json to_json(const core::WebSearchBlock& search);
 nlohmann::json to_json(const core::ToolResult& result);
 nlohmann::json to_json(const core::Message& message);
 // [{"content": "Add the parser", "status": "in_progress"}, ...]

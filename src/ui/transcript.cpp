@@ -4,6 +4,7 @@
 
 #include "ui/markdown.hpp"
 #include "ui/tool_summary.hpp"
+#include "ui/web_search_summary.hpp"
 #include "util/secret_redaction.hpp"
 
 namespace nib::ui {
@@ -156,6 +157,7 @@ void Transcript::on_message_end(const core::AssistantMessage& message) {
   if (core::is_empty_reply(message)) {
     add_notice("The model returned an empty reply.", NoticeKind::kWarning);
   }
+  add_web_searches(message);
 }
 
 void Transcript::on_reply_restart() {
@@ -211,6 +213,11 @@ void Transcript::on_run_end(const core::RunEndEvent& end) {
   }
 }
 
+void Transcript::add_web_searches(const core::AssistantMessage& message) {
+  for (std::string& line : web_search_lines(message))
+    add_notice(std::move(line), NoticeKind::kInfo);
+}
+
 void Transcript::add_history(const std::vector<core::Message>& messages) {
   for (const core::Message& message : messages) {
     if (const auto* user = std::get_if<core::UserMessage>(&message)) {
@@ -219,7 +226,12 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
       message_start_ = items_.size();
       for (const core::AssistantBlock& block : reply->blocks) {
         if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-          items_.emplace_back(AssistantItem{text->text, false});
+          auto* before = items_.empty() ? nullptr : std::get_if<AssistantItem>(&items_.back());
+          if (text->glued && before != nullptr && items_.size() > message_start_) {
+            before->markdown += text->text;  // one sentence the service split to cite it
+          } else {
+            items_.emplace_back(AssistantItem{text->text, false});
+          }
         } else if (const auto* thought = std::get_if<core::ThinkingBlock>(&block)) {
           if (!thought->text.empty()) items_.emplace_back(ThinkingItem{thought->text, false});
         } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
@@ -230,6 +242,7 @@ void Transcript::add_history(const std::vector<core::Message>& messages) {
                                        .state = ToolState::kQueued});
         }
       }
+      add_web_searches(*reply);
     } else if (const auto* results = std::get_if<core::ToolResultMessage>(&message)) {
       for (const core::ToolResult& result : results->results) {
         ToolItem* item = tool(result.tool_call_id);

@@ -40,6 +40,8 @@ class Transcript {
   void clear();
 
  private:
+  // A notice per hosted web search and cited source of the reply (ui/web_search_summary).
+  void add_web_searches(const core::AssistantMessage& message);
   ToolPresenter presenter_;
   // The rows of item `index`, with the blank row that separates it from the one before.
   StyledLines rows_of(std::size_t index, std::size_t width, UiClock::time_point now) const;

@@ -28,6 +28,11 @@ TEST(CliTest, NoSandboxIsAFlagAndTheSandboxIsOnByDefault) {
   EXPECT_TRUE(parse({"-p", "hi", "--no-sandbox"}).options->no_sandbox);
 }
 
+TEST(CliTest, WebSearchIsAFlagAndOffByDefault) {
+  EXPECT_FALSE(parse({"-p", "hi"}).options->web_search);
+  EXPECT_TRUE(parse({"-p", "hi", "--web-search"}).options->web_search);
+}
+
 TEST(CliTest, BadUsageExitsTwoWithAMessage) {
   for (const auto& args : std::vector<std::vector<const char*>>{
            {"--output-format", "xml"}, {"--max-turns", "0"}, {"--bogus"}}) {

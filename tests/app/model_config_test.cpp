@@ -167,5 +167,43 @@ TEST(ModelConfigTest, UnknownModelAskedToThinkIsAssumedAble) {
   EXPECT_TRUE(outcome.value().model.reasoning);
 }
 
+TEST(ModelConfigTest, WebSearchIsOnWhereTheProtocolHasAHostedSearch) {
+  CliOptions options;
+  options.web_search = true;
+  auto outcome = resolve(options, {{"ANTHROPIC_API_KEY", "a"}});
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_TRUE(outcome.value().web_search);
+  EXPECT_TRUE(outcome.value().web_search_notice.empty());
+
+  outcome = resolve(options, {{"OPENAI_API_KEY", "sk"}});
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().api, provider::Api::kOpenAIResponses);
+  EXPECT_TRUE(outcome.value().web_search);
+
+  outcome = resolve({}, {{"OPENAI_API_KEY", "sk"}});
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_FALSE(outcome.value().web_search) << "off unless asked for";
+}
+
+TEST(ModelConfigTest, WebSearchOverChatCompletionsIsOffWithOneLineSayingSo) {
+  CliOptions options;
+  options.web_search = true;
+  options.base_url = "http://localhost:11434/v1";
+  options.model = "qwen3";
+  const auto outcome = resolve(options, {});
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().api, provider::Api::kOpenAIChat);
+  EXPECT_FALSE(outcome.value().web_search);
+  const std::string& notice = outcome.value().web_search_notice;
+  EXPECT_NE(notice.find("openai-chat protocol has no hosted web search"), std::string::npos);
+  EXPECT_EQ(notice.find('\n'), std::string::npos);
+
+  Configuration configuration = builtin();
+  configuration.settings.web_search = true;  // the setting asks just as the flag does
+  const auto from_settings = resolve({}, {{"ANTHROPIC_API_KEY", "a"}}, configuration);
+  ASSERT_TRUE(from_settings.ok()) << from_settings.error();
+  EXPECT_TRUE(from_settings.value().web_search);
+}
+
 }  // namespace
 }  // namespace nib::app

@@ -121,6 +121,21 @@ TEST_F(SettingsTest, AnUnknownThinkingLevelIsAnError) {
   EXPECT_NE(outcome.error().find("/thinking"), std::string::npos) << outcome.error();
 }
 
+TEST_F(SettingsTest, WebSearchIsABooleanTheProjectMayTurnOff) {
+  dir_.write("global/settings.json", R"({"webSearch": true})");
+  auto outcome = load();
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().settings.web_search, true);
+  dir_.write("project/settings.json", R"({"webSearch": false})");
+  outcome = load();
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome.value().settings.web_search, false);
+  dir_.write("project/settings.json", R"({"webSearch": "yes"})");
+  outcome = load();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.error().find("/webSearch"), std::string::npos) << outcome.error();
+}
+
 TEST_F(SettingsTest, EnvListsOfBothFilesAddUp) {
   dir_.write("global/settings.json",
              R"({"env": {"withhold": ["GITHUB_TOKEN"], "passThrough": ["OPENAI_API_KEY"]}})");

@@ -73,6 +73,18 @@ TEST(OpenAIChatRequestTest, AssistantTextAndToolCallsWithoutThinking) {
     "tool_calls": [{"id": "call_3", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]})"));
 }
 
+TEST(OpenAIChatRequestTest, AGluedTextBlockContinuesTheOneBeforeIt) {
+  // A cited sentence that Anthropic split into blocks, sent to a Chat Completions model.
+  const std::vector<core::Message> messages = {
+      core::UserMessage{core::text_content("when?")},
+      assistant({core::TextBlock{"Searching."}, core::WebSearchBlock{.id = "srvtoolu_1"},
+                 core::TextBlock{"He was born "},
+                 core::TextBlock{.text = "in 1916.", .citations = {}, .glued = true}}),
+  };
+  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  EXPECT_EQ(body["messages"][1]["content"], "Searching.\nHe was born in 1916.");
+}
+
 TEST(OpenAIChatRequestTest, ToolResultsBecomeOneToolMessageEach) {
   core::ToolResult ok{"call_1", "ls", {core::TextBlock{"a.txt"}, core::TextBlock{"b.txt"}}};
   core::ToolResult failed{"call_2", "read", core::text_content("Error: no such file"), true};

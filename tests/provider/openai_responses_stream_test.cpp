@@ -318,15 +318,16 @@ TEST(ResponsesStreamAssemblerTest, NonJsonEventIsAnErrorNamingIt) {
 }
 
 TEST(ResponsesStreamAssemblerTest, UnknownEventsAndItemsAreIgnored) {
+  // A hosted tool nib never requests (web_search_call is read: see openai_responses_web_search).
   AssemblerHarness harness;
   EXPECT_TRUE(harness.feed("keepalive"));
-  EXPECT_TRUE(harness.feed("response.web_search_call.searching", {{"output_index", 0}}));
+  EXPECT_TRUE(harness.feed("response.file_search_call.searching", {{"output_index", 0}}));
   EXPECT_TRUE(
       harness.feed("response.output_item.added",
-                   {{"output_index", 0}, {"item", {{"id", "ws"}, {"type", "web_search_call"}}}}));
+                   {{"output_index", 0}, {"item", {{"id", "fs"}, {"type", "file_search_call"}}}}));
   EXPECT_TRUE(
       harness.feed("response.output_item.done",
-                   {{"output_index", 0}, {"item", {{"id", "ws"}, {"type", "web_search_call"}}}}));
+                   {{"output_index", 0}, {"item", {{"id", "fs"}, {"type", "file_search_call"}}}}));
   EXPECT_TRUE(harness.events.empty());
   EXPECT_FALSE(harness.feed("response.completed", {{"response", {{"status", "completed"}}}}));
   EXPECT_TRUE(harness.assembler().take_message().blocks.empty());

@@ -45,6 +45,31 @@ TEST(MessageCodecTest, AssistantWithEveryBlockKindAndFieldRoundTrips) {
   expect_round_trip(message);
 }
 
+TEST(MessageCodecTest, HostedWebSearchesAndCitationsRoundTrip) {
+  core::AssistantMessage message;
+  message.api = "anthropic-messages";
+  message.blocks = {
+      core::WebSearchBlock{.id = "srvtoolu_1",
+                           .query = "shannon birth date",
+                           .results = {{"Claude Shannon", "https://example.org/shannon"},
+                                       {"", "https://example.org/untitled"}},
+                           .error = {},
+                           .replay = R"([{"type":"server_tool_use"},{"type":"x"}])"},
+      core::WebSearchBlock{.id = "srvtoolu_2",
+                           .query = "",
+                           .results = {},
+                           .error = "max_uses_exceeded",
+                           .replay = {}},
+      core::TextBlock{"Based on the results, "},
+      core::TextBlock{.text = "he was born in 1916",
+                      .citations = {{"https://example.org/shannon", "Claude Shannon",
+                                     R"({"encrypted_index":"Eo8B"})"},
+                                    {"https://example.org/other", "", ""}},
+                      .glued = true},
+  };
+  expect_round_trip(message);
+}
+
 TEST(MessageCodecTest, EveryStopReasonAndErrorKindRoundTrips) {
   for (const auto reason :
        {core::StopReason::kEndTurn, core::StopReason::kToolUse, core::StopReason::kMaxTokens,

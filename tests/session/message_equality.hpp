@@ -2,15 +2,25 @@
 // Field-by-field equality of core messages for the session tests (core's types have no
 // operator==), plus a few sample messages that use every field.
 
+#include <string>
 #include <tuple>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/messages.hpp"
 
 namespace nib::testing {
 
 inline auto fields(const core::TextBlock& b) {
-  return std::tie(b.text);
+  std::vector<std::tuple<std::string, std::string, std::string>> citations;
+  for (const core::Citation& c : b.citations) citations.emplace_back(c.url, c.title, c.replay);
+  return std::make_tuple(b.text, citations, b.glued);
+}
+inline auto fields(const core::WebSearchBlock& b) {
+  std::vector<std::pair<std::string, std::string>> results;
+  for (const core::WebSearchResult& r : b.results) results.emplace_back(r.title, r.url);
+  return std::make_tuple(b.id, b.query, results, b.error, b.replay);
 }
 inline auto fields(const core::ImageBlock& b) {
   return std::tie(b.data_base64, b.mime_type);

@@ -113,6 +113,44 @@ MockAnthropicStream& MockAnthropicStream::thinking(const std::string& thinking,
   return *this;
 }
 
+MockAnthropicStream& MockAnthropicStream::web_search(const std::string& id,
+                                                     const std::string& query,
+                                                     const std::vector<MockSearchResult>& results) {
+  start_block(
+      {{"type", "server_tool_use"}, {"id", id}, {"name", "web_search"}, {"input", json::object()}});
+  delta({{"type", "input_json_delta"}, {"partial_json", ""}});
+  for (const auto& piece : pieces(json{{"query", query}}.dump(), 7)) {
+    delta({{"type", "input_json_delta"}, {"partial_json", piece}});
+  }
+  stop_block();
+  json content = json::array();
+  for (const MockSearchResult& result : results) {
+    content.push_back({{"type", "web_search_result"},
+                       {"title", result.title},
+                       {"url", result.url},
+                       {"encrypted_content", result.encrypted_content},
+                       {"page_age", nullptr}});
+  }
+  start_block({{"type", "web_search_tool_result"}, {"tool_use_id", id}, {"content", content}});
+  stop_block();
+  return *this;
+}
+
+MockAnthropicStream& MockAnthropicStream::cited_text(const std::string& text,
+                                                     const MockSearchResult& source) {
+  start_block({{"type", "text"}, {"text", ""}});
+  delta({{"type", "citations_delta"},
+         {"citation",
+          {{"type", "web_search_result_location"},
+           {"cited_text", text},
+           {"url", source.url},
+           {"title", source.title},
+           {"encrypted_index", "Eo8BCioIAhgBIiQ-mock-index"}}}});
+  delta({{"type", "text_delta"}, {"text", text}});
+  stop_block();
+  return *this;
+}
+
 MockAnthropicStream& MockAnthropicStream::redacted_thinking(const std::string& data) {
   start_block({{"type", "redacted_thinking"}, {"data", data}});
   stop_block();

@@ -27,6 +27,13 @@ struct MockAnthropicUsage {
   std::int64_t cache_creation_input_tokens = 0;
 };
 
+// A page of a mock web search, as a web_search_result item carries it.
+struct MockSearchResult {
+  std::string title;
+  std::string url;
+  std::string encrypted_content = "EqgfCioIARgBIiQ3-mock";
+};
+
 // Writes one Messages stream event by event; the finishing calls return the reply.
 class MockAnthropicStream {
  public:
@@ -44,6 +51,17 @@ class MockAnthropicStream {
   // A thinking block: the text in `split_into` thinking_delta events, then one signature_delta.
   MockAnthropicStream& thinking(const std::string& thinking, const std::string& signature,
                                 std::size_t split_into = 1);
+  // A hosted web search as the web search tool documentation streams it: a server_tool_use
+  // block {id, name: web_search, input: {}} whose input ({"query": ...}) arrives in
+  // input_json_delta events, then a web_search_tool_result block {tool_use_id, content: [
+  // {type: web_search_result, title, url, encrypted_content, page_age}]} whole in its
+  // content_block_start.
+  MockAnthropicStream& web_search(const std::string& id, const std::string& query,
+                                  const std::vector<MockSearchResult>& results);
+  // A text block citing `source`: a citations_delta with a web_search_result_location {url,
+  // title, encrypted_index, cited_text}, then the text in one text_delta (the order the
+  // streaming documentation shows).
+  MockAnthropicStream& cited_text(const std::string& text, const MockSearchResult& source);
   // A redacted_thinking block carrying `data`.
   MockAnthropicStream& redacted_thinking(const std::string& data);
   MockAnthropicStream& ping();

@@ -76,7 +76,31 @@ MockResponsesStream& MockResponsesStream::raw(std::string chunk) {
   return *this;
 }
 
-MockResponsesStream& MockResponsesStream::text(const std::string& text, std::size_t split_into) {
+MockResponsesStream& MockResponsesStream::web_search(const std::string& id,
+                                                     const std::string& query,
+                                                     const std::vector<std::string>& source_urls) {
+  const std::size_t index = output_.size();
+  const json base = {{"item_id", id}, {"output_index", index}};
+  event("response.output_item.added",
+        {{"output_index", index},
+         {"item", {{"id", id}, {"type", "web_search_call"}, {"status", "in_progress"}}}});
+  event("response.web_search_call.in_progress", base);
+  event("response.web_search_call.searching", base);
+  event("response.web_search_call.completed", base);
+  json sources = json::array();
+  for (const std::string& url : source_urls) sources.push_back({{"type", "url"}, {"url", url}});
+  const json item = {
+      {"id", id},
+      {"type", "web_search_call"},
+      {"status", "completed"},
+      {"action", {{"type", "search"}, {"query", query}, {"sources", std::move(sources)}}}};
+  event("response.output_item.done", {{"output_index", index}, {"item", item}});
+  output_.push_back(item);
+  return *this;
+}
+
+MockResponsesStream& MockResponsesStream::text(const std::string& text, std::size_t split_into,
+                                               const json& annotations) {
   const std::size_t index = output_.size();
   const std::string id = "msg_mock_" + std::to_string(index);
   const json empty_part = {{"type", "output_text"},
@@ -85,6 +109,7 @@ MockResponsesStream& MockResponsesStream::text(const std::string& text, std::siz
                            {"text", ""}};
   json part = empty_part;
   part["text"] = text;
+  part["annotations"] = annotations;
   const json base = {{"item_id", id}, {"output_index", index}, {"content_index", 0}};
 
   event("response.output_item.added", {{"output_index", index},
@@ -98,6 +123,10 @@ MockResponsesStream& MockResponsesStream::text(const std::string& text, std::siz
   for (const std::string& piece : even_pieces(text, split_into)) {
     event("response.output_text.delta",
           merged(base, {{"delta", piece}, {"logprobs", json::array()}}));
+  }
+  for (std::size_t i = 0; i < annotations.size(); ++i) {
+    event("response.output_text.annotation.added",
+          merged(base, {{"annotation_index", i}, {"annotation", annotations[i]}}));
   }
   event("response.output_text.done", merged(base, {{"text", text}, {"logprobs", json::array()}}));
   event("response.content_part.done", merged(base, {{"part", part}}));

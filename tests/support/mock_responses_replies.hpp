@@ -34,8 +34,18 @@ class MockResponsesStream {
   MockResponsesStream();
 
   // A `message` item whose text arrives in `split_into` output_text deltas of about equal
-  // size (cut on UTF-8 boundaries; fewer when the text is shorter).
-  MockResponsesStream& text(const std::string& text, std::size_t split_into = 1);
+  // size (cut on UTF-8 boundaries; fewer when the text is shorter). Each of `annotations`
+  // (url_citation objects) is announced by response.output_text.annotation.added after the
+  // deltas and listed in the finished part, as the service does for a web search's citations.
+  MockResponsesStream& text(const std::string& text, std::size_t split_into = 1,
+                            const nlohmann::json& annotations = nlohmann::json::array());
+  // A `web_search_call` item as the hosted web search tool streams it (API reference,
+  // "Streaming events"): output_item.added (status in_progress), the
+  // response.web_search_call.in_progress / .searching / .completed events, then
+  // output_item.done with action {type: search, query, sources: [{type: url, url}]} (the
+  // sources as include: ["web_search_call.action.sources"] returns them).
+  MockResponsesStream& web_search(const std::string& id, const std::string& query,
+                                  const std::vector<std::string>& source_urls);
   // A `function_call` item (call_id = call.id) whose arguments arrive in deltas of
   // `fragment_size` bytes (moved to the next UTF-8 boundary), then arguments.done.
   MockResponsesStream& function_call(const MockToolCall& call, std::size_t fragment_size = 7);
