@@ -22,7 +22,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_stats.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -51,43 +51,6 @@ constexpr double kTurnOverheadTargetMs = 2.0;
 constexpr double kPeakRssTargetMiB = 20.0;
 // A run that has not finished after this long is hung, not slow.
 constexpr auto kHangLimit = std::chrono::seconds(60);
-
-double ms_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double, std::milli>(to - from).count();
-}
-
-struct Stats {
-  double mean = 0, median = 0, p90 = 0, min = 0, max = 0;
-  std::size_t count = 0;
-};
-
-// Nearest-rank percentiles over `values` (not empty).
-Stats stats_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const auto rank = [&](double p) {
-    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-    return values[std::min(index, values.size() - 1)];
-  };
-  Stats s;
-  s.count = values.size();
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(s.count);
-  s.median = rank(0.5);
-  s.p90 = rank(0.9);
-  s.min = values.front();
-  s.max = values.back();
-  return s;
-}
-
-void print_stats_row(const std::string& label, const Stats& s) {
-  std::printf("  %-40s mean %8.3f  median %8.3f  p90 %8.3f  min %8.3f  max %8.3f ms\n",
-              label.c_str(), s.mean, s.median, s.p90, s.min, s.max);
-}
-
-void print_summary(const std::string& metric, double value, const std::string& unit,
-                   double target) {
-  std::printf("summary\t%s\t%.3f %s\t< %.0f %s\t%s\n", metric.c_str(), value, unit.c_str(), target,
-              unit.c_str(), value < target ? "ok" : "MISSED");
-}
 
 std::map<std::string, std::string> nib_env(const MockModelServer& server) {
   return {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}};

@@ -16,7 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -26,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_stats.hpp"
 #include "mcp/server_connection.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
@@ -50,25 +50,6 @@ constexpr int kServers = 5;
 constexpr auto kHangLimit = std::chrono::seconds(60);
 
 const std::string kFakeServer = std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
-
-double ms_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double, std::milli>(to - from).count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
-double p90(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, values.size() * 9 / 10)];
-}
-
-void print_summary(const std::string& metric, double value, const char* unit, double target) {
-  std::printf("summary\t%s\t%.3f %s\t< %.0f %s\t%s\n", metric.c_str(), value, unit, target, unit,
-              value < target ? "ok" : "MISSED");
-}
 
 // --- 1. start to first model request, with and without servers ---------------------------------
 
@@ -96,15 +77,14 @@ std::vector<double> first_requests(int runs, int servers) {
 }
 
 void bench_first_request(int runs) {
-  const std::vector<double> none = first_requests(runs, 0);
-  const std::vector<double> five = first_requests(runs, kServers);
+  const Stats none = stats_of(first_requests(runs, 0));
+  const Stats five = stats_of(first_requests(runs, kServers));
   std::printf("\n1. process start to first model request (%d runs of `nib -p hello` each)\n", runs);
-  std::printf("  %-32s median %7.2f ms   p90 %7.2f ms\n", "no MCP server", median(none), p90(none));
-  std::printf("  %-32s median %7.2f ms   p90 %7.2f ms\n", "5 stdio servers", median(five),
-              p90(five));
-  print_summary("first request with 5 MCP servers, median", median(five), "ms",
+  print_stats_row("no MCP server", none);
+  print_stats_row("5 stdio servers", five);
+  print_summary("first request with 5 MCP servers, median", five.median, "ms",
                 kFirstRequestTargetMs);
-  print_summary("first request with 5 MCP servers, p90", p90(five), "ms", kFirstRequestTargetMs);
+  print_summary("first request with 5 MCP servers, p90", five.p90, "ms", kFirstRequestTargetMs);
 }
 
 // --- 2. one tool call: nib's client against the bare round trip ------------------------------
@@ -171,7 +151,7 @@ double per_call_us(int calls, Call call) {
     call(i);
     times.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
-  return median(std::move(times));
+  return stats_of(std::move(times)).median;
 }
 
 void bench_call(int calls) {

@@ -53,8 +53,7 @@ class OwnerCheck {
     const auto known = alive_.find(key);
     if (known != alive_.end()) return known->second;
     const auto info = read_process(name.owner_pid);
-    const bool alive =
-        info && info->start_time == name.owner_start_time && !has_exited(*info);
+    const bool alive = info && info->start_time == name.owner_start_time && !has_exited(*info);
     alive_.emplace(key, alive);
     return alive;
   }

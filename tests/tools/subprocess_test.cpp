@@ -97,11 +97,11 @@ TEST(SpawnProcess, SeparatesStdoutAndStderrAndReadsStdinFromDevNull) {
 
 TEST(SpawnProcess, GivesTheCallerTheWriteEndOfStdinWhenAsked) {
   testing::TempDir dir;
-  SpawnedProcess process = testing::started(
-      spawn_process({.argv = {"/bin/bash", "-c", "read line; echo \"got $line\""},
-                     .cwd = dir.path(),
-                     .environment = merge_environment(environ, {}),
-                     .pipe_stdin = true}));
+  SpawnedProcess process =
+      testing::started(spawn_process({.argv = {"/bin/bash", "-c", "read line; echo \"got $line\""},
+                                      .cwd = dir.path(),
+                                      .environment = merge_environment(environ, {}),
+                                      .pipe_stdin = true}));
   ASSERT_TRUE(process.stdin_fd.valid());
   ASSERT_EQ(::write(process.stdin_fd.get(), "hello\n", 6), 6);
   process.stdin_fd.reset();
