@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stop_token>
 
 #include "agent/level_budget.hpp"
@@ -90,53 +91,51 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
               << "); cd to an existing directory and start nib again\n";
     return 2;
   }
-  if (argc == 2 && std::string_view(argv[1]) == "sessions") {
-    return list_sessions(process_environment(), cwd, std::cout, std::cerr);
-  }
-  if (argc >= 2 && std::string_view(argv[1]) == "permissions") {
-    return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc),
-                                   process_environment(), cwd, std::cout, std::cerr);
-  }
-  if (argc >= 2 && std::string_view(argv[1]) == "tool") {
-    const auto loaded = load_configuration(
-        config_directories(process_environment(), std::filesystem::current_path()));
+  const EnvLookup env = process_environment();
+  const ConfigDirectories directories = config_directories(env, cwd);
+  // Every settings file; a failure is printed here and the caller exits with status 2.
+  const auto load = [&directories]() -> std::optional<Configuration> {
+    auto loaded = load_configuration(directories);
     if (!loaded.ok()) {
       std::cerr << loaded.error() << '\n';
-      return 2;
+      return std::nullopt;
     }
-    const auto setup = setup_sandbox(loaded.value(), process_environment(), cwd,
-                                     /*disabled=*/false);
+    return std::move(loaded.value());
+  };
+  if (argc == 2 && std::string_view(argv[1]) == "sessions") {
+    return list_sessions(env, cwd, std::cout, std::cerr);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "permissions") {
+    return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc), env, cwd,
+                                   std::cout, std::cerr);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "tool") {
+    const auto loaded = load();
+    if (!loaded) return 2;
+    const auto setup = setup_sandbox(*loaded, env, cwd, /*disabled=*/false);
     if (!setup.ok()) {
       std::cerr << setup.error() << '\n';
       return 2;
     }
     sandbox = setup.value().sandbox;
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
-                            withheld_environment(loaded.value()), sandbox, stop.get_token(),
-                            std::cout, std::cerr);
+                            withheld_environment(*loaded), sandbox, stop.get_token(), std::cout,
+                            std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "hooks") {
-    const auto loaded = load_configuration(config_directories(process_environment(), cwd));
-    if (!loaded.ok()) {
-      std::cerr << loaded.error() << '\n';
-      return 2;
-    }
-    return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), loaded.value(), cwd,
+    const auto loaded = load();
+    if (!loaded) return 2;
+    return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), *loaded, cwd,
                              stop.get_token(), std::cout, std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
-    const EnvLookup env = process_environment();
-    const ConfigDirectories directories = config_directories(env, cwd);
-    const auto loaded = load_configuration(directories);
-    if (!loaded.ok()) {
-      std::cerr << loaded.error() << '\n';
-      return 2;
-    }
+    const auto loaded = load();
+    if (!loaded) return 2;
     RunContext context{.env = env,
                        .cwd = cwd,
-                       .withheld_environment = withheld_environment(loaded.value()),
+                       .withheld_environment = withheld_environment(*loaded),
                        .user_config_dir = directories.global,
-                       .configuration = &loaded.value()};
+                       .configuration = &*loaded};
     return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context,
                            stop.get_token(), std::cout, std::cerr);
   }
@@ -150,14 +149,9 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
     std::cout << "nib " << NIB_VERSION << '\n';
     return 0;
   }
-  const EnvLookup env = process_environment();
-  const ConfigDirectories directories = config_directories(env, cwd);
-  const auto loaded = load_configuration(directories);
-  if (!loaded.ok()) {
-    std::cerr << loaded.error() << '\n';
-    return 2;
-  }
-  const Configuration& configuration = loaded.value();
+  const auto loaded = load();
+  if (!loaded) return 2;
+  const Configuration& configuration = *loaded;
   const Settings& settings = configuration.settings;
   if (settings.concurrent_tools) core::process_slot_pool().resize(*settings.concurrent_tools);
   if (settings.concurrent_requests) {

@@ -17,11 +17,7 @@ std::vector<permissions::RuleSource> rule_sources(const Configuration& configura
     const std::filesystem::path project = source.scope == SettingsSource::Scope::kUser
                                               ? home
                                               : source.file.parent_path().parent_path();
-    // Read again for the lines of the rules: the settings keep only the parsed document.
-    std::ifstream in(source.file);
-    std::stringstream text;
-    text << in.rdbuf();
-    sources.push_back({source.file, source.document, project, text.str()});
+    sources.push_back({source.file, source.document, project, source.text});
   }
   return sources;
 }

@@ -138,12 +138,17 @@ const json& models_schema() {
 
 // The file's JSON when it exists and is valid against `schema`; nullopt when it does not exist;
 // otherwise a failure "<file>: <field>: <problem>".
-util::Result<std::optional<json>> read_config_file(const fs::path& file, const json& schema) {
-  using Result = util::Result<std::optional<json>>;
+struct ConfigFile {
+  json document;
+  std::string text;  // as written
+};
+
+util::Result<std::optional<ConfigFile>> read_config_file(const fs::path& file, const json& schema) {
+  using Result = util::Result<std::optional<ConfigFile>>;
   std::ifstream in(file);
   if (!in) {
     std::error_code error;
-    if (!fs::exists(file, error)) return std::optional<json>();
+    if (!fs::exists(file, error)) return std::optional<ConfigFile>();
     return Result::failure(file.string() + ": cannot be read");
   }
   std::stringstream text;
@@ -166,7 +171,7 @@ util::Result<std::optional<json>> read_config_file(const fs::path& file, const j
     return Result::failure(file.string() + ": " + (first.path.empty() ? "(root)" : first.path) +
                            ": " + first.message);
   }
-  return std::optional<json>(std::move(document));
+  return std::optional<ConfigFile>(ConfigFile{std::move(document), text.str()});
 }
 
 void apply_settings(const json& document, Settings& settings) {
@@ -325,18 +330,20 @@ util::Result<Configuration> load_configuration(const ConfigDirectories& director
   for (const SettingsFile& file : files) {
     if (file.directory.empty()) continue;
     const fs::path path = file.directory / file.name;
-    const auto settings =
+    auto settings =
         read_config_file(path, file.claude ? claude_settings_schema() : settings_schema());
     if (!settings.ok()) return Result::failure("nib: " + settings.error());
     if (!settings.value()) continue;
-    if (!file.claude) apply_settings(*settings.value(), configuration.settings);
-    configuration.sources.push_back({path, file.scope, file.claude, *settings.value()});
+    ConfigFile& read = *settings.value();
+    if (!file.claude) apply_settings(read.document, configuration.settings);
+    configuration.sources.push_back(
+        {path, file.scope, file.claude, std::move(read.document), std::move(read.text)});
   }
   for (const fs::path& directory : {directories.global, directories.project}) {
     if (directory.empty()) continue;
     const auto models = read_config_file(directory / "models.json", models_schema());
     if (!models.ok()) return Result::failure("nib: " + models.error());
-    if (models.value()) apply_models(*models.value(), configuration.providers);
+    if (models.value()) apply_models(models.value()->document, configuration.providers);
   }
   for (const auto& entry : configuration.providers) {
     if (entry.base_url.empty()) {

@@ -74,6 +74,7 @@ struct SettingsSource {
   Scope scope = Scope::kUser;
   bool claude = false;  // Claude Code's file: only the shared sections are nib's to read
   nlohmann::json document;
+  std::string text;  // the file as written (the permission rules' lines are found in it)
 };
 
 struct Configuration {
