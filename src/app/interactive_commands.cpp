@@ -357,7 +357,8 @@ void InteractiveSession::show_jobs(const std::string& argument) {
                   ui::NoticeKind::kWarning);
   }
   if (action == "kill") {
-    // Not awaited: the screen stays live, the footer and the model's notice follow its end.
+    // Not awaited: the screen stays live; the footer, a notice and the model's notice follow
+    // its end.
     job->kill("the user (/jobs kill)", std::chrono::milliseconds(0));
     return notice("Ending job " + std::to_string(id) + " and every process it started.");
   }
@@ -365,6 +366,16 @@ void InteractiveSession::show_jobs(const std::string& argument) {
   std::string text = tools::describe_job_line(snapshot) + "\nLog: " + snapshot.log.string();
   for (const std::string& line : snapshot.last_lines) text += "\n  " + line;
   notice(std::move(text));
+}
+
+void InteractiveSession::announce_finished_jobs() {
+  for (const tools::JobSnapshot& job : context_.jobs->list()) {
+    if (job.status.end != tools::JobEnd::kRunning && announced_job_ends_.insert(job.id).second) {
+      const bool failed = job.status.end == tools::JobEnd::kSignaled ||
+                          (job.status.end == tools::JobEnd::kExited && job.status.exit_code != 0);
+      notice(tools::job_end_line(job), failed ? ui::NoticeKind::kWarning : ui::NoticeKind::kInfo);
+    }
+  }
 }
 
 }  // namespace nib::app

@@ -1,7 +1,6 @@
 #include "app/interactive_session.hpp"
 
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -61,7 +60,6 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       plan_(std::move(resources.plan)),
       run_model_(model),
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
-      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       transcript_(ui::ToolPresenter(tools_.get())),
       worker_([this] { wake(); }),
       approvals_(policy_options(context.permission_mode, options, context.cwd,
@@ -82,17 +80,26 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
     notice(warning, ui::NoticeKind::kWarning);
   }
   user_commands_ = user_commands();
+  if (context_.jobs) {
+    job_listener_.emplace(*context_.jobs, [bell = doorbell_] {
+      bell->jobs_changed = true;
+      bell->ring();
+    });
+  }
 }
 
 InteractiveSession::~InteractiveSession() {
   worker_.abort();
   worker_.wait();
-  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+void InteractiveSession::Doorbell::ring() const {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto written = write(fd.get(), &one, sizeof one);
 }
 
 void InteractiveSession::wake() {
-  const std::uint64_t one = 1;
-  [[maybe_unused]] const auto written = write(wake_fd_, &one, sizeof one);
+  doorbell_->ring();
 }
 
 int InteractiveSession::run() {
@@ -148,7 +155,7 @@ int InteractiveSession::run() {
 }
 
 void InteractiveSession::wait_for_input() {
-  pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {doorbell_->fd.get(), POLLIN, 0}};
   int timeout = -1;
   if (decoder_.has_pending()) {
     timeout = static_cast<int>(kEscapeTimeout.count());
@@ -166,9 +173,10 @@ void InteractiveSession::wait_for_input() {
   if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) read_keys();
   if ((fds[1].revents & POLLIN) != 0) {
     std::uint64_t count = 0;
-    [[maybe_unused]] const auto got = read(wake_fd_, &count, sizeof count);
+    [[maybe_unused]] const auto got = read(doorbell_->fd.get(), &count, sizeof count);
   }
   drain_worker();
+  if (doorbell_->jobs_changed.exchange(false)) announce_finished_jobs();
   if (last_control_c_ && ui::UiClock::now() - *last_control_c_ >= kQuitConfirmWindow) {
     last_control_c_.reset();
     hint_.clear();

@@ -4,11 +4,14 @@
 // run worker that talks to the model. Every member runs on the UI thread except the hooks the
 // worker and the signal thread call (which only queue and wake).
 
+#include <sys/eventfd.h>
+
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,8 @@
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
+#include "tools/job_table.hpp"
+#include "tools/unique_fd.hpp"
 #include "ui/choice_keys.hpp"
 #include "ui/inline_renderer.hpp"
 #include "ui/interactive_view.hpp"
@@ -107,6 +112,8 @@ class InteractiveSession {
   void show_session_info();
   // /jobs: lists the background jobs; "log N" shows one's last lines, "kill N" ends one.
   void show_jobs(const std::string& argument);
+  // A notice in the transcript for each job that has finished since the last call.
+  void announce_finished_jobs();
   // A custom command or skill (/NAME after the built-in commands), or a prompt that starts with
   // a path such as /tmp.
   void run_user_command(const ui::CommandLine& command, const std::string& text);
@@ -149,7 +156,16 @@ class InteractiveSession {
   ModelConfig run_model_;      // the model of the latest run (a command may name its own)
   std::unique_ptr<core::Provider> provider_;
 
-  int wake_fd_ = -1;
+  // What other threads ring to wake the loop: the run worker, the stop callback and the job
+  // table, whose listener may run once more as the session ends, so it shares the bell.
+  struct Doorbell {
+    tools::UniqueFd fd{eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+    std::atomic<bool> jobs_changed = false;  // a job started or finished since the loop looked
+    void ring() const;
+  };
+  const std::shared_ptr<Doorbell> doorbell_ = std::make_shared<Doorbell>();
+  std::optional<tools::JobTable::Listener> job_listener_;
+  std::set<int> announced_job_ends_;  // jobs whose end the transcript has shown
   std::unique_ptr<ui::RawTerminal> terminal_;
   std::unique_ptr<ui::InlineRenderer> renderer_;
   ui::KeyDecoder decoder_;

@@ -73,10 +73,13 @@ std::string describe_job_line(const JobSnapshot& job) {
   return line;
 }
 
+std::string job_end_line(const JobSnapshot& job) {
+  return "Background job " + std::to_string(job.id) + " (`" + short_command(job.command) +
+         "`) has finished: " + describe_job_state(job) + ".";
+}
+
 std::string job_end_notice(const JobSnapshot& job) {
-  std::string text = "[nib] Background job " + std::to_string(job.id) + " (`" +
-                     short_command(job.command) + "`) has finished: " + describe_job_state(job) +
-                     ".";
+  std::string text = "[nib] " + job_end_line(job);
   if (job.last_lines.empty()) {
     text += " It printed nothing.";
   } else {

@@ -20,6 +20,10 @@ std::string describe_job_line(const JobSnapshot& job);
 // The command as quoted in a line: its first line, cut to a few dozen characters.
 std::string short_command(const std::string& command);
 
+// "Background job 3 (`npm test`) has finished: exited with status 0 after 5 s." (the user's
+// notice of a finished job, and the first sentence of the model's).
+std::string job_end_line(const JobSnapshot& job);
+
 // What the model is told at its next turn when job `job` has finished.
 std::string job_end_notice(const JobSnapshot& job);
 

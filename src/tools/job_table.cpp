@@ -72,7 +72,7 @@ JobSnapshot JobTable::add_started(int id, std::shared_ptr<Job> job) {
     jobs_.emplace(id, std::move(job));
     forget_old_finished();
   }
-  if (options_.on_change) options_.on_change();
+  changed_.notify_all();
   return snapshot;
 }
 
@@ -85,13 +85,13 @@ util::Result<LogFile> JobTable::create_job_log(int id) const {
   return log;
 }
 
-Job::OnFinished JobTable::on_finished() const {
+Job::OnFinished JobTable::on_finished() {
   core::PendingNotices* notices = options_.notices;
   return {.record =
               [notices](const JobSnapshot& job) {
                 if (notices != nullptr) notices->post(job_notice_key(job.id), job_end_notice(job));
               },
-          .announce = options_.on_change};
+          .announce = [this] { changed_.notify_all(); }};
 }
 
 util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest request) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/pending_notices.hpp"
+#include "core/wake_list.hpp"
 #include "tools/job.hpp"
 #include "tools/spawn_thread.hpp"
 
@@ -36,8 +37,6 @@ struct JobTableOptions {
   core::PendingNotices* notices = nullptr;  // where exit notices go; none when null
   // Creates a job's log; `prefix` is "job-<id>".
   std::function<util::Result<LogFile>(std::string_view prefix)> create_log = create_private_log;
-  // Called on any thread when a job has started or finished (a footer's count).
-  std::function<void()> on_change;
 };
 
 class JobTable;
@@ -94,6 +93,18 @@ class JobTable {
   // The model has seen job `id`'s end: its notice is not needed.
   void withdraw_notice(int id);
 
+  // Keeps `on_change` registered while the handle lives: it is called on any thread when a job
+  // has started or finished (a footer's count, the user's notice of an end). It may run once
+  // more just after the handle is gone (see WakeList), so it must own what it touches.
+  class Listener {
+   public:
+    Listener(JobTable& table, std::function<void()> on_change)
+        : registration_(table.changed_, std::move(on_change)) {}
+
+   private:
+    core::WakeList::Registration registration_;
+  };
+
   // --- moving foreground commands into the background (see above)
   // The runner of `command`, about to start it (at `started`), makes it movable; null when no
   // eventfd could be made.
@@ -116,7 +127,7 @@ class JobTable {
   // Starts job `id` (its log, its process, its watcher), without the lock.
   util::Result<std::shared_ptr<Job>> start_job(int id, CommandRequest request);
   util::Result<LogFile> create_job_log(int id) const;
-  Job::OnFinished on_finished() const;
+  Job::OnFinished on_finished();
   // Adds a job started outside the lock, which held its place in starting_.
   JobSnapshot add_started(int id, std::shared_ptr<Job> job);
   // Jobs running or starting, with mutex_ held.
@@ -125,7 +136,8 @@ class JobTable {
   void forget_old_finished();  // with mutex_ held
 
   JobTableOptions options_;
-  SpawnThread spawner_;  // outlives the jobs (destroyed after them)
+  core::WakeList changed_;  // outlives the jobs, whose watchers notify it
+  SpawnThread spawner_;     // outlives the jobs (destroyed after them)
   mutable std::mutex mutex_;
   int next_id_ = 1;           // guarded by mutex_
   std::size_t starting_ = 0;  // jobs being started, outside the lock; guarded by mutex_

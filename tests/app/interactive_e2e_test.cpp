@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <regex>
 
 #include "support/host_pid.hpp"
 #include "support/mock_anthropic_replies.hpp"
@@ -287,7 +288,7 @@ TEST_F(InteractiveTest, JobsListsTheBackgroundJobsKillsOneAndTheModelHearsOfIt) 
             .dump()}}));
   server_.enqueue(MockReply::text("It runs."));
   server_.enqueue(MockReply::text("Noted: it was stopped."));
-  auto tmux = start();
+  auto tmux = start({}, 160);  // the notice of the job's end fits on one line
   send(*tmux, "start the server");
   ASSERT_TRUE(wait_for_answer(*tmux, "● It runs.")) << tmux->screen();
   send(*tmux, "/jobs");
@@ -298,8 +299,18 @@ TEST_F(InteractiveTest, JobsListsTheBackgroundJobsKillsOneAndTheModelHearsOfIt) 
   ASSERT_TRUE(wait_for_answer(*tmux, "  serving-now")) << tmux->screen();
   send(*tmux, "/jobs kill 1");
   ASSERT_TRUE(wait_for_answer(*tmux, "Ending job 1")) << tmux->screen();
+  // Shown once nothing of the job runs, without a key pressed; the footer stops counting it in
+  // the same redraw.
+  const std::string ended =
+      "Background job 1 (`echo serving-now; exec sleep 987661`) has finished: killed by nib "
+      "(the user (/jobs kill))";
+  ASSERT_TRUE(wait_for_answer(*tmux, ended)) << tmux->screen();
+  EXPECT_FALSE(contains(tmux->screen(), "· 1 job")) << tmux->screen();
   send(*tmux, "/jobs");
-  ASSERT_TRUE(wait_for_answer(*tmux, "killed by nib (the user (/jobs kill))")) << tmux->screen();
+  const std::regex listed_killed(R"(- job 1 \(`[^`]*`\), pid [0-9]+: killed by nib \(the user)");
+  ASSERT_TRUE(tmux->wait_for([&](const std::string& screen) {
+    return std::regex_search(screen, listed_killed);
+  })) << tmux->screen();
 
   send(*tmux, "is it up?");
   ASSERT_TRUE(wait_for_answer(*tmux, "● Noted: it was stopped.")) << tmux->screen();

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -240,6 +242,28 @@ TEST_F(JobTableTest, AKilledJobsNoticeSaysWhoKilledIt) {
   ASSERT_EQ(notices.size(), 1u);
   EXPECT_TRUE(contains(notices[0], "killed by nib (the user (/jobs kill))")) << notices[0];
   EXPECT_TRUE(contains(notices[0], "It printed nothing")) << notices[0];
+}
+
+TEST_F(JobTableTest, ListenersHearEachStartAndEndWhileTheyAreRegistered) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int heard = 0;
+  int heard_later = 0;
+  auto hear = [&](int& count) {
+    return [&] {
+      const std::lock_guard lock(mutex);
+      ++count;
+      changed.notify_all();
+    };
+  };
+  const JobTable::Listener lasting(*jobs_, hear(heard));
+  { const JobTable::Listener brief(*jobs_, hear(heard_later)); }
+  const auto job = start("exit 0");
+  ASSERT_TRUE(job);
+  std::unique_lock lock(mutex);
+  EXPECT_TRUE(changed.wait_for(lock, kGuard, [&] { return heard == 2; }))
+      << "a start and an end; heard " << heard;
+  EXPECT_EQ(heard_later, 0) << "a listener gone hears nothing";
 }
 
 }  // namespace
