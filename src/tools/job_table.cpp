@@ -72,7 +72,7 @@ JobSnapshot JobTable::add_started(int id, std::shared_ptr<Job> job) {
     jobs_.emplace(id, std::move(job));
     forget_old_finished();
   }
-  changed_.notify_all();
+  changed_->notify_all();
   return snapshot;
 }
 
@@ -85,13 +85,13 @@ util::Result<LogFile> JobTable::create_job_log(int id) const {
   return log;
 }
 
-Job::OnFinished JobTable::on_finished() {
+Job::OnFinished JobTable::on_finished() const {
   core::PendingNotices* notices = options_.notices;
   return {.record =
               [notices](const JobSnapshot& job) {
                 if (notices != nullptr) notices->post(job_notice_key(job.id), job_end_notice(job));
               },
-          .announce = [this] { changed_.notify_all(); }};
+          .announce = [changed = changed_] { changed->notify_all(); }};
 }
 
 util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest request) {

@@ -99,9 +99,10 @@ class JobTable {
   class Listener {
    public:
     Listener(JobTable& table, std::function<void()> on_change)
-        : registration_(table.changed_, std::move(on_change)) {}
+        : list_(table.changed_), registration_(*list_, std::move(on_change)) {}
 
    private:
+    std::shared_ptr<core::WakeList> list_;
     core::WakeList::Registration registration_;
   };
 
@@ -127,7 +128,7 @@ class JobTable {
   // Starts job `id` (its log, its process, its watcher), without the lock.
   util::Result<std::shared_ptr<Job>> start_job(int id, CommandRequest request);
   util::Result<LogFile> create_job_log(int id) const;
-  Job::OnFinished on_finished();
+  Job::OnFinished on_finished() const;
   // Adds a job started outside the lock, which held its place in starting_.
   JobSnapshot add_started(int id, std::shared_ptr<Job> job);
   // Jobs running or starting, with mutex_ held.
@@ -136,8 +137,10 @@ class JobTable {
   void forget_old_finished();  // with mutex_ held
 
   JobTableOptions options_;
-  core::WakeList changed_;  // outlives the jobs, whose watchers notify it
-  SpawnThread spawner_;     // outlives the jobs (destroyed after them)
+  // Shared with each job's watcher, which announces its end last, maybe after the table is gone
+  // (a caller may still hold the job).
+  const std::shared_ptr<core::WakeList> changed_ = std::make_shared<core::WakeList>();
+  SpawnThread spawner_;  // outlives the jobs (destroyed after them)
   mutable std::mutex mutex_;
   int next_id_ = 1;           // guarded by mutex_
   std::size_t starting_ = 0;  // jobs being started, outside the lock; guarded by mutex_
