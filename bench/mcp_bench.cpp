@@ -1,7 +1,9 @@
 // mcp_bench: what MCP servers cost nib, against its targets:
 //   1. process start to first model request of `nib -p` with no MCP server and with 5
 //      configured stdio servers (the tests' fake server, tests/mcp/fixtures/fake_server.py):
-//      servers start in the background and never delay the prompt, so both stay under 20 ms;
+//      servers start in the background and never delay the prompt, so both stay under 20 ms.
+//      A third row starts 5 idle processes instead (`sleep`), which separates nib's own share
+//      from the servers' start-up competing with nib for the CPU;
 //   2. nib's own cost per MCP tool call: ServerConnection::call_tool (the JSON-RPC request
 //      over the stdio transport, the reply read, matched and mapped for the model) over the
 //      server's own round trip, which the bench measures by speaking JSON-RPC to the same
@@ -53,14 +55,15 @@ const std::string kFakeServer = std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtur
 
 // --- 1. start to first model request, with and without servers ---------------------------------
 
-std::vector<double> first_requests(int runs, int servers) {
+// `servers` stdio servers, each started as `server` (a command and its arguments).
+std::vector<double> first_requests(int runs, int servers, const json& server_command = {}) {
   std::vector<double> measured;
   for (int run = -1; run < runs; ++run) {  // run -1 warms the page cache and is not counted
     TempDir dir;
     json config = json::object();
     for (int i = 0; i < servers; ++i) {
-      config["fake" + std::to_string(i)] = {{"command", "python3"},
-                                            {"args", {kFakeServer, "normal"}}};
+      config["server" + std::to_string(i)] = {{"command", server_command[0]},
+                                              {"args", server_command[1]}};
     }
     dir.write("servers.json", json{{"mcpServers", config}}.dump());
     MockModelServer server;
@@ -78,10 +81,14 @@ std::vector<double> first_requests(int runs, int servers) {
 
 void bench_first_request(int runs) {
   const Stats none = stats_of(first_requests(runs, 0));
-  const Stats five = stats_of(first_requests(runs, kServers));
+  const Stats five = stats_of(first_requests(runs, kServers, {"python3", {kFakeServer, "normal"}}));
+  // Processes that cost nothing to start and never answer: what is left is nib's own share
+  // (five spawns, five connection threads), without the servers' start-up competing for CPU.
+  const Stats idle = stats_of(first_requests(runs, kServers, {"sleep", {"600"}}));
   std::printf("\n1. process start to first model request (%d runs of `nib -p hello` each)\n", runs);
   print_stats_row("no MCP server", none);
   print_stats_row("5 stdio servers", five);
+  print_stats_row("5 idle stdio servers (sleep)", idle);
   print_summary("first request with 5 MCP servers, median", five.median, "ms",
                 kFirstRequestTargetMs);
   print_summary("first request with 5 MCP servers, p90", five.p90, "ms", kFirstRequestTargetMs);

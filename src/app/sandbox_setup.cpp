@@ -1,6 +1,7 @@
 #include "app/sandbox_setup.hpp"
 
 #include "sandbox/sandbox_environment.hpp"
+#include "tools/temp_log.hpp"
 
 namespace nib::app {
 
@@ -16,10 +17,13 @@ util::Result<SandboxSetup> setup_sandbox(const Configuration& configuration, con
   if (!settings.ok()) return Result::failure("nib: " + settings.error());
   SandboxSetup setup;
   if (disabled || !settings.value().enabled) return setup;
+  // A passing probe is remembered in the per-user temp directory, so most starts skip it.
+  const auto temp = tools::open_private_temp_dir();
   setup.sandbox = std::make_shared<sandbox::CommandSandbox>(sandbox::SandboxOptions{
       .tree = cwd,
       .cache_root = sandbox::default_cache_root(env("XDG_CACHE_HOME").value_or(""), home),
-      .settings = std::move(settings.value())});
+      .settings = std::move(settings.value()),
+      .probe = {.memory = temp.ok() ? temp.value().path / "sandbox-probe" : ""}});
   if (setup.sandbox->verdict().confinement != sandbox::Confinement::kBubblewrap) {
     setup.notice = "nib: " + setup.sandbox->verdict().line;
   }

@@ -11,6 +11,7 @@
 
 #include "sandbox/bubblewrap_arguments.hpp"
 #include "sandbox/landlock_rules.hpp"
+#include "sandbox/probe_memory.hpp"
 #include "sandbox/wait_child.hpp"
 #include "tools/subprocess.hpp"
 
@@ -109,25 +110,35 @@ std::string landlock_line(int abi, const Cause& cause) {
          ".mcp.json inside the tree are not protected";
 }
 
+ProbeVerdict bubblewrap_verdict(const fs::path& bubblewrap) {
+  return {.confinement = Confinement::kBubblewrap,
+          .line =
+              "sandbox: bubblewrap: the working tree, temp and cache directories are "
+              "writable, the rest read-only; no network but loopback shared between commands",
+          .bubblewrap = bubblewrap,
+          .landlock_abi = 0};
+}
+
 }  // namespace
 
 ProbeVerdict probe_sandbox(const ProbeOptions& options) {
-  ProbeVerdict verdict;
   const fs::path bubblewrap =
       options.bubblewrap.empty() ? find_on_path("bwrap") : options.bubblewrap;
   Cause cause;
   if (bubblewrap.empty() || ::access(bubblewrap.c_str(), X_OK) != 0) {
     cause = {"bubblewrap is not installed", "apt install bubblewrap"};
-  } else if (const std::string complaint = try_bubblewrap(bubblewrap); !complaint.empty()) {
-    cause = diagnose(options.sysctl_root, complaint);
   } else {
-    verdict.confinement = Confinement::kBubblewrap;
-    verdict.bubblewrap = bubblewrap;
-    verdict.line =
-        "sandbox: bubblewrap: the working tree, temp and cache directories are writable, the "
-        "rest read-only; no network but loopback shared between commands";
-    return verdict;
+    const std::string fingerprint =
+        options.memory.empty() ? std::string() : probe_fingerprint(bubblewrap, options.sysctl_root);
+    if (remembers_working(options.memory, fingerprint)) return bubblewrap_verdict(bubblewrap);
+    const std::string complaint = try_bubblewrap(bubblewrap);
+    if (complaint.empty()) {
+      remember_working(options.memory, fingerprint);
+      return bubblewrap_verdict(bubblewrap);
+    }
+    cause = diagnose(options.sysctl_root, complaint);
   }
+  ProbeVerdict verdict;
   verdict.landlock_abi = options.landlock_abi ? *options.landlock_abi : landlock_abi();
   if (verdict.landlock_abi > 0) {
     verdict.confinement = Confinement::kLandlock;

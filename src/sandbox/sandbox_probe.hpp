@@ -1,8 +1,9 @@
 #pragma once
 // Whether commands can be confined here, and how: bubblewrap (namespaces), Landlock (the file
 // system rules only), or nothing. The probe runs bubblewrap once with the very flags commands
-// get (a few milliseconds) and, when that fails, reads the kernel settings that usually cause
-// it, so the verdict's one line names the cause and the fix. Nothing here crashes or runs a
+// get (a few milliseconds; a pass is remembered between runs, probe_memory.hpp) and, when that
+// fails, reads the kernel settings that usually cause it, so the verdict's one line names the
+// cause and the fix. Nothing here crashes or runs a
 // command unconfined; the caller caches the verdict (command_sandbox.hpp).
 // Thread-safe: probe_sandbox() keeps no state.
 
@@ -33,6 +34,9 @@ struct ProbeOptions {
   std::filesystem::path bubblewrap;
   std::filesystem::path sysctl_root = "/proc/sys";
   std::optional<int> landlock_abi;  // the kernel's Landlock ABI (0: none); empty: ask the kernel
+  // Where a working bubblewrap is remembered between runs (probe_memory.hpp); empty: probe
+  // every time.
+  std::filesystem::path memory;
 };
 
 ProbeVerdict probe_sandbox(const ProbeOptions& options = {});

@@ -135,5 +135,53 @@ TEST(SandboxProbeTest, TheRealSystemHasBubblewrap) {
   EXPECT_THAT(verdict.line, HasSubstr("bubblewrap"));
 }
 
+// A fake bubblewrap that counts its runs in `runs` and exits with `status`.
+fs::path counting_bubblewrap(testing::TempDir& dir, int status) {
+  const fs::path fake =
+      dir.write("bwrap", "#!/bin/sh\necho run >> '" + (dir.path() / "runs").string() + "'\nexit " +
+                             std::to_string(status) + "\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  return fake;
+}
+
+std::size_t runs_of(const testing::TempDir& dir) {
+  std::ifstream in(dir.path() / "runs");
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+TEST(SandboxProbeMemoryTest, APassingProbeIsRememberedUntilTheProgramChanges) {
+  ASSERT_TRUE(tools::become_subreaper());
+  testing::TempDir dir;
+  const ProbeOptions options{.bubblewrap = counting_bubblewrap(dir, 0),
+                             .memory = dir.path() / "memory" / "sandbox-probe"};
+  EXPECT_EQ(probe_sandbox(options).confinement, Confinement::kBubblewrap);
+  EXPECT_EQ(runs_of(dir), 1u);
+  const ProbeVerdict remembered = probe_sandbox(options);
+  EXPECT_EQ(remembered.confinement, Confinement::kBubblewrap);
+  EXPECT_EQ(remembered.bubblewrap, options.bubblewrap);
+  EXPECT_EQ(remembered.line, probe_sandbox({.bubblewrap = options.bubblewrap}).line);
+  EXPECT_EQ(runs_of(dir), 2u) << "the run without memory probed; the remembered one did not";
+
+  // Another program at the same path (a new inode and size): probed again.
+  counting_bubblewrap(dir, 0);
+  std::ofstream(options.bubblewrap, std::ios::app) << "# upgraded\n";
+  EXPECT_EQ(probe_sandbox(options).confinement, Confinement::kBubblewrap);
+  EXPECT_EQ(runs_of(dir), 3u);
+}
+
+TEST(SandboxProbeMemoryTest, AFailingProbeIsNeverRemembered) {
+  ASSERT_TRUE(tools::become_subreaper());
+  testing::TempDir dir;
+  const ProbeOptions options{.bubblewrap = counting_bubblewrap(dir, 1),
+                             .landlock_abi = 0,
+                             .memory = dir.path() / "sandbox-probe"};
+  EXPECT_EQ(probe_sandbox(options).confinement, Confinement::kNone);
+  EXPECT_EQ(probe_sandbox(options).confinement, Confinement::kNone);
+  EXPECT_EQ(runs_of(dir), 2u);
+  EXPECT_FALSE(fs::exists(options.memory));
+}
+
 }  // namespace
 }  // namespace nib::sandbox
