@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_stats.hpp"
+#include "nib_run.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -52,22 +53,8 @@ constexpr double kPeakRssTargetMiB = 20.0;
 // A run that has not finished after this long is hung, not slow.
 constexpr auto kHangLimit = std::chrono::seconds(60);
 
-std::map<std::string, std::string> nib_env(const MockModelServer& server) {
-  return {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}};
-}
-
 // The binary under test: NIB_BINARY unless --nib names another.
 std::filesystem::path nib_binary = NIB_BINARY;
-
-// Waits for nib's exit and insists that it succeeded: a failed run measures nothing.
-testing::NibResult finish(NibProcess& process, const char* what) {
-  auto result = process.wait();
-  if (result.exit_code != 0) {
-    throw std::runtime_error(std::string(what) + ": nib exited with " +
-                             std::to_string(result.exit_code) + "\nstderr:\n" + result.err);
-  }
-  return result;
-}
 
 // --- 1. process start to first model request ------------------------------------------------
 
@@ -75,16 +62,10 @@ void bench_first_request(int runs) {
   std::vector<double> to_request, to_exit;
   for (int run = -1; run < runs; ++run) {  // run -1 warms the page cache and is not counted
     TempDir dir;
-    MockModelServer server;
-    server.enqueue(MockReply::text("ok"));
-    const auto spawned = Clock::now();
-    NibProcess process({"-p", "hello"}, dir.path(), nib_env(server), nib_binary);
-    if (!server.wait_for_requests(1, kHangLimit)) throw std::runtime_error("no request arrived");
-    finish(process, "first request");
-    const auto exited = Clock::now();
+    const FirstRequestTimes times = time_first_request(dir.path(), {}, nib_binary, kHangLimit);
     if (run < 0) continue;
-    to_request.push_back(ms_between(spawned, server.requests().at(0).arrived_at));
-    to_exit.push_back(ms_between(spawned, exited));
+    to_request.push_back(times.to_request_ms);
+    to_exit.push_back(times.to_exit_ms);
   }
   const Stats request = stats_of(to_request);
   std::printf("\n1. process start to first model request (%d runs of `nib -p hello`)\n", runs);
@@ -152,8 +133,8 @@ void run_session(int turns, bool verbose, Nagle nagle, SessionFigures& figures) 
 
   const auto started = Clock::now();
   NibProcess process({"-p", "read tiny.txt many times", "--output-format", "stream-json"},
-                     dir.path(), nib_env(server), nib_binary);
-  const auto result = finish(process, "session");
+                     dir.path(), mock_model_env(server), nib_binary);
+  const auto result = finish_successfully(process, "session");
   figures.session_ms.push_back(ms_between(started, Clock::now()));
   figures.peak_rss_kb = std::max(figures.peak_rss_kb, result.peak_rss_kb);
 

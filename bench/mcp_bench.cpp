@@ -29,8 +29,7 @@
 
 #include "bench_stats.hpp"
 #include "mcp/server_connection.hpp"
-#include "support/mock_model_server.hpp"
-#include "support/nib_process.hpp"
+#include "nib_run.hpp"
 #include "support/temp_dir.hpp"
 
 extern char** environ;
@@ -40,9 +39,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
-using testing::MockModelServer;
-using testing::MockReply;
-using testing::NibProcess;
 using testing::TempDir;
 
 constexpr double kFirstRequestTargetMs = 20.0;
@@ -66,15 +62,9 @@ std::vector<double> first_requests(int runs, int servers, const json& server_com
                                               {"args", server_command[1]}};
     }
     dir.write("servers.json", json{{"mcpServers", config}}.dump());
-    MockModelServer server;
-    server.enqueue(MockReply::text("ok"));
-    const auto spawned = Clock::now();
-    NibProcess process({"-p", "hello", "--mcp-config", "servers.json"}, dir.path(),
-                       {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}});
-    if (!server.wait_for_requests(1, kHangLimit)) throw std::runtime_error("no request arrived");
-    const auto result = process.wait();
-    if (result.exit_code != 0) throw std::runtime_error("nib failed:\n" + result.err);
-    if (run >= 0) measured.push_back(ms_between(spawned, server.requests().at(0).arrived_at));
+    const FirstRequestTimes times =
+        time_first_request(dir.path(), {"--mcp-config", "servers.json"}, NIB_BINARY, kHangLimit);
+    if (run >= 0) measured.push_back(times.to_request_ms);
   }
   return measured;
 }

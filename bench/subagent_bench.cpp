@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nib_run.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -85,15 +86,9 @@ Run run_once(const Options& options, int subagents, int request_budget) {
   server.enqueue_for("bench", with_latency(MockReply::text("done"), options.latency_ms));
 
   const auto started = Clock::now();
-  NibProcess process({"-p", "bench"}, dir.path(),
-                     {{"OPENAI_BASE_URL", server.base_url()}, {"NIB_MODEL", "mock-model"}},
-                     options.nib);
-  const auto result = process.wait();
+  NibProcess process({"-p", "bench"}, dir.path(), mock_model_env(server), options.nib);
+  const auto result = finish_successfully(process, "the subagent run");
   const auto ended = Clock::now();
-  if (result.exit_code != 0) {
-    throw std::runtime_error("nib exited with " + std::to_string(result.exit_code) + "\nstderr:\n" +
-                             result.err);
-  }
   return {std::chrono::duration<double, std::milli>(ended - started).count(),
           static_cast<double>(result.peak_rss_kb) / 1024.0};
 }
