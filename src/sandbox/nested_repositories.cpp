@@ -1,9 +1,9 @@
 #include "sandbox/nested_repositories.hpp"
 
-#include <sys/stat.h>
-
 #include <deque>
 #include <system_error>
+
+#include "sandbox/path_kind.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -26,13 +26,11 @@ struct Budget {
 };
 
 bool is_directory_without_following(const fs::path& path) {
-  struct stat info {};
-  return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+  return kind_without_following(path) == fs::file_type::directory;
 }
 
 bool is_file_without_following(const fs::path& path) {
-  struct stat info {};
-  return ::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+  return kind_without_following(path) == fs::file_type::regular;
 }
 
 // Queues the subdirectories of `directory` (no symbolic links, none named .git), in the order

@@ -8,6 +8,7 @@
 
 #include "sandbox/git_paths.hpp"
 #include "sandbox/nested_repositories.hpp"
+#include "sandbox/path_kind.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -16,16 +17,6 @@ namespace fs = std::filesystem;
 
 // Protected wherever the tree has them, and made as placeholders where it does not.
 constexpr const char* kAlwaysProtected[] = {".nib", ".claude", ".mcp.json"};
-
-bool exists_without_following(const fs::path& path) {
-  struct stat info {};
-  return ::lstat(path.c_str(), &info) == 0;
-}
-
-bool is_directory_without_following(const fs::path& path) {
-  struct stat info {};
-  return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
 
 // True when `path` lies strictly below `tree` (both absolute), by their components.
 bool strictly_inside(const fs::path& tree, const fs::path& path) {
@@ -53,7 +44,7 @@ void ProtectedPaths::want(const fs::path& path, bool may_make) {
 }
 
 void ProtectedPaths::want_git_entry(const fs::path& git) {
-  if (is_directory_without_following(git)) {
+  if (kind_without_following(git) == fs::file_type::directory) {
     want_git_directory(git);
   } else if (exists_without_following(git)) {
     want(git, false);  // a worktree's or submodule's pointer to its git directory
