@@ -8,13 +8,15 @@
 namespace nib::ui {
 namespace {
 
-// The service's text on one line: cleaned, line breaks and tabs made spaces.
+// The service's text on one line: line breaks and tabs made spaces first (the cleaning would
+// take a "\r" for a progress bar's redraw and keep only what follows it, hiding the start of a
+// title or URL), then cleaned.
 std::string one_line(std::string_view text) {
-  std::string out = util::sanitize_terminal_output(text);
-  for (char& c : out) {
-    if (c == '\n' || c == '\t') c = ' ';
+  std::string flat(text);
+  for (char& c : flat) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  return out;
+  return util::sanitize_terminal_output(flat);
 }
 
 }  // namespace

@@ -56,6 +56,12 @@ TEST(WebSearchSummaryTest, OneLinePerSearchThenEachCitedSourceOnce) {
   EXPECT_EQ(web_search_line(one), "searched the web: q (1 result)");
 }
 
+TEST(WebSearchSummaryTest, ACarriageReturnInTheServicesTextHidesNothingBeforeIt) {
+  core::WebSearchBlock search{
+      .id = "s", .query = "real query\rfake", .results = {}, .error = {}, .replay = {}};
+  EXPECT_EQ(web_search_line(search), "searched the web: real query fake (0 results)");
+}
+
 TEST(WebSearchSummaryTest, PrintModeWritesTheLinesOnStderrAndTheAnswerOnStdout) {
   std::ostringstream out, err;
   PrintOutput output(PrintFormat::kText, out, err, /*live_text=*/false);
