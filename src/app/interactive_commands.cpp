@@ -1,7 +1,6 @@
 // The slash commands of InteractiveSession (see interactive_session.hpp).
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "app/compaction_hooks.hpp"
@@ -13,6 +12,7 @@
 #include "session/session_store.hpp"
 #include "tools/job_report.hpp"
 #include "ui/footer.hpp"
+#include "util/ascii.hpp"
 
 namespace nib::app {
 namespace {
@@ -89,9 +89,8 @@ void InteractiveSession::run_user_command(const ui::CommandLine& command, const 
   }
   const auto slash = expand_slash_prompt(text, context_.extensions, context_.cwd);
   if (!slash.ok()) {
-    std::string message = slash.error();
-    message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
-    return notice(message + " /help lists the commands.", ui::NoticeKind::kWarning);
+    return notice(util::ascii_capitalized(slash.error()) + " /help lists the commands.",
+                  ui::NoticeKind::kWarning);
   }
   if (!slash.value()) return start_run(text);  // a path such as /tmp: a prompt
   ModelConfig model = model_;

@@ -1,11 +1,10 @@
 // The MCP parts of InteractiveSession (see interactive_session.hpp): /mcp, the servers' prompts
 // as slash commands, and the question whether to start a project's server.
 
-#include <cctype>
-
 #include "app/interactive_session.hpp"
 #include "app/mcp_setup.hpp"
 #include "mcp/status_report.hpp"
+#include "util/ascii.hpp"
 
 namespace nib::app {
 
@@ -22,9 +21,7 @@ void InteractiveSession::show_mcp_servers() {
 void InteractiveSession::run_mcp_prompt(const ui::CommandLine& command, const std::string& text) {
   auto call = prepare_mcp_prompt(mcp_.get(), command);
   if (!call.ok()) {
-    std::string message = call.error();
-    message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
-    return notice(message + ".", ui::NoticeKind::kWarning);
+    return notice(util::ascii_capitalized(call.error()) + ".", ui::NoticeKind::kWarning);
   }
   // prompts/get waits for the server (up to its call timeout): on the worker's thread.
   start_run(text, "", model_, [call = std::move(call.value())](std::stop_token stop) {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <iostream>
@@ -23,6 +22,7 @@
 #include "session/compaction.hpp"
 #include "tools/limits.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/ascii.hpp"
 #include "util/fd_io.hpp"
 
 namespace nib::app {
@@ -73,8 +73,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
     editor_.set_history(load_prompt_history(*file));
   }
   for (std::string& problem : resources.problems) {
-    problem[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(problem[0])));
-    notice(std::move(problem), ui::NoticeKind::kWarning);
+    notice(util::ascii_capitalized(std::move(problem)), ui::NoticeKind::kWarning);
   }
   for (const std::string& warning : resources.hook_warnings) {
     notice(warning, ui::NoticeKind::kWarning);
@@ -498,8 +497,7 @@ bool InteractiveSession::move_commands_to_background() {
                        " in the foreground: " + std::to_string(tools::kMaxRunningJobs) +
                        " background jobs run, the most nib runs at once. End one with /jobs kill "
                        "N, then press Ctrl+B again.";
-    text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
-    notice(std::move(text), ui::NoticeKind::kWarning);
+    notice(util::ascii_capitalized(std::move(text)), ui::NoticeKind::kWarning);
   }
   return true;
 }
@@ -507,9 +505,14 @@ bool InteractiveSession::move_commands_to_background() {
 void InteractiveSession::after_edit() {
   if (editor_.text() == dismissed_completion_) return;
   dismissed_completion_.reset();
-  completions_.entries = ui::complete(
-      editor_.text(), [this](std::string_view command) { return argument_choices(command); },
-      offered_commands());
+  // Only a command line has completions: the commands (MCP prompts among them) are gathered
+  // for it alone, not on every key of a prompt.
+  completions_.entries.clear();
+  if (editor_.text().starts_with('/')) {
+    completions_.entries = ui::complete(
+        editor_.text(), [this](std::string_view command) { return argument_choices(command); },
+        offered_commands());
+  }
   if (completions_.selected >= completions_.entries.size()) completions_.selected = 0;
 }
 
@@ -539,7 +542,7 @@ void InteractiveSession::start_run(std::string prompt) {
 void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model,
                                    FetchTurn fetch) {
   transcript_.add_user(shown);
-  const std::string session_start = std::exchange(session_started_, true)
+  const std::string session_start = session_started_.exchange(true)
                                         ? std::string()
                                         : std::string(context_.existing ? "resume" : "startup");
   run_model_ = model;
@@ -574,6 +577,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
     if (fetch) {
       auto turn = fetch(stop);
       if (!turn.ok()) {
+        if (!session_start.empty()) session_started_ = false;  // no prompt was sent
         worker_.post(ui::JobNotice{turn.error(), true});
         return;
       }

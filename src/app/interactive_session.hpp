@@ -149,7 +149,10 @@ class InteractiveSession {
   // The MCP servers, adding their tools to tools_ as they become ready: ends before tools_.
   std::unique_ptr<mcp::ServerSet> mcp_;
   std::vector<mcp::ServerConfig> mcp_awaiting_;  // project servers still to ask about
-  bool session_started_ = false;  // the SessionStart hooks have run (with the first prompt)
+  // The SessionStart hooks have run (with the first prompt). Set by the UI thread as a run
+  // starts; the worker clears it again when an MCP prompt could not be fetched, so the hooks
+  // run with the next prompt.
+  std::atomic<bool> session_started_ = false;
   std::shared_ptr<tools::PlanBoard> plan_;  // todo_write's; drawn above the editor
   std::vector<ui::ExtraCommand> user_commands_;
   std::string pending_skill_;  // a skill /NAME loaded, for the next prompt

@@ -1,9 +1,9 @@
 #include "tools/path_list.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "tools/limits.hpp"
+#include "util/ascii.hpp"
 #include "util/byte_size.hpp"
 
 namespace nib::tools {
@@ -53,8 +53,8 @@ std::string render_listing(const std::vector<std::string>& lines, std::size_t to
   std::string advice(narrowing);
   if (shown == lines.size() && limit < kMaxOutputLines) {
     advice = "Use a larger limit, or " + advice;
-  } else if (!advice.empty()) {
-    advice[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(advice[0])));
+  } else {
+    advice = util::ascii_capitalized(std::move(advice));
   }
   return text + "\n[Showing the first " + std::to_string(shown) + " of " + std::to_string(total) +
          " " + std::string(noun) + " (" + cause + "). " + advice + ".]\n";

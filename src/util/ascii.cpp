@@ -17,6 +17,13 @@ std::string ascii_lower(std::string_view text) {
   return lowered;
 }
 
+std::string ascii_capitalized(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') {
+    text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  }
+  return text;
+}
+
 std::string_view ascii_trim(std::string_view text) {
   while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_ascii_space(text.back())) text.remove_suffix(1);

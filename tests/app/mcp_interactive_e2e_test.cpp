@@ -127,6 +127,33 @@ TEST_F(McpInteractiveTest, APromptOfServerEverythingIsOfferedAndBecomesTheUsersT
   EXPECT_EQ(last_user_content(2), "What's weather in Chicago?");
 }
 
+TEST_F(McpInteractiveTest, AFirstPromptThatCouldNotBeFetchedLeavesTheSessionStartHooksForTheNext) {
+  dir_.write(".nib/settings.json",
+             json{{"permissions", {{"allow", {"mcp__fake"}}}},
+                  {"hooks",
+                   {{"SessionStart",
+                     {{{"matcher", "startup"},
+                       {"hooks", {{{"type", "command"}, {"command", "echo on-branch-main"}}}}}}}}}}
+                 .dump());
+  server_.enqueue(MockReply::text("Hello."));
+  auto tmux = start_with({{"fake", fake_server("prompts")}});
+  // Without a prompt (which would start the session), until /mcp shows the server ready: a
+  // prompt command is refused without a run while its server is still starting.
+  bool ready = false;
+  for (int attempt = 0; attempt < 100 && !ready; ++attempt) {
+    tmux->type("/mcp");
+    tmux->press("Enter");
+    ready = tmux->wait_for_text("fake  ready", std::chrono::milliseconds(300));
+  }
+  ASSERT_TRUE(ready) << tmux->screen();
+  exchange(*tmux, "/mcp__fake__greet !fail", "Unknown prompt: greet");
+  EXPECT_TRUE(server_.requests().empty()) << "nothing went to the model";
+
+  exchange(*tmux, "hello", "Hello.");
+  const std::string sent = last_user_content(0).dump();
+  EXPECT_TRUE(contains(sent, "on-branch-main")) << sent;
+}
+
 TEST_F(McpInteractiveTest, AProjectsServersAreAskedAboutOnceAndTheAnswersRemembered) {
   dir_.write(".mcp.json",
              json{{"mcpServers", {{"one", fake_server("normal")}, {"two", fake_server("normal")}}}}
