@@ -99,14 +99,20 @@ util::Result<McpPromptCall> prepare_mcp_prompt(const mcp::ServerSet* servers,
   using Result = util::Result<McpPromptCall>;
   const std::vector<mcp::ServerStatus> statuses =
       servers != nullptr ? servers->statuses() : std::vector<mcp::ServerStatus>{};
+  // The server whose prefix the name has (one that offers the prompt, if several do).
   const mcp::ServerStatus* server = nullptr;
+  const mcp::ServerPrompt* prompt = nullptr;
   for (const mcp::ServerStatus& status : statuses) {
     if (!command.name.starts_with(mcp::tool_prefix(status.name))) continue;
     server = &status;
-    const auto has_it = [&](const mcp::ServerPrompt& prompt) {
-      return mcp::prompt_command_name(status.name, prompt.name) == command.name;
-    };
-    if (std::any_of(status.prompts.begin(), status.prompts.end(), has_it)) break;
+    const auto found = std::find_if(
+        status.prompts.begin(), status.prompts.end(), [&](const mcp::ServerPrompt& candidate) {
+          return mcp::prompt_command_name(status.name, candidate.name) == command.name;
+        });
+    if (found != status.prompts.end()) {
+      prompt = &*found;
+      break;
+    }
   }
   if (server == nullptr) {
     std::string names;
@@ -120,11 +126,7 @@ util::Result<McpPromptCall> prepare_mcp_prompt(const mcp::ServerSet* servers,
   if (const std::string why = not_ready(*server); !why.empty()) {
     return Result::failure("/" + command.name + ": " + why);
   }
-  const auto prompt = std::find_if(
-      server->prompts.begin(), server->prompts.end(), [&](const mcp::ServerPrompt& candidate) {
-        return mcp::prompt_command_name(server->name, candidate.name) == command.name;
-      });
-  if (prompt == server->prompts.end()) {
+  if (prompt == nullptr) {
     std::string names;
     for (const ui::ExtraCommand& offered : mcp_prompt_commands({*server})) {
       names += (names.empty() ? "/" : ", /") + offered.name;

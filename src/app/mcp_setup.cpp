@@ -162,9 +162,11 @@ util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunCon
   std::vector<mcp::ServerConfig> approved;
   std::vector<mcp::ServerStatus> not_approved;
   for (mcp::ServerConfig& config : catalog.value().servers) {
-    if (!config.from_project || named(options.mcp_allow, config.name) ||
-        named(settings.allow, config.name) ||
-        approvals.approved(context.cwd, config.name, config.fingerprint)) {
+    const bool allowed = !config.from_project || named(options.mcp_allow, config.name) ||
+                         named(settings.allow, config.name);
+    const auto answer = allowed ? mcp::ApprovalStore::Answer::kApproved
+                                : approvals.answer(context.cwd, config.name, config.fingerprint);
+    if (answer == mcp::ApprovalStore::Answer::kApproved) {
       approved.push_back(std::move(config));
       continue;
     }
@@ -173,7 +175,7 @@ util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunCon
                              .detail = approve_how(config.name),
                              .file = config.file,
                              .transport = mcp::describe_transport(config)};
-    if (approvals.declined(context.cwd, config.name, config.fingerprint)) {
+    if (answer == mcp::ApprovalStore::Answer::kDeclined) {
       status.detail = "you declined it for this project; " + status.detail;
       start.notices.push_back(not_started(config, status.detail));
     } else {

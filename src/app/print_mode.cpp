@@ -92,8 +92,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   core::Content prompt_media;
   std::optional<SlashPrompt> slash;
   if (const auto command = ui::parse_command(prompt); command && names_mcp_prompt(command->name)) {
-    // Its server may still be starting: wait for the servers (each within its startup timeout).
-    if (run.mcp) run.mcp->wait_settled(stop);
+    // Its server may still be starting: wait for that one (within its startup timeout).
+    if (run.mcp) run.mcp->await_server_of(command->name, stop);
     const auto call = prepare_mcp_prompt(run.mcp.get(), *command);
     if (!call.ok()) {
       std::cerr << "nib: " << call.error() << " (nib mcp list shows the servers)\n";

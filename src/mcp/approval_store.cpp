@@ -24,19 +24,18 @@ util::Status ApprovalStore::keep(const std::filesystem::path& project, const std
   return write_json_file(file_, approvals.value());
 }
 
-bool ApprovalStore::approved(const std::filesystem::path& project, const std::string& server,
-                             const std::string& fingerprint) const {
-  return kept(project, server) == fingerprint;
+ApprovalStore::Answer ApprovalStore::answer(const std::filesystem::path& project,
+                                            const std::string& server,
+                                            const std::string& fingerprint) const {
+  const nlohmann::json kept_value = kept(project, server);
+  if (kept_value == fingerprint) return Answer::kApproved;
+  if (kept_value == nlohmann::json{{"declined", fingerprint}}) return Answer::kDeclined;
+  return Answer::kNone;
 }
 
 util::Status ApprovalStore::approve(const std::filesystem::path& project, const std::string& server,
                                     const std::string& fingerprint) {
   return keep(project, server, fingerprint);
-}
-
-bool ApprovalStore::declined(const std::filesystem::path& project, const std::string& server,
-                             const std::string& fingerprint) const {
-  return kept(project, server) == nlohmann::json{{"declined", fingerprint}};
 }
 
 util::Status ApprovalStore::decline(const std::filesystem::path& project, const std::string& server,

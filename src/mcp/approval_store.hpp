@@ -21,13 +21,17 @@ class ApprovalStore {
  public:
   explicit ApprovalStore(std::filesystem::path file) : file_(std::move(file)) {}
 
-  bool approved(const std::filesystem::path& project, const std::string& server,
+  enum class Answer {
+    kNone,      // never asked about this very entry (or it changed since)
+    kApproved,  // the user said yes to it
+    kDeclined,  // the user said no to it (approve() later replaces that)
+  };
+  // What the user answered for `server` of `project` whose entry has `fingerprint` (one read of
+  // the file).
+  Answer answer(const std::filesystem::path& project, const std::string& server,
                 const std::string& fingerprint) const;
   util::Status approve(const std::filesystem::path& project, const std::string& server,
                        const std::string& fingerprint);
-  // The user said no to this very entry (approve() later replaces that).
-  bool declined(const std::filesystem::path& project, const std::string& server,
-                const std::string& fingerprint) const;
   util::Status decline(const std::filesystem::path& project, const std::string& server,
                        const std::string& fingerprint);
 

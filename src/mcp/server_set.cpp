@@ -212,18 +212,22 @@ void ServerSet::wait_settled(std::stop_token stop) {
   }
 }
 
-bool ServerSet::await_server_of(const std::string& tool_name) {
+bool ServerSet::await_server_of(const std::string& name, std::stop_token stop) {
+  std::stop_callback wake(stop, [this] {
+    std::lock_guard lock(mutex_);
+    changed_.notify_all();
+  });
   std::unique_lock lock(mutex_);
   std::shared_ptr<ServerConnection> server;
   for (const auto& entry : entries_) {
-    if (entry->connection && tool_name.starts_with(tool_prefix(entry->connection->config().name))) {
+    if (entry->connection && name.starts_with(tool_prefix(entry->connection->config().name))) {
       server = entry->connection;
     }
   }
   if (!server) return false;
-  while (server->status().state == ServerState::kConnecting) {
+  while (server->status().state == ServerState::kConnecting && !stop.stop_requested()) {
     const std::uint64_t seen = generation_;
-    changed_.wait(lock, [&] { return generation_ != seen; });
+    changed_.wait(lock, [&] { return generation_ != seen || stop.stop_requested(); });
   }
   return true;
 }

@@ -50,9 +50,12 @@ class ServerSet {
   // Adds `config`, a server shown as not approved until now (its status is dropped): the user
   // approved it. Started at once on a thread of its own (after start(); before, with the rest).
   void start_approved(ServerConfig config);
-  // Blocks until no server is connecting any more or `stop` fires (tests, `nib mcp list`, a
-  // prompt command in print mode).
+  // Blocks until no server is connecting any more or `stop` fires (tests, `nib mcp list`).
   void wait_settled(std::stop_token stop);
+  // Blocks while the server that the tool or prompt `name` ("mcp__<server>__...") belongs to
+  // is connecting, until `stop` fires (the registry's awaiter; a prompt command in print mode);
+  // false when no server has that name's prefix.
+  bool await_server_of(const std::string& name, std::stop_token stop = {});
 
   std::vector<ServerStatus> statuses() const;
   // The connection of the server named `name`, or nullptr.
@@ -73,8 +76,6 @@ class ServerSet {
   // Registers the tools not yet registered; the count registered and what was left out.
   void register_tools(Entry& entry, const std::vector<ServerTool>& tools);
   void changed();
-  // The registry's awaiter: waits while the server `tool_name` belongs to is connecting.
-  bool await_server_of(const std::string& tool_name);
   // The registry's note from the current statuses.
   void update_note();
 

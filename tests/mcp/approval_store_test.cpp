@@ -7,24 +7,23 @@
 namespace nib::mcp {
 namespace {
 
+using Answer = ApprovalStore::Answer;
+
 TEST(ApprovalStore, RemembersApprovalsAndRefusalsPerProjectAndEntry) {
   nib::testing::TempDir dir;
   ApprovalStore store(dir.path() / "approvals.json");
-  EXPECT_FALSE(store.approved("/p", "repo", "f1"));
-  EXPECT_FALSE(store.declined("/p", "repo", "f1"));
+  EXPECT_EQ(store.answer("/p", "repo", "f1"), Answer::kNone);
 
   ASSERT_TRUE(store.decline("/p", "repo", "f1").ok());
-  EXPECT_TRUE(store.declined("/p", "repo", "f1"));
-  EXPECT_FALSE(store.approved("/p", "repo", "f1"));
-  EXPECT_FALSE(store.declined("/p", "repo", "f2"));  // a changed entry is asked about again
-  EXPECT_FALSE(store.declined("/q", "repo", "f1"));  // another project's
+  EXPECT_EQ(store.answer("/p", "repo", "f1"), Answer::kDeclined);
+  EXPECT_EQ(store.answer("/p", "repo", "f2"), Answer::kNone);  // a changed entry is asked again
+  EXPECT_EQ(store.answer("/q", "repo", "f1"), Answer::kNone);  // another project's
 
   ASSERT_TRUE(store.approve("/p", "repo", "f1").ok());
-  EXPECT_TRUE(store.approved("/p", "repo", "f1"));
-  EXPECT_FALSE(store.declined("/p", "repo", "f1"));
-  EXPECT_FALSE(store.approved("/p", "repo", "f2"));
+  EXPECT_EQ(store.answer("/p", "repo", "f1"), Answer::kApproved);
+  EXPECT_EQ(store.answer("/p", "repo", "f2"), Answer::kNone);
   ASSERT_TRUE(store.approve("/p", "other", "f9").ok());
-  EXPECT_TRUE(store.approved("/p", "repo", "f1"));  // kept beside the new one
+  EXPECT_EQ(store.answer("/p", "repo", "f1"), Answer::kApproved);  // kept beside the new one
 }
 
 }  // namespace
