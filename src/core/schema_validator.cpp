@@ -6,22 +6,50 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 namespace nib::core {
 namespace {
 
-// valijson names a path as {"<root>", "[field]", "[0]"}; we speak JSON pointers.
+// valijson names a path as {"<root>", "[field]", "[0]"}; we speak JSON pointers, whose tokens
+// escape "~" and "/" (RFC 6901), so that a property named "a/b" is one token.
 std::string pointer_of(const std::vector<std::string>& context) {
   std::string pointer;
   for (const auto& part : context) {
     if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
-      pointer += '/' + part.substr(1, part.size() - 2);
+      pointer += '/';
+      for (const char c : std::string_view(part).substr(1, part.size() - 2)) {
+        pointer += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+      }
     }
   }
   return pointer;
+}
+
+// A token of a JSON pointer as the name it stands for ("a~1b" is "a/b").
+std::string unescaped_token(std::string_view token) {
+  std::string name;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+      name += token[++i] == '0' ? '~' : '/';
+    } else {
+      name += token[i];
+    }
+  }
+  return name;
+}
+
+// An array index token ("0", "12"), or nothing for any other token.
+std::optional<std::size_t> index_of(const std::string& token) {
+  if (token.empty() || token.size() > 9 ||
+      token.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(std::stoul(token));
 }
 
 bool is_wrapper_message(const std::string& description) {
@@ -55,7 +83,7 @@ const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::js
   while (!rest.empty()) {
     const auto next = rest.find('/', 1);
     const std::string token =
-        rest.substr(1, next == std::string::npos ? std::string::npos : next - 1);
+        unescaped_token(rest.substr(1, next == std::string::npos ? std::string::npos : next - 1));
     rest = next == std::string::npos ? "" : rest.substr(next);
     if (value->is_object() && node->contains("properties") &&
         (*node)["properties"].contains(token)) {
@@ -66,9 +94,10 @@ const nlohmann::json* schema_at(const nlohmann::json& schema, const nlohmann::js
                (*node)["additionalProperties"].is_object()) {
       node = &(*node)["additionalProperties"];
       value = &(*value)[token];
-    } else if (value->is_array() && node->contains("items") && (*node)["items"].is_object()) {
+    } else if (value->is_array() && node->contains("items") && (*node)["items"].is_object() &&
+               index_of(token) && *index_of(token) < value->size()) {
       node = &(*node)["items"];
-      value = &(*value)[std::stoul(token)];
+      value = &(*value)[*index_of(token)];
     } else {
       return nullptr;
     }
@@ -126,6 +155,51 @@ std::optional<std::string> bound_violation(const std::string& description,
   return std::nullopt;
 }
 
+// "unknown property "colour" (allowed: path, limit)" for an object its schema closes
+// (additionalProperties: false), naming every property the schema does not list. Nothing when
+// the schema has patternProperties, which the names cannot be read off.
+std::optional<std::string> unknown_properties(const nlohmann::json* subschema,
+                                              const nlohmann::json* object) {
+  if (subschema == nullptr || object == nullptr || !object->is_object() ||
+      subschema->contains("patternProperties")) {
+    return std::nullopt;
+  }
+  const auto listed = subschema->find("properties");
+  const bool has_list = listed != subschema->end() && listed->is_object();
+  std::string unknown;
+  for (const auto& [name, value] : object->items()) {
+    if (has_list && listed->contains(name)) continue;
+    unknown += (unknown.empty() ? "" : ", ") +
+               nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  if (unknown.empty()) return std::nullopt;
+  std::string allowed;
+  if (has_list) {
+    for (const auto& [name, value] : listed->items())
+      allowed += (allowed.empty() ? "" : ", ") + name;
+  }
+  return (unknown.find(", ") == std::string::npos ? "unknown property " : "unknown properties ") +
+         unknown + " (allowed: " + (allowed.empty() ? "none" : allowed) + ")";
+}
+
+// "must be one of "a", "b"; got "c"" for a value its schema's enum does not list.
+std::optional<std::string> enum_violation(const nlohmann::json* subschema,
+                                          const nlohmann::json* value) {
+  if (subschema == nullptr || !subschema->contains("enum") || !(*subschema)["enum"].is_array()) {
+    return std::nullopt;
+  }
+  std::string allowed;
+  for (const auto& entry : (*subschema)["enum"]) {
+    allowed += (allowed.empty() ? "" : ", ") +
+               entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  std::string text = "must be one of " + allowed;
+  if (value != nullptr) {
+    text += "; got " + value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  return text;
+}
+
 }  // namespace
 
 struct CompiledSchema::Impl {
@@ -160,14 +234,23 @@ std::vector<FieldError> CompiledSchema::validate(const nlohmann::json& instance)
   for (const auto& error : results) {
     if (is_wrapper_message(error.description)) continue;
     FieldError field{pointer_of(error.context), error.description};
-    if (auto bound =
-            bound_violation(error.description, schema_at(impl_->document, instance, field.path),
-                            value_at(instance, field.path))) {
+    const auto* subschema = schema_at(impl_->document, instance, field.path);
+    const auto* value = value_at(instance, field.path);
+    if (error.description.starts_with("Object contains a property that could not be validated")) {
+      if (auto unknown = unknown_properties(subschema, value)) {
+        // valijson reports the object once per unknown property; one line names them all.
+        const bool said = std::any_of(errors.begin(), errors.end(), [&](const FieldError& other) {
+          return other.path == field.path && other.message == *unknown;
+        });
+        if (said) continue;
+        field.message = std::move(*unknown);
+      }
+    } else if (error.description.starts_with("Failed to match against any enum values")) {
+      if (auto listed = enum_violation(subschema, value)) field.message = std::move(*listed);
+    } else if (auto bound = bound_violation(error.description, subschema, value)) {
       field.message = std::move(*bound);
     } else if (error.description.find("'type' constraint") != std::string::npos) {
       // valijson does not say which type it wanted; the schema and the value do.
-      const auto* subschema = schema_at(impl_->document, instance, field.path);
-      const auto* value = value_at(instance, field.path);
       if (subschema && value && subschema->contains("type")) {
         field.message =
             "expected " + (*subschema)["type"].dump() + ", got " + json_type_name(*value);

@@ -53,5 +53,37 @@ TEST(SchemaValidatorTest, LeavesOtherMessagesAlone) {
             "/n: String should be no fewer than 2 characters in length.");
 }
 
+// The model is told which properties are unknown and which it may use, not valijson's "could
+// not be validated using 'properties' or 'additionalProperties' constraints".
+TEST(SchemaValidatorTest, NamesUnknownPropertiesAndTheAllowedOnes) {
+  const json closed = {{"type", "object"},
+                       {"properties", {{"id", {{"type", "integer"}}}, {"wait_s", json::object()}}},
+                       {"additionalProperties", false}};
+  EXPECT_EQ(only_error(closed, {{"id", 1}, {"colour", "red"}}),
+            ": unknown property \"colour\" (allowed: id, wait_s)");
+  EXPECT_EQ(only_error(closed, {{"id", 1}, {"a", 1}, {"b", 2}}),
+            ": unknown properties \"a\", \"b\" (allowed: id, wait_s)");
+  const json nested = {{"type", "object"}, {"properties", {{"item", closed}}}};
+  EXPECT_EQ(only_error(nested, {{"item", {{"id", 1}, {"x", 0}}}}),
+            "/item: unknown property \"x\" (allowed: id, wait_s)");
+}
+
+TEST(SchemaValidatorTest, NamesTheAllowedValuesOfAnEnum) {
+  const json status = object_with({{"enum", {"pending", "in_progress", "completed"}}});
+  EXPECT_EQ(only_error(status, {{"n", "done"}}),
+            "/n: must be one of \"pending\", \"in_progress\", \"completed\"; got \"done\"");
+}
+
+// Property names with "/" and "~" are single tokens of the error's pointer, and a schema that
+// does not describe the value cannot make the message builder throw.
+TEST(SchemaValidatorTest, OddPropertyNamesAreEscapedAndNeverThrow) {
+  const json odd = {{"type", "object"},
+                    {"properties", {{"a/b", {{"type", "integer"}}}, {"a", {{"type", "array"}}}}},
+                    {"additionalProperties", {{"type", "integer"}}}};
+  EXPECT_EQ(only_error(odd, {{"a/b", "x"}}), "/a~1b: expected \"integer\", got string");
+  EXPECT_EQ(only_error(odd, {{"a", json::array()}, {"a/x", "y"}}),
+            "/a~1x: expected \"integer\", got string");
+}
+
 }  // namespace
 }  // namespace nib::core
