@@ -2,9 +2,32 @@
 
 #include "provider/sse_exchange.hpp"
 #include "util/byte_size.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::provider {
 namespace {
+
+// `text`'s size as JSON writes it: a control character takes six bytes, a quote or a backslash
+// two; so the limit bounds what the session file and the next request hold too.
+std::size_t escaped_size(std::string_view text) {
+  std::size_t size = text.size();
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20) {
+      size += 5;
+    } else if (c == '"' || c == '\\') {
+      size += 1;
+    }
+  }
+  return size;
+}
+
+// `text` cut to at most `max_bytes` on a UTF-8 boundary, in a new string, so that the old
+// buffer is freed.
+void shrink(std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return;
+  std::string(text, 0, util::utf8_prefix_length(text, max_bytes)).swap(text);
+}
 
 std::size_t held_size(const core::WebSearchBlock& search) {
   std::size_t size =
@@ -41,11 +64,13 @@ void ReplyBuilder::emit(const core::Event& event) {
 }
 
 std::size_t ReplyBuilder::start_text(bool glued) {
+  hold(kBlockCostBytes);
   blocks_.emplace_back(core::TextBlock{.text = {}, .citations = {}, .glued = glued});
   return blocks_.size() - 1;
 }
 
 std::size_t ReplyBuilder::start_web_search(core::WebSearchBlock search) {
+  hold(kBlockCostBytes);
   blocks_.emplace_back(core::WebSearchBlock{});
   set_web_search(blocks_.size() - 1, std::move(search));
   return blocks_.size() - 1;
@@ -63,6 +88,7 @@ void ReplyBuilder::add_citation(std::size_t block, core::Citation citation) {
 }
 
 std::size_t ReplyBuilder::start_thinking(std::string_view signature, bool redacted) {
+  hold(kBlockCostBytes);
   blocks_.emplace_back(core::ThinkingBlock{"", "", redacted});
   set_signature(blocks_.size() - 1, signature);
   return blocks_.size() - 1;
@@ -71,6 +97,7 @@ std::size_t ReplyBuilder::start_thinking(std::string_view signature, bool redact
 std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
                                      std::string_view arguments) {
   const std::size_t position = call_blocks_.size();
+  hold(kBlockCostBytes);
   call_blocks_.push_back(blocks_.size());
   blocks_.emplace_back(core::ToolCall{});
   core::ToolCall& call = call_at(position);
@@ -86,7 +113,7 @@ std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
 void ReplyBuilder::append_text(std::size_t block, std::string_view text) {
   auto& text_block = std::get<core::TextBlock>(blocks_[block]);
   auto& held = text_block.text;
-  if (text.empty() || !hold(text.size())) return;
+  if (text.empty() || !hold(escaped_size(text))) return;
   std::string delta;
   if (held.empty() && text_shown_ && !text_block.glued) delta = core::kTextBlockSeparator;
   delta += text;
@@ -96,13 +123,13 @@ void ReplyBuilder::append_text(std::size_t block, std::string_view text) {
 }
 
 void ReplyBuilder::append_thinking(std::size_t block, std::string_view text) {
-  if (text.empty() || !hold(text.size())) return;
+  if (text.empty() || !hold(escaped_size(text))) return;
   std::get<core::ThinkingBlock>(blocks_[block]).text += text;
   emit(core::ThinkingDeltaEvent{std::string(text)});
 }
 
 void ReplyBuilder::append_arguments(std::size_t call, std::string_view fragment) {
-  if (fragment.empty() || !hold(fragment.size())) return;
+  if (fragment.empty() || !hold(escaped_size(fragment))) return;
   call_at(call).arguments += fragment;
   emit(core::ToolCallDeltaEvent{static_cast<int>(call), "", "", std::string(fragment)});
 }
@@ -133,7 +160,7 @@ void ReplyBuilder::name_call(std::size_t call, std::string_view id, std::string_
 
 void ReplyBuilder::replace_arguments(std::size_t call, std::string_view arguments) {
   auto& held = call_at(call).arguments;
-  if (hold(arguments.size(), held.size())) held.assign(arguments);
+  if (hold(escaped_size(arguments), escaped_size(held))) held.assign(arguments);
 }
 
 void ReplyBuilder::settle_text(std::size_t block, std::string_view final_text) {
@@ -141,7 +168,7 @@ void ReplyBuilder::settle_text(std::size_t block, std::string_view final_text) {
   if (final_text.empty() || final_text == held) return;
   if (final_text.starts_with(held)) {
     append_text(block, final_text.substr(held.size()));
-  } else if (hold(final_text.size(), held.size())) {
+  } else if (hold(escaped_size(final_text), escaped_size(held))) {
     held.assign(final_text);
     text_shown_ = true;
   }
@@ -178,6 +205,19 @@ void ReplyBuilder::restart() {
 
 std::vector<core::AssistantBlock> ReplyBuilder::take_blocks() {
   std::vector<core::AssistantBlock> out = std::move(blocks_);
+  if (over_limit_) {
+    // What went past the limit is broken or hostile: freed here, before the reply is copied
+    // into the history, the session and the front ends.
+    for (core::AssistantBlock& block : out) {
+      if (auto* text = std::get_if<core::TextBlock>(&block))
+        shrink(text->text, kKeptPastLimitBytes);
+      if (auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {
+        shrink(thinking->text, kKeptPastLimitBytes);
+        std::string().swap(thinking->signature);
+      }
+      if (auto* call = std::get_if<core::ToolCall>(&block)) std::string("{}").swap(call->arguments);
+    }
+  }
   std::erase_if(out, [](const core::AssistantBlock& block) {
     if (const auto* text = std::get_if<core::TextBlock>(&block)) return text->text.empty();
     if (const auto* thinking = std::get_if<core::ThinkingBlock>(&block)) {

@@ -16,11 +16,18 @@
 
 namespace nib::provider {
 
-// The most text, thinking, signatures and tool-call arguments one reply may hold. The longest
-// replies models write (128k output tokens: about half a MiB of text, a few MiB with thinking)
-// stay far below it; a stream that goes past it is broken or hostile (an endless run of text
-// or argument deltas), and holding more would only exhaust memory.
+// The most text, thinking, signatures and tool-call arguments one reply may hold, counted as
+// they will be written out (JSON-escaped) and with each block's own cost. The longest replies
+// models write (128k output tokens: about half a MiB of text, a few MiB with thinking) stay far
+// below it; a stream that goes past it is broken or hostile (an endless run of text or
+// argument deltas, or of new blocks), and holding more would only exhaust memory.
 inline constexpr std::size_t kMaxReplyBytes = 32 * 1024 * 1024;
+// What one block costs beyond its content (the block, its place in the reply).
+inline constexpr std::size_t kBlockCostBytes = 256;
+// What a reply that went past the limit keeps of each text and thinking block when it is
+// taken: enough to show the user what arrived; the rest is freed before anything copies the
+// reply (the session, the front ends, the next request).
+inline constexpr std::size_t kKeptPastLimitBytes = 64 * 1024;
 
 class ReplyBuilder {
  public:
@@ -77,7 +84,9 @@ class ReplyBuilder {
   void restart();
 
   // The blocks (web searches always kept), without those that received nothing (a text block
-  // without text, a thinking block with neither text nor signature), tool calls made usable by
+  // without text, a thinking block with neither text nor signature); past the limit each text
+  // and thinking block cut to kKeptPastLimitBytes, signatures and tool-call arguments dropped
+  // (such calls never run); tool calls made usable by
   // complete_tool_calls(). The builder is empty afterwards.
   std::vector<core::AssistantBlock> take_blocks();
 

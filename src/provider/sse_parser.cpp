@@ -4,6 +4,8 @@ namespace nib::provider {
 namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+// The room a line keeps between lines; a longer one's is given back.
+constexpr std::size_t kKeptLineCapacity = 64 * 1024;
 
 }  // namespace
 
@@ -24,6 +26,8 @@ std::vector<SseEvent> SseParser::feed(std::string_view bytes) {
     process_line(line_, out);
     if (overflowed_) return out;
     line_.clear();
+    // A long line's room is not kept for the rest of the stream.
+    if (line_.capacity() > kKeptLineCapacity) std::string().swap(line_);
     pos = end + 1;
     if (bytes[end] == '\r') {
       if (pos == bytes.size()) {
@@ -85,8 +89,17 @@ void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) 
       overflow();  // `line` may point into line_: not used after this
       return;
     }
-    if (has_data_) data_ += '\n';
-    data_.append(value);
+    if (has_data_) {
+      data_ += '\n';
+      data_.append(value);
+    } else if (value.data() >= line_.data() && value.data() <= line_.data() + line_.size()) {
+      // The event's first data line becomes its data in place, not as a copy of the line.
+      const std::size_t start = static_cast<std::size_t>(value.data() - line_.data());
+      data_.swap(line_);
+      data_.erase(0, start);
+    } else {
+      data_.assign(value);
+    }
     has_data_ = true;
   } else if (field == "event") {
     event_.assign(value);

@@ -19,10 +19,12 @@ struct SseEvent {
 };
 
 // The most one event may hold (its unfinished line plus its data so far). The largest
-// legitimate events repeat a whole reply: a Responses response.completed event carries every
-// output item, so up to provider::kMaxReplyBytes of text once more, JSON-escaped. Twice that
-// leaves room for the escaping; anything larger is a broken or hostile stream.
-inline constexpr std::size_t kMaxSseEventBytes = 64 * 1024 * 1024;
+// legitimate events repeat a whole reply (a Responses response.completed event carries every
+// output item), and the longest replies models write are a few MiB. An event is parsed into
+// JSON beside its text, so while one is decoded about three times its size is alive, beside
+// the reply held so far: half of provider::kMaxReplyBytes keeps a hostile stream's peak within
+// three times the reply limit. Anything larger is a broken or hostile stream.
+inline constexpr std::size_t kMaxSseEventBytes = 16 * 1024 * 1024;
 
 class SseParser {
  public:

@@ -100,9 +100,10 @@ TEST_F(ReplyBuilderTest, RestartDropsEverythingAndTellsSinksOnlyWhenTheySawSomet
   EXPECT_EQ(std::get<core::TextDeltaEvent>(events_[2]).text, "fresh");
 }
 
+// Room for two blocks and 16 bytes of content.
 class SmallReplyBuilderTest : public ReplyBuilderTest {
  protected:
-  SmallReplyBuilderTest() : ReplyBuilderTest(16) {}
+  SmallReplyBuilderTest() : ReplyBuilderTest(16 + 2 * kBlockCostBytes) {}
 };
 
 TEST_F(SmallReplyBuilderTest, AdditionsPastTheLimitAreDroppedAndFlagged) {
@@ -115,11 +116,53 @@ TEST_F(SmallReplyBuilderTest, AdditionsPastTheLimitAreDroppedAndFlagged) {
   reply_.append_arguments(0, "");  // nothing added, and nothing accepted any more either
   reply_.append_thinking(reply_.start_thinking(), "y");
   EXPECT_EQ(std::get<core::TextBlock>(reply_.block(block)).text, "0123456789");
-  EXPECT_TRUE(contains(reply_.limit_error(), "16 bytes")) << reply_.limit_error();
+  EXPECT_TRUE(contains(reply_.limit_error(), "528 bytes")) << reply_.limit_error();
+}
+
+// What a reply holds counts as it is written out: escaped characters take their escapes' room.
+TEST_F(SmallReplyBuilderTest, EscapedCharactersCountAsTheirEscapes) {
+  const std::size_t block = reply_.start_text();
+  reply_.start_text();
+  reply_.append_text(block, "\x01\x02");  // 12 bytes written out
+  reply_.append_text(block, "\"\\");      // 4 more: 16, still within
+  EXPECT_FALSE(reply_.over_limit());
+  reply_.append_text(block, "\n");
+  EXPECT_TRUE(reply_.over_limit());
+}
+
+// A flood of empty blocks is a reply growing too, and stops at the limit like text.
+TEST_F(ReplyBuilderTest, EveryBlockCountsAgainstTheLimit) {
+  ReplyBuilder small([](const core::Event&) {}, 10 * kBlockCostBytes);
+  for (int i = 0; i < 10; ++i) small.start_text();
+  EXPECT_FALSE(small.over_limit());
+  small.start_call("", "", "");
+  EXPECT_TRUE(small.over_limit());
+}
+
+// A reply taken past the limit keeps little of what arrived: it is broken or hostile, and the
+// rest is freed before anything copies the reply. Its calls never run and hold nothing.
+TEST_F(ReplyBuilderTest, AReplyPastTheLimitIsCutWhenTaken) {
+  ReplyBuilder small([](const core::Event&) {}, 3 * kBlockCostBytes + 2 * kKeptPastLimitBytes);
+  const std::size_t text = small.start_text();
+  const std::size_t thinking = small.start_thinking("sig");
+  small.start_call("id", "write", "");
+  const std::string piece(kKeptPastLimitBytes / 2, 'a');
+  while (!small.over_limit()) {
+    small.append_text(text, piece);
+    small.append_thinking(thinking, piece);
+    small.append_arguments(0, piece);
+  }
+  const auto blocks = small.take_blocks();
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_LE(std::get<core::TextBlock>(blocks[0]).text.size(), kKeptPastLimitBytes);
+  EXPECT_LE(std::get<core::ThinkingBlock>(blocks[1]).text.size(), kKeptPastLimitBytes);
+  EXPECT_EQ(std::get<core::ThinkingBlock>(blocks[1]).signature, "");
+  EXPECT_EQ(std::get<core::ToolCall>(blocks[2]).arguments, "{}");
 }
 
 TEST_F(SmallReplyBuilderTest, ReplacementsCountWhatTheyReplace) {
   const std::size_t block = reply_.start_text();
+  reply_.start_text();
   reply_.append_text(block, "0123456789");
   reply_.settle_text(block, "abcdefghijklmnop");  // 16 bytes in place of 10: fits
   EXPECT_FALSE(reply_.over_limit());

@@ -92,11 +92,11 @@ TEST_F(SseExchangeTest, EndlessTextStopsAtTheReplyLimit) {
   const core::AssistantMessage message = chat();
   EXPECT_EQ(message.stop_reason, core::StopReason::kError);
   EXPECT_TRUE(contains(message.error_message, "limit of 32 MB")) << message.error_message;
-  // Everything up to the limit is kept and was shown; nothing past it was held.
-  const std::size_t kept = core::assistant_text(message).size();
-  EXPECT_LE(kept, kMaxReplyBytes);
-  EXPECT_GT(kept, kMaxReplyBytes - kEndlessPieceBytes);
-  EXPECT_EQ(delta_bytes(), kept);
+  // Everything up to the limit was shown; nothing past it was held; the message keeps only the
+  // start of it (the rest was freed before anything copied the reply).
+  EXPECT_LE(delta_bytes(), kMaxReplyBytes);
+  EXPECT_GT(delta_bytes(), kMaxReplyBytes - kEndlessPieceBytes - kBlockCostBytes);
+  EXPECT_EQ(core::assistant_text(message), std::string(kKeptPastLimitBytes, 'a'));
 }
 
 TEST_F(SseExchangeTest, EndlessToolArgumentsStopAtTheReplyLimit) {
@@ -120,8 +120,9 @@ TEST_F(SseExchangeTest, EndlessToolArgumentsStopAtTheReplyLimit) {
   EXPECT_TRUE(contains(message.error_message, "limit of 32 MB")) << message.error_message;
   const auto calls = core::tool_calls_of(message);
   ASSERT_EQ(calls.size(), 1u);
-  EXPECT_LE(calls[0].arguments.size(), kMaxReplyBytes);
-  EXPECT_EQ(delta_bytes(), calls[0].arguments.size());
+  EXPECT_LE(delta_bytes(), kMaxReplyBytes);
+  EXPECT_GT(delta_bytes(), kMaxReplyBytes - kEndlessPieceBytes - 2 * kBlockCostBytes);
+  EXPECT_EQ(calls[0].arguments, "{}") << "a call past the limit never runs: it holds nothing";
 }
 
 TEST_F(SseExchangeTest, AnEndlessEventStopsAtTheEventLimit) {
@@ -131,7 +132,7 @@ TEST_F(SseExchangeTest, AnEndlessEventStopsAtTheEventLimit) {
   server_.enqueue(reply);
   const core::AssistantMessage message = responses();
   EXPECT_EQ(message.stop_reason, core::StopReason::kError);
-  EXPECT_TRUE(contains(message.error_message, "stream event larger than 64 MB"))
+  EXPECT_TRUE(contains(message.error_message, "stream event larger than 16 MB"))
       << message.error_message;
 }
 
