@@ -6,7 +6,7 @@ namespace nib::core {
 namespace {
 
 // The first alias of each nib tool is the name Claude Code's hooks receive for it.
-constexpr std::array<ToolNameAlias, 12> kAliases = {{
+constexpr std::array<ToolNameAlias, 13> kAliases = {{
     {"Read", "read"},
     {"Grep", "grep"},
     {"Glob", "find"},
@@ -19,6 +19,7 @@ constexpr std::array<ToolNameAlias, 12> kAliases = {{
     {"Agent", "task"},
     {"TodoWrite", "todo_write"},
     {"Skill", "skill"},
+    {"WebFetch", "web_fetch"},
 }};
 
 }  // namespace

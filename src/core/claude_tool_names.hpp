@@ -18,7 +18,7 @@ struct ToolNameAlias {
 // Read → read, Grep → grep, Glob → find, LS → ls, Bash → bash, Edit → edit, MultiEdit → edit
 // (nib's edit takes several replacements), Write → write, Task and Agent → task (Claude Code
 // renamed Task to Agent in 2.1.63 and kept Task as an alias), TodoWrite → todo_write, Skill →
-// skill.
+// skill, WebFetch → web_fetch.
 std::span<const ToolNameAlias> claude_tool_aliases();
 
 // nib's name for a tool written as `name`: the alias's target for one of Claude Code's names

@@ -18,13 +18,14 @@ TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
   EXPECT_EQ(nib_tool_name("Agent"), "task");
   EXPECT_EQ(nib_tool_name("TodoWrite"), "todo_write");
   EXPECT_EQ(nib_tool_name("Skill"), "skill");
-  EXPECT_EQ(claude_tool_aliases().size(), 12u);
+  EXPECT_EQ(nib_tool_name("WebFetch"), "web_fetch");
+  EXPECT_EQ(claude_tool_aliases().size(), 13u);
 }
 
 TEST(ClaudeToolNamesTest, OtherNamesPassThroughUnchanged) {
   EXPECT_EQ(nib_tool_name("read"), "read");
   EXPECT_EQ(nib_tool_name("READ"), "READ");
-  EXPECT_EQ(nib_tool_name("WebFetch"), "WebFetch");
+  EXPECT_EQ(nib_tool_name("WebSearch"), "WebSearch");
   EXPECT_EQ(nib_tool_name("mcp__github__create_issue"), "mcp__github__create_issue");
 }
 
@@ -34,6 +35,7 @@ TEST(ClaudeToolNamesTest, NibsToolsAnswerToTheirFirstClaudeName) {
   EXPECT_EQ(claude_tool_name("ls"), "LS");
   EXPECT_EQ(claude_tool_name("edit"), "Edit");
   EXPECT_EQ(claude_tool_name("task"), "Task");
+  EXPECT_EQ(claude_tool_name("web_fetch"), "WebFetch");
   EXPECT_EQ(claude_tool_name("mcp__github__create_issue"), "mcp__github__create_issue");
   EXPECT_EQ(claude_tool_name("Bash"), "Bash");
 }

@@ -190,14 +190,14 @@ TEST(AgentDefinitionTest, SeveralProblemsAreAllReported) {
 
 TEST(AgentDefinitionTest, UnknownToolsAreReportedAgainstTheAvailableOnes) {
   const AgentDefinition agent = parsed(
-      "---\nname: a\ndescription: d\ntools: Read, Wirte, WebFetch\ndisallowedTools: Bsh\n---\n");
+      "---\nname: a\ndescription: d\ntools: Read, Wirte, WebSearch\ndisallowedTools: Bsh\n---\n");
   const std::vector<Problem> problems = validate_agent_tools(agent, kAvailable);
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0].text(),
             "agents/foo.md:4: tools: unknown tool \"Wirte\" (did you mean \"write\"?); "
             "available: read, grep, find, ls, bash, edit, write, task");
   EXPECT_EQ(problems[1].text(),
-            "agents/foo.md:4: tools: unknown tool \"WebFetch\"; available: read, grep, find, ls, "
+            "agents/foo.md:4: tools: unknown tool \"WebSearch\"; available: read, grep, find, ls, "
             "bash, edit, write, task");
   EXPECT_EQ(problems[2].line, 5);
   EXPECT_NE(problems[2].message.find("disallowedTools: unknown tool \"Bsh\" (did you mean "
