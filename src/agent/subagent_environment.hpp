@@ -25,8 +25,9 @@ struct InheritedRun {
   std::string provider_name;  // for the subagent's transcript header
   core::ModelInfo model;
   core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
-  core::Gate gate;             // every call of every level goes through the same gate
-  core::AfterTool after_tool;  // and the same after-tool hook (PostToolUse)
+  core::PreToolCheck pre_tool;  // every call of every level goes through the same hooks
+  core::Gate gate;              // and the same gate
+  core::AfterTool after_tool;   // and the same after-tool hook (PostToolUse)
   // A subagent's before_done (core/agent_loop.hpp): SubagentStop hooks, set by the front end.
   std::function<std::optional<core::UserMessage>(const std::vector<core::Message>&, int,
                                                  std::stop_token)>

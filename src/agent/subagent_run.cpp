@@ -109,6 +109,7 @@ std::variant<SubagentSummary, core::ToolOutput> run_subagent(
   loop.thinking = definition.thinking.value_or(parent.thinking);
   loop.system_prompt = environment.system_prompt(definition, registry.specs());
   loop.tools = &registry;
+  loop.pre_tool = parent.pre_tool;
   loop.gate = parent.gate;
   loop.after_tool = parent.after_tool;
   loop.before_done = parent.subagent_done;

@@ -53,7 +53,7 @@ class TaskTool final : public core::Tool {
            std::optional<std::vector<std::string>> allowed)
       : core::Tool(core::ToolSpec{std::string(extensions::kTaskToolName),
                                   description_for(*environment, allowed), parameters(),
-                                  /*concurrency_safe=*/true, /*delegates=*/true}),
+                                  /*concurrency_safe=*/true, core::AccessKind::kDelegate}),
         environment_(std::move(environment)),
         depth_(depth),
         allowed_(std::move(allowed)) {}

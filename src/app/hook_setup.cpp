@@ -1,7 +1,10 @@
 #include "app/hook_setup.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 #include "hooks/limits.hpp"
-#include "hooks/tool_hooks.hpp"
+#include "permissions/shell_split.hpp"
 
 namespace nib::app {
 namespace {
@@ -59,23 +62,47 @@ std::shared_ptr<hooks::HookSet> make_hook_set(hooks::HookConfig config,
       hooks::HookRunSettings{cwd, cwd, std::move(withheld_environment), &core::steady_clock()});
 }
 
-void set_hook_session(hooks::HookSet& hooks, const std::string& session_file,
-                      permissions::PermissionMode mode, const std::filesystem::path& cwd) {
-  hooks::HookSession session = hooks.session();
-  session.cwd = cwd;
-  session.transcript_path = session_file;
-  session.permission_mode = std::string(permissions::claude_mode_name(mode));
-  session.session_id = std::filesystem::path(session_file).stem().string();
-  hooks.set_session(std::move(session));
+std::vector<std::filesystem::path> hook_scripts(const hooks::HookConfig& config,
+                                                const std::filesystem::path& project_dir) {
+  std::vector<std::filesystem::path> scripts;
+  const auto consider = [&](std::string word) {
+    std::erase(word, '"');
+    std::erase(word, '\'');
+    for (const char* variable : {"$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "$NIB_PROJECT_DIR",
+                                 "${NIB_PROJECT_DIR}"}) {
+      if (word.starts_with(variable))
+        word.replace(0, std::string_view(variable).size(), project_dir.string());
+    }
+    if (word.empty() || word.front() == '-' || word.find('$') != std::string::npos) return;
+    std::filesystem::path path(word);
+    if (path.is_relative()) path = project_dir / path;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) return;
+    path = path.lexically_normal();
+    if (std::find(scripts.begin(), scripts.end(), path) == scripts.end()) scripts.push_back(path);
+  };
+  for (std::size_t event = 0; event < hooks::kHookEventCount; ++event) {
+    for (const hooks::HookGroup& group : config.groups[event]) {
+      for (const hooks::HookCommand& hook : group.hooks) {
+        const permissions::ShellSplit split = permissions::split_command(hook.command);
+        for (const permissions::SimpleCommand& command : split.commands) {
+          for (const permissions::ShellWord& word : command.words) consider(word.source);
+          for (const permissions::ShellWord& word : command.command) consider(word.text);
+        }
+        // What cannot be split still names its files in its words, as far as blanks tell.
+        if (!split.understood) {
+          std::istringstream words(hook.command);
+          for (std::string word; words >> word;) consider(word);
+        }
+      }
+    }
+  }
+  return scripts;
 }
 
-void install_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& subagents,
-                   std::shared_ptr<hooks::HookSet> hooks, HookNotice notice) {
-  loop.gate = hooks::with_pre_tool_use_hooks(hooks, std::move(loop.gate));
-  loop.after_tool = hooks::post_tool_use_hooks(hooks);
+void install_stop_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& subagents,
+                        std::shared_ptr<hooks::HookSet> hooks, HookNotice notice) {
   loop.before_done = stop_hooks(hooks, HookEvent::kStop, notice);
-  subagents.inherited.gate = loop.gate;
-  subagents.inherited.after_tool = loop.after_tool;
   subagents.inherited.subagent_done = stop_hooks(hooks, HookEvent::kSubagentStop, notice);
 }
 

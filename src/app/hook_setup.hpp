@@ -1,6 +1,6 @@
 #pragma once
 // Wires the hooks of settings.json (and Claude Code's settings files) into nib's runs:
-// PreToolUse around the gate and PostToolUse after each call (hooks/tool_hooks.hpp), Stop and
+// PreToolUse before the gate and PostToolUse after each call (hooks/tool_hooks.hpp), Stop and
 // SubagentStop when the model is done (a block sends it on with the reason, at most
 // hooks::kMaxStopContinuations times in a row), UserPromptSubmit before a prompt joins the
 // history (a block refuses it; context is added to it), SessionStart (its context goes with the
@@ -35,14 +35,16 @@ std::shared_ptr<hooks::HookSet> make_hook_set(hooks::HookConfig config,
                                               const std::filesystem::path& cwd,
                                               std::vector<std::string> withheld_environment);
 
-// The session's fields every hook input carries, from its file ("" with --no-session).
-void set_hook_session(hooks::HookSet& hooks, const std::string& session_file,
-                      permissions::PermissionMode mode, const std::filesystem::path& cwd);
+// The files the hooks of `config` run that lie in `project_dir` (the words of their commands
+// that name one, `$CLAUDE_PROJECT_DIR/hooks/check.sh` and `python3 hooks/x.py` alike): a
+// command in the sandbox must not rewrite what runs on the host at the next hook.
+std::vector<std::filesystem::path> hook_scripts(const hooks::HookConfig& config,
+                                                const std::filesystem::path& project_dir);
 
-// Sets loop.gate (wrapping the gate already there), loop.after_tool and loop.before_done, and
-// the subagents' SubagentStop hooks in `subagents` (after lend_run_to_subagents).
-void install_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& subagents,
-                   std::shared_ptr<hooks::HookSet> hooks, HookNotice notice);
+// Sets loop.before_done (Stop hooks) and the subagents' SubagentStop hooks in `subagents`
+// (after lend_run_to_subagents). The tool hooks come with the run's guard (run_guard.hpp).
+void install_stop_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& subagents,
+                        std::shared_ptr<hooks::HookSet> hooks, HookNotice notice);
 
 // A prompt that UserPromptSubmit (and, for the session's first, SessionStart) let through, as
 // the message to send: the prompt, then the hooks' context; or the reason it was refused.

@@ -261,6 +261,10 @@ void InteractiveSession::new_session() {
   auto opened = RunSession::open(options, context_.env, context_.cwd, std::nullopt, model_.provider,
                                  model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
+  // The session that ends is told so; the next prompt starts the new one (SessionStart "clear").
+  end_session_hooks(*hooks_, "clear", hook_notice());
+  session_started_ = false;
+  session_source_ = "clear";
   options_ = std::move(options);
   session_.emplace(std::move(opened.value()));
   plan_->replace({});
@@ -299,6 +303,9 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   auto opened = RunSession::open(options, context_.env, context_.cwd, existing.value(),
                                  model_.provider, model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
+  end_session_hooks(*hooks_, "other", hook_notice());
+  session_started_ = false;
+  session_source_ = "resume";
   options_ = std::move(options);
   session_.emplace(std::move(opened.value()));
   plan_->replace(tools::latest_plan(existing.value()->loaded.messages).value_or(core::Plan{}));

@@ -62,9 +62,8 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
       provider_(provider::make_provider({model.api, model.base_url, model.api_key}, model.retry)),
       transcript_(ui::ToolPresenter(tools_.get())),
       worker_([this] { wake(); }),
-      approvals_(policy_options(context.permission_mode, options, context.cwd,
-                                context.env("HOME").value_or(""), context.rules, context.sandbox),
-                 [this](const std::vector<std::string>& rules) { save_rules(rules); }),
+      guard_(*context.guard),
+      started_in_yolo_(guard_.policy().mode() == permissions::PermissionMode::kYolo),
       on_stop_(std::move(stop), std::function<void()>([this] {
                  stop_requested_ = true;
                  wake();
@@ -75,9 +74,10 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
   for (std::string& problem : resources.problems) {
     notice(util::ascii_capitalized(std::move(problem)), ui::NoticeKind::kWarning);
   }
-  for (const std::string& warning : resources.hook_warnings) {
-    notice(warning, ui::NoticeKind::kWarning);
-  }
+  for (const std::string& warning : guard_.warnings()) notice(warning, ui::NoticeKind::kWarning);
+  // Hooks read the session as it is at each event: /clear and /resume change it.
+  session_source_ = context.existing ? "resume" : "startup";
+  guard_.follow_session([this] { return session_ ? session_->file() : std::string(); });
   user_commands_ = user_commands();
   if (context_.jobs) {
     job_listener_.emplace(*context_.jobs, [bell = doorbell_] {
@@ -304,7 +304,7 @@ ui::ViewState InteractiveSession::view_state() const {
   footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
   footer.usage = usage_;
   footer.cost_usd = cost_usd_;
-  footer.permission_mode = std::string(permissions::mode_name(approvals_.policy().mode()));
+  footer.permission_mode = std::string(permissions::mode_name(guard_.policy().mode()));
   if (context_.jobs) footer.running_jobs = context_.jobs->running();
   return state;
 }
@@ -381,7 +381,7 @@ bool InteractiveSession::handle_menu_key(const ui::Key& key) {
 
 void InteractiveSession::cycle_permission_mode() {
   using permissions::PermissionMode;
-  permissions::PermissionPolicy& policy = approvals_.policy();
+  permissions::PermissionPolicy& policy = guard_.approvals().policy();
   PermissionMode next = PermissionMode::kAuto;
   switch (policy.mode()) {
     case PermissionMode::kAuto:
@@ -391,8 +391,7 @@ void InteractiveSession::cycle_permission_mode() {
       next = PermissionMode::kReadOnly;
       break;
     case PermissionMode::kReadOnly:
-      next = context_.permission_mode == PermissionMode::kYolo ? PermissionMode::kYolo
-                                                               : PermissionMode::kAuto;
+      next = started_in_yolo_ ? PermissionMode::kYolo : PermissionMode::kAuto;
       break;
     case PermissionMode::kYolo:
       break;
@@ -542,9 +541,8 @@ void InteractiveSession::start_run(std::string prompt) {
 void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model,
                                    FetchTurn fetch) {
   transcript_.add_user(shown);
-  const std::string session_start = session_started_.exchange(true)
-                                        ? std::string()
-                                        : std::string(context_.existing ? "resume" : "startup");
+  const std::string session_start =
+      session_started_.exchange(true) ? std::string() : session_source_;
   run_model_ = model;
   core::LoopOptions loop = base_loop_options(options_, model, context_, *provider_, *tools_);
   loop.on_event = [this](const core::Event& event) {
@@ -552,10 +550,12 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
     worker_.post(event);
   };
   loop.take_steering = [this] { return worker_.take_steering(); };
-  loop.gate =
-      approvals_.gate([this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
+  guard_.guard(
+      loop,
+      [this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
         return worker_.ask_approval(question, stop);
-      });
+      },
+      [this](const std::vector<std::string>& rules) { save_rules(rules); });
   install_compaction(
       loop, context_.compaction,
       [this](const std::string& text, bool is_error) {
@@ -565,7 +565,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
         pre_compact_hooks(*hooks_, "auto", "", stop, hook_notice());
       });
   lend_run_to_subagents(*subagents_, loop, model, session_->file());
-  install_hooks(loop, *subagents_, hooks_, hook_notice());
+  install_stop_hooks(loop, *subagents_, hooks_, hook_notice());
   working_ = true;
   working_since_ = ui::UiClock::now();
   working_label_ = "Working";

@@ -151,8 +151,10 @@ class InteractiveSession {
   std::vector<mcp::ServerConfig> mcp_awaiting_;  // project servers still to ask about
   // The SessionStart hooks have run (with the first prompt). Set by the UI thread as a run
   // starts; the worker clears it again when an MCP prompt could not be fetched, so the hooks
-  // run with the next prompt.
+  // run with the next prompt. /clear and /resume clear it: the next prompt starts a session.
   std::atomic<bool> session_started_ = false;
+  // The source the next SessionStart names: "startup", "resume" or "clear" (UI thread).
+  std::string session_source_;
   std::shared_ptr<tools::PlanBoard> plan_;  // todo_write's; drawn above the editor
   std::vector<ui::ExtraCommand> user_commands_;
   std::string pending_skill_;  // a skill /NAME loaded, for the next prompt
@@ -176,7 +178,8 @@ class InteractiveSession {
   ui::Transcript transcript_;
   ui::InteractiveView view_;
   ui::RunWorker worker_;
-  permissions::ApprovalPolicy approvals_;  // remembers "always" for the whole session
+  RunGuard& guard_;             // its policy remembers "always" for the whole session
+  const bool started_in_yolo_;  // Shift+Tab reaches yolo only then
 
   bool quit_ = false;
   bool working_ = false;

@@ -1,5 +1,4 @@
 #include "app/main.hpp"
-#include "app/permission_setup.hpp"
 
 #include <unistd.h>
 
@@ -23,7 +22,7 @@
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
-#include "app/sandbox_setup.hpp"
+#include "app/run_guard.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
@@ -80,10 +79,10 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
-// `sandbox` keeps the command sandbox for main() to release after every command has ended (its
-// placeholders must outlive the commands they protect from, protected_paths.hpp).
-int dispatch(int argc, char** argv, std::stop_source& stop,
-             std::shared_ptr<sandbox::CommandSandbox>& sandbox) {
+// The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
+// release after every command has ended (the sandbox's placeholders must outlive the commands
+// they protect from, sandbox/protected_paths.hpp).
+int dispatch(int argc, char** argv, std::stop_source& stop, std::unique_ptr<RunGuard>& guard) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -109,18 +108,22 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
     return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc), env, cwd,
                                    std::cout, std::cerr);
   }
+  // Builds the guard for a front end; false (the reason printed) when it cannot be built.
+  const auto guarded = [&](const CliOptions& options, const Configuration& configuration) {
+    auto made = make_guard(options, configuration, env, cwd, withheld_environment(configuration));
+    if (!made.ok()) {
+      std::cerr << made.error() << '\n';
+      return false;
+    }
+    guard = std::move(made.value());
+    return true;
+  };
   if (argc >= 2 && std::string_view(argv[1]) == "tool") {
     const auto loaded = load();
-    if (!loaded) return 2;
-    const auto setup = setup_sandbox(*loaded, env, cwd, /*disabled=*/false);
-    if (!setup.ok()) {
-      std::cerr << setup.error() << '\n';
-      return 2;
-    }
-    sandbox = setup.value().sandbox;
-    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc),
-                            withheld_environment(*loaded), sandbox, stop.get_token(), std::cout,
-                            std::cerr);
+    if (!loaded || !guarded(CliOptions{}, *loaded)) return 2;
+    for (const std::string& warning : guard->warnings()) std::cerr << "nib: " << warning << '\n';
+    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), *guard,
+                            stop.get_token(), std::cout, std::cerr);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "hooks") {
     const auto loaded = load();
@@ -136,7 +139,11 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
                        .withheld_environment = withheld_environment(*loaded),
                        .user_config_dir = directories.global,
                        .configuration = &*loaded};
-    return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context,
+    // `nib mcp serve` is a front end like any other: the same guard as `nib -p`.
+    const McpGuardFactory make = [&](const CliOptions& flags) -> RunGuard* {
+      return guarded(flags, *loaded) ? guard.get() : nullptr;
+    };
+    return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context, make,
                            stop.get_token(), std::cout, std::cerr);
   }
   const auto parsed = parse_command_line(argc, argv);
@@ -190,26 +197,8 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
   const ModelConfig& model = resolved.value();
   util::register_secret(model.api_key);
   if (!model.web_search_notice.empty()) std::cerr << model.web_search_notice << '\n';
-  const auto mode = starting_mode(options, configuration);
-  if (!mode.ok()) {
-    std::cerr << mode.error() << '\n';
-    return 2;
-  }
-  auto rules = load_rules(configuration, env("HOME").value_or(""));
-  if (!rules.ok()) {
-    std::cerr << rules.error() << '\n';
-    return 2;
-  }
-  // yolo runs commands unconfined, as --no-sandbox does.
-  const bool sandbox_off = options.no_sandbox || mode.value() == permissions::PermissionMode::kYolo;
-  const auto setup = setup_sandbox(configuration, env, cwd, sandbox_off);
-  if (!setup.ok()) {
-    std::cerr << setup.error() << '\n';
-    return 2;
-  }
-  if (!setup.value().notice.empty()) std::cerr << setup.value().notice << '\n';
-  sandbox = setup.value().sandbox;
-  if (sandbox == nullptr && mode.value() != permissions::PermissionMode::kYolo) {
+  if (!guarded(options, configuration)) return 2;
+  if (guard->sandbox() == nullptr) {
     std::cerr << "nib: the command sandbox is off (--no-sandbox or \"sandbox\": {\"enabled\": "
                  "false}): commands run with your rights\n";
   }
@@ -223,10 +212,7 @@ int dispatch(int argc, char** argv, std::stop_source& stop,
                      withheld_environment(configuration),
                      directories.global,
                      &configuration,
-                     mode.value(),
-                     std::move(rules.value()),
-                     sandbox_state(sandbox.get()),
-                     sandbox != nullptr && sandbox->active() ? sandbox : nullptr,
+                     guard.get(),
                      nullptr,
                      &notices,
                      load_user_extensions(extension_roots(env, cwd, directories.global))};
@@ -260,9 +246,9 @@ int main(int argc, char** argv) {
       .on_resize = [] { run_process_hook(ProcessHook::kTerminalResized); },
   });
   int status = 1;
-  std::shared_ptr<sandbox::CommandSandbox> sandbox;
+  std::unique_ptr<RunGuard> guard;
   try {
-    status = dispatch(argc, argv, stop, sandbox);
+    status = dispatch(argc, argv, stop, guard);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.
@@ -271,7 +257,7 @@ int main(int argc, char** argv) {
     std::cerr << "nib: internal error: an unknown exception\n";
   }
   end_all_commands();
-  sandbox.reset();  // after the commands: its placeholders protected them until now
+  guard.reset();  // after the commands: the sandbox's placeholders protected them until now
   return status;
 }
 

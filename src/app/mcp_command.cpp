@@ -9,7 +9,6 @@
 #include "mcp/json_file.hpp"
 #include "mcp/status_report.hpp"
 #include "mcp/tool_server.hpp"
-#include "permissions/approval_policy.hpp"
 #include "tools/builtin.hpp"
 
 namespace nib::app {
@@ -222,8 +221,8 @@ int approve(const std::string& name, const RunContext& context, std::ostream& ou
   return 1;
 }
 
-int serve(const std::vector<std::string>& args, const RunContext& context, std::stop_token stop,
-          std::ostream& err) {
+int serve(const std::vector<std::string>& args, const McpGuardFactory& make_guard,
+          std::stop_token stop, std::ostream& err) {
   std::vector<std::string> ask;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] != "--ask" || i + 1 >= args.size()) return usage(err, "serve takes [--ask TOOLS]");
@@ -234,8 +233,10 @@ int serve(const std::vector<std::string>& args, const RunContext& context, std::
     }
     if (!list.empty()) ask.push_back(list);
   }
-  auto tools = tools::select_tools(
-      tools::builtin_tools({.withheld_environment = context.withheld_environment}), kServedTools);
+  RunGuard* guard = make_guard(CliOptions{.ask = ask});
+  if (guard == nullptr) return 2;
+  for (const std::string& warning : guard->warnings()) err << "nib: " << warning << '\n';
+  auto tools = tools::select_tools(tools::builtin_tools(guard->tool_options()), kServedTools);
   if (!tools.ok()) {
     err << "nib: " << tools.error() << '\n';
     return 2;
@@ -245,19 +246,19 @@ int serve(const std::vector<std::string>& args, const RunContext& context, std::
     err << "nib: " << registry.error() << '\n';
     return 2;
   }
-  // The client asks its own user; nib refuses only what --ask names (print mode's rule:
-  // nothing can be asked here).
-  permissions::ApprovalPolicy approvals(permissions::PolicyOptions{
-      .mode = permissions::PermissionMode::kYolo, .working_tree = context.cwd, .ask_tools = ask});
-  const mcp::ToolServerOptions options{registry.value().get(), approvals.gate({}), context.cwd,
-                                       NIB_VERSION};
+  // Nobody can be asked here: what the rules or the mode would ask about is refused, saying
+  // which rule would allow it, as in print mode.
+  const mcp::ToolServerOptions options{registry.value().get(), guard->pre_tool(),
+                                       guard->gate({}),        guard->after_tool(),
+                                       guard->working_tree(),  NIB_VERSION};
   return mcp::serve_tools(options, STDIN_FILENO, STDOUT_FILENO, stop);
 }
 
 }  // namespace
 
 int run_mcp_command(const std::vector<std::string>& args, const RunContext& context,
-                    std::stop_token stop, std::ostream& out, std::ostream& err) {
+                    const McpGuardFactory& make_guard, std::stop_token stop, std::ostream& out,
+                    std::ostream& err) {
   if (args.empty()) return usage(err, "which command?");
   const std::string& command = args[0];
   if (command == "list" && args.size() == 1) return list(context, stop, out, err);
@@ -265,7 +266,7 @@ int run_mcp_command(const std::vector<std::string>& args, const RunContext& cont
   if (command == "add") return add(args, context, out, err);
   if (command == "remove") return remove(args, context, out, err);
   if (command == "approve" && args.size() == 2) return approve(args[1], context, out, err);
-  if (command == "serve") return serve(args, context, stop, err);
+  if (command == "serve") return serve(args, make_guard, stop, err);
   return usage(err, "unknown command or arguments: " + command);
 }
 

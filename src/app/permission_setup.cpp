@@ -32,16 +32,6 @@ util::Result<permissions::PermissionMode> starting_mode(const CliOptions& option
   return permissions::PermissionMode::kAuto;
 }
 
-permissions::SandboxState sandbox_state(const sandbox::CommandSandbox* sandbox) {
-  if (sandbox == nullptr) return {.confining = true};
-  permissions::SandboxState state{.confining = sandbox->active(),
-                                  .unavailable = sandbox->active() ? "" : sandbox->verdict().line,
-                                  .runs_outside = [sandbox](const std::string& command) {
-                                    return sandbox->runs_outside(command);
-                                  }};
-  return state;
-}
-
 util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(
     const Configuration& configuration, const std::filesystem::path& home) {
   using Result = util::Result<std::shared_ptr<const permissions::RuleSet>>;
@@ -50,29 +40,15 @@ util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(
   return std::make_shared<const permissions::RuleSet>(std::move(rules.value()));
 }
 
-permissions::PolicyOptions policy_options(permissions::PermissionMode mode,
-                                          const CliOptions& options,
-                                          const std::filesystem::path& cwd,
-                                          const std::filesystem::path& home,
-                                          std::shared_ptr<const permissions::RuleSet> rules,
-                                          permissions::SandboxState sandbox) {
-  return {.mode = mode,
-          .working_tree = cwd,
-          .sandbox = std::move(sandbox),
-          .home = home,
-          .ask_tools = options.ask,
-          .rules = std::move(rules)};
-}
-
 std::function<bool(std::string_view host)> hosts_opened_to_web_fetch(
     std::shared_ptr<const permissions::RuleSet> rules) {
   if (!rules) return {};
   return [rules = std::move(rules)](std::string_view host) {
+    const core::CallAccess fetch{.kind = core::AccessKind::kNetwork,
+                                 .url = "http://" + std::string(host) + "/",
+                                 .host = std::string(host)};
     const permissions::Decision decision =
-        rules
-            ->decide(
-                {.tool = "web_fetch", .arguments = {{"url", "http://" + std::string(host) + "/"}}})
-            .decision;
+        rules->decide({.tool = "web_fetch", .access = fetch}).decision;
     return decision.verdict == permissions::Verdict::kAllow && decision.rule != nullptr &&
            decision.rule->form == permissions::Rule::Form::kDomain;
   };

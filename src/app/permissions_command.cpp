@@ -1,11 +1,14 @@
 #include "app/permissions_command.hpp"
 
-#include "app/permission_rules.hpp"
+#include "app/run_guard.hpp"
 #include "app/settings.hpp"
+#include "core/tool_call.hpp"
+#include "core/tool_registry.hpp"
 #include "permissions/read_only.hpp"
 #include "permissions/rule_check.hpp"
 #include "permissions/rule_set.hpp"
 #include "tools/builtin.hpp"
+#include "util/home_directory.hpp"
 
 namespace nib::app {
 namespace {
@@ -55,39 +58,54 @@ int run_permissions_command(const std::vector<std::string>& args, const EnvLooku
     err << loaded.error() << '\n';
     return 2;
   }
-  const std::filesystem::path home = env("HOME").value_or("");
-  auto rules = permissions::RuleSet::load(rule_sources(loaded.value(), home));
-  if (!rules.ok()) {
-    err << "nib: " << rules.error() << '\n';
+  // The guard a run would have: its rules, and bash confined as a run's would be, so that a
+  // call is explained on what its tool says it touches.
+  auto guard = make_guard(CliOptions{}, loaded.value(), env, cwd, {});
+  if (!guard.ok()) {
+    err << guard.error() << '\n';
     return 2;
   }
+  const permissions::RuleSet& rules = *guard.value()->rules();
+  std::vector<core::ToolPtr> tools = tools::builtin_tools(guard.value()->tool_options());
   if (check) {
-    std::vector<std::string> tool_names = {"task"};
-    for (const core::ToolPtr& tool : tools::builtin_tools()) tool_names.push_back(tool->name());
-    const auto problems = permissions::check_rules(rules.value(), tool_names);
+    std::vector<permissions::NamedTool> named = {{"task", core::AccessKind::kDelegate},
+                                                 {"skill", core::AccessKind::kNone}};
+    for (const core::ToolPtr& tool : tools) named.push_back({tool->name(), tool->spec().access});
+    const auto problems = permissions::check_rules(rules, named);
     for (const permissions::RuleProblem& problem : problems) {
       out << problem.rule->origin.describe() << ": " << problem.rule->text << ": "
           << problem.problem << '\n';
     }
-    const std::size_t own = rules.value().rules().size() - permissions::default_rules().size();
+    const std::size_t own = rules.rules().size() - permissions::default_rules().size();
     if (problems.empty())
       out << "no problems in " << own << (own == 1 ? " rule" : " rules") << '\n';
     return problems.empty() ? 0 : 1;
   }
-  permissions::CallFacts call{"bash", nlohmann::json::object(), cwd, home};
+  core::ToolCall call{"explain", "bash", ""};
   if (args.size() == 2) {
-    call.arguments["command"] = args[1];
+    call.arguments = nlohmann::json{{"command", args[1]}}.dump();
     out << "bash: " << args[1] << '\n';
   } else {
-    call.tool = args[1];
-    call.arguments = nlohmann::json::parse(args[2], nullptr, false);
-    if (call.arguments.is_discarded() || !call.arguments.is_object()) {
-      err << "nib: the arguments must be a JSON object, such as '{\"path\": \".env\"}'\n";
-      return 2;
-    }
-    out << call.tool << ": " << call.arguments.dump() << '\n';
+    call.name = args[1];
+    call.arguments = args[2];
+    out << call.name << ": " << call.arguments << '\n';
   }
-  print_explanation(rules.value().decide(call), out);
+  auto registry = core::ToolRegistry::create(std::move(tools), {});
+  if (!registry.ok()) {
+    err << "nib: " << registry.error() << '\n';
+    return 2;
+  }
+  auto prepared = core::prepare_tool_call(call, *registry.value(), {call.id, cwd});
+  if (auto* refused = std::get_if<core::ToolResult>(&prepared)) {
+    err << "nib: " << core::content_text(refused->content) << '\n';
+    return 2;
+  }
+  const core::CallAccess& access = *std::get<core::PreparedCall>(prepared).access;
+  for (const core::PathAccess& path : access.paths) {
+    out << "  path: " << path.path.string()
+        << (path.target != path.path ? " (reaching " + path.target.string() + ")" : "") << '\n';
+  }
+  print_explanation(rules.decide({call.name, access, cwd, util::home_directory()}), out);
   return 0;
 }
 

@@ -1,5 +1,4 @@
 #include "app/print_mode.hpp"
-#include "app/permission_setup.hpp"
 
 #include <unistd.h>
 
@@ -84,6 +83,9 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   for (const std::string& problem : run.problems) {
     std::cerr << "nib: warning: " << problem << '\n';
   }
+  for (const std::string& warning : context.guard->warnings()) {
+    std::cerr << "nib: " << warning << '\n';
+  }
   for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
   for (const mcp::ServerConfig& server : run.mcp_awaiting) {
     std::cerr << "nib: " << not_approved_notice(server) << '\n';
@@ -127,9 +129,6 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
       }
     }
   }
-  for (const std::string& warning : run.hook_warnings) {
-    std::cerr << "nib: warning: " << warning << '\n';
-  }
   const HookNotice hook_notice = [](const std::string& text, bool is_error) {
     std::cerr << "nib: " << (is_error ? "warning: " : "") << text << '\n';
   };
@@ -147,11 +146,10 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     session.on_event(event);
     output.on_event(event);
   };
-  output.set_permission_mode(std::string(permissions::mode_name(context.permission_mode)));
-  permissions::ApprovalPolicy approvals(
-      policy_options(context.permission_mode, options, context.cwd,
-                     context.env("HOME").value_or(""), context.rules, context.sandbox));
-  loop_options.gate = approvals.gate({});  // nobody to ask: calls that need approval are refused
+  RunGuard& guard = *context.guard;
+  output.set_permission_mode(std::string(permissions::mode_name(guard.policy().mode())));
+  guard.follow_session([&session] { return session.file(); });
+  guard.guard(loop_options, {});  // nobody to ask: calls that need approval are refused
   install_compaction(
       loop_options, context.compaction,
       [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; },
@@ -159,7 +157,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
         pre_compact_hooks(*hooks, "auto", "", compacting, hook_notice);
       });
   lend_run_to_subagents(*run.subagents, loop_options, run_model, session.file());
-  install_hooks(loop_options, *run.subagents, run.hooks, hook_notice);
+  install_stop_hooks(loop_options, *run.subagents, run.hooks, hook_notice);
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });

@@ -12,11 +12,10 @@
 #include "app/environment.hpp"
 #include "app/extension_setup.hpp"
 #include "app/model_config.hpp"
+#include "app/run_guard.hpp"
 #include "app/session_setup.hpp"
 #include "core/pending_notices.hpp"
-#include "permissions/permission_policy.hpp"
 #include "session/compaction.hpp"
-#include "tools/command_launcher.hpp"
 #include "tools/job_table.hpp"
 
 namespace nib::app {
@@ -32,11 +31,9 @@ struct RunContext {
   std::vector<std::string> withheld_environment;  // kept from commands (command_environment.hpp)
   std::filesystem::path user_config_dir;          // ~/.config/nib: the user's agents (and the like)
   const Configuration* configuration = nullptr;   // outlives every run (main owns it)
-  permissions::PermissionMode permission_mode = permissions::PermissionMode::kAuto;
-  std::shared_ptr<const permissions::RuleSet> rules;  // every settings file's permission rules
-  permissions::SandboxState sandbox;                  // how commands run (the probe's verdict)
-  // What confines bash's commands (sandbox_setup.hpp); null: nothing.
-  std::shared_ptr<const tools::CommandLauncher> command_launcher;
+  // Whether each call may run and how commands are confined: the rules, the mode, the sandbox
+  // and the hooks, one for every front end (run_guard.hpp); outlives every run (main owns it).
+  RunGuard* guard = nullptr;
   // The process's background jobs and the notices for the model's next turn (main owns both;
   // null where a caller has none).
   std::shared_ptr<tools::JobTable> jobs;

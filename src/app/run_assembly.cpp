@@ -1,8 +1,6 @@
 #include "app/run_assembly.hpp"
 
-#include "app/hook_setup.hpp"
 #include "app/mcp_setup.hpp"
-#include "app/permission_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
 #include "extensions/skill_tool.hpp"
@@ -14,11 +12,8 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
                                     const RunContext& context) {
   using Result = util::Result<RunResources>;
   // Subagents get fresh tools from the same options, with a plan of their own.
-  const tools::BuiltinOptions tool_options{
-      .withheld_environment = context.withheld_environment,
-      .command_launcher = context.command_launcher,
-      .jobs = context.jobs,
-      .private_web_host_allowed = hosts_opened_to_web_fetch(context.rules)};
+  tools::BuiltinOptions tool_options = context.guard->tool_options();
+  tool_options.jobs = context.jobs;
   const auto plan = std::make_shared<tools::PlanBoard>();
   tools::BuiltinOptions run_tool_options = tool_options;
   run_tool_options.plan = plan;
@@ -37,10 +32,6 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   if (!registry.ok()) return Result::failure(registry.error());
   std::vector<std::string> problems =
       offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
-  auto hook_config = context.configuration ? load_hook_config(*context.configuration)
-                                           : util::Result<hooks::HookConfig>(hooks::HookConfig{});
-  if (!hook_config.ok()) return Result::failure(hook_config.error());
-  std::vector<std::string> hook_warnings = hook_config.value().warnings;
   auto session = RunSession::open(options, context.env, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) return Result::failure(session.error());
@@ -56,9 +47,6 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   for (std::string& problem : extension_problems(context.extensions)) {
     problems.push_back(std::move(problem));
   }
-  auto hooks =
-      make_hook_set(std::move(hook_config.value()), context.cwd, context.withheld_environment);
-  set_hook_session(*hooks, session.value().file(), context.permission_mode, context.cwd);
   auto mcp = start_mcp_servers(options, context, *registry.value());
   if (!mcp.ok()) return Result::failure(mcp.error());
   return RunResources{std::move(registry.value()),
@@ -66,8 +54,7 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
                       std::move(session.value()),
                       plan,
                       std::move(problems),
-                      std::move(hooks),
-                      std::move(hook_warnings),
+                      context.guard->hooks(),
                       std::move(mcp.value().servers),
                       std::move(mcp.value().notices),
                       std::move(mcp.value().awaiting)};

@@ -20,10 +20,10 @@
 namespace nib::app {
 
 // What every run opens first: its tools (the built-in ones, task, and skill when there are
-// skills the model may load; or those --tools names), what the subagents of task get, the
-// plan todo_write keeps (restored from a continued session), its hooks (hook_setup.hpp) and
-// its session (new, or the one the options name). A failure when any cannot be had (exit
-// status 2).
+// skills the model may load; or those --tools names), bash confined as the guard says
+// (context.guard), what the subagents of task get, the plan todo_write keeps (restored from a
+// continued session) and its session (new, or the one the options name). A failure when any
+// cannot be had (exit status 2).
 struct RunResources {
   std::unique_ptr<core::ToolRegistry> tools;
   // Before each run, lend_run_to_subagents (subagent_setup.hpp) with the run's loop options.
@@ -33,8 +33,9 @@ struct RunResources {
   // Of agent definitions, skills and commands, for the start-up report: "an agent definition
   // was left out or changed: <file>:<line>: <what>" and the like.
   std::vector<std::string> problems;
-  std::shared_ptr<hooks::HookSet> hooks;   // knows the session already
-  std::vector<std::string> hook_warnings;  // hook entries skipped, for the start-up report
+  // The guard's hooks: the front end points their session facts at `session` as it changes
+  // (RunGuard::follow_session).
+  std::shared_ptr<hooks::HookSet> hooks;
   // The MCP servers, started in the background; their tools join `tools` as they become ready.
   // Last, so it ends (and stops the servers) before the registry it adds to.
   std::unique_ptr<mcp::ServerSet> mcp;

@@ -3,9 +3,8 @@
 // settings read from every settings file's "sandbox" section, the working directory as the
 // tree, the private cache under $XDG_CACHE_HOME (or ~/.cache)/nib/sandbox, and the probe run
 // now, so that a system where commands cannot be confined is reported at start, in one line.
-// The bash tool gets the sandbox as its launcher; the permission gate reads from it whether
-// commands are confined (active()), the verdict's line, and the excluded commands, which run
-// outside and need a rule. Not thread-safe: called once at start-up.
+// The run's guard puts it behind the launcher bash gets (run_guard.hpp). Not thread-safe:
+// called once at start-up.
 
 #include <filesystem>
 #include <memory>
@@ -15,6 +14,7 @@
 #include "app/settings.hpp"
 #include "sandbox/command_sandbox.hpp"
 #include "util/result.hpp"
+#include "workspace/protected_tree.hpp"
 
 namespace nib::app {
 
@@ -27,9 +27,14 @@ struct SandboxSetup {
   std::string notice;
 };
 
-// `disabled`: the caller's switch (--no-sandbox; later the permission mode yolo). A broken
-// "sandbox" section is a failure naming the file ("nib: FILE: sandbox.FIELD: problem").
-util::Result<SandboxSetup> setup_sandbox(const Configuration& configuration, const EnvLookup& env,
-                                         const std::filesystem::path& cwd, bool disabled);
+// `home`: the home directory as the tools resolve it (util/home_directory.hpp). `disabled`: the
+// user's switch (--no-sandbox). `protected_tree`: what in the tree commands must not change.
+// `hidden`: the places commands must not see (the home directory's secret places no rule allows). A
+// broken "sandbox" section is a failure naming the file ("nib: FILE: sandbox.FIELD: problem").
+util::Result<SandboxSetup> setup_sandbox(
+    const Configuration& configuration, const EnvLookup& env, const std::filesystem::path& cwd,
+    const std::filesystem::path& home, bool disabled,
+    std::shared_ptr<const workspace::ProtectedTree> protected_tree,
+    std::vector<std::filesystem::path> hidden);
 
 }  // namespace nib::app

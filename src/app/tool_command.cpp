@@ -29,26 +29,25 @@ void write_content(const core::Content& content, std::ostream& out) {
 
 }  // namespace
 
-int run_tool_command(const std::vector<std::string>& args,
-                     const std::vector<std::string>& withheld_environment,
-                     std::shared_ptr<const tools::CommandLauncher> command_launcher,
-                     std::stop_token stop, std::ostream& out, std::ostream& err) {
+int run_tool_command(const std::vector<std::string>& args, RunGuard& guard, std::stop_token stop,
+                     std::ostream& out, std::ostream& err) {
   if (args.empty() || args.size() > 2) {
     err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
     return 2;
   }
-  const auto registry = core::ToolRegistry::create(
-      tools::builtin_tools({.trust_unread_files = true,
-                            .withheld_environment = withheld_environment,
-                            .command_launcher = std::move(command_launcher)}),
-      {});
+  tools::BuiltinOptions tool_options = guard.tool_options();
+  tool_options.trust_unread_files = true;
+  const auto registry = core::ToolRegistry::create(tools::builtin_tools(tool_options), {});
   if (!registry.ok()) {
     err << "nib: " << registry.error() << '\n';
     return 2;
   }
   core::SchedulerOptions options;
   options.tools = registry.value().get();
-  options.cwd = std::filesystem::current_path();
+  options.cwd = guard.working_tree();
+  options.pre_tool = guard.pre_tool();
+  options.gate = guard.gate({});  // nobody to ask: a call that needs asking is refused
+  options.after_tool = guard.after_tool();
   core::ToolScheduler scheduler(options);
   const core::ToolCall call{"cli", args[0], args.size() > 1 ? args[1] : "{}"};
   const auto results = scheduler.execute_batch({call}, stop);

@@ -1,24 +1,22 @@
 #pragma once
-// `nib tool NAME 'JSON'`: one tool call through the same prepare → gate → run path the loop
-// uses, in the current directory. The model-facing content goes to `out` and nothing else.
+// `nib tool NAME 'JSON'`: one tool call through the same prepare → hooks → gate → run path the
+// loop uses, guarded like every front end (run_guard.hpp: the rules, the mode from the settings,
+// the sandbox, the hooks), in the current directory, with nobody to ask: a call the mode or a
+// rule would ask about is refused, naming the rule that would allow it. The model-facing
+// content goes to `out` and nothing else.
 
-#include <memory>
 #include <ostream>
 #include <stop_token>
 #include <string>
 #include <vector>
 
-#include "tools/command_launcher.hpp"
+#include "app/run_guard.hpp"
 
 namespace nib::app {
 
-// `args` are the words after "tool"; a bash call's command does not get the variables named in
-// `withheld_environment` (command_environment.hpp) and runs confined by `command_launcher` (the
-// sandbox; null: unconfined). Returns the exit status: 0 success, 1 an
-// error result, 2 bad usage, 130 aborted through `stop`.
-int run_tool_command(const std::vector<std::string>& args,
-                     const std::vector<std::string>& withheld_environment,
-                     std::shared_ptr<const tools::CommandLauncher> command_launcher,
-                     std::stop_token stop, std::ostream& out, std::ostream& err);
+// `args` are the words after "tool". Returns the exit status: 0 success, 1 an error result
+// (a refusal included), 2 bad usage, 130 aborted through `stop`.
+int run_tool_command(const std::vector<std::string>& args, RunGuard& guard, std::stop_token stop,
+                     std::ostream& out, std::ostream& err);
 
 }  // namespace nib::app

@@ -16,9 +16,9 @@ constexpr const char* kReplyFailed =
 
 AgentLoop::AgentLoop(LoopOptions options)
     : options_(std::move(options)),
-      scheduler_(SchedulerOptions{options_.tools, options_.gate, options_.after_tool,
-                                  options_.on_event, options_.clock, options_.slots,
-                                  options_.claims, options_.abort_grace, options_.cwd}) {}
+      scheduler_(SchedulerOptions{
+          options_.tools, options_.pre_tool, options_.gate, options_.after_tool, options_.on_event,
+          options_.clock, options_.slots, options_.claims, options_.abort_grace, options_.cwd}) {}
 
 void AgentLoop::emit(Event event) const {
   if (options_.on_event) options_.on_event(event);

@@ -28,9 +28,10 @@ struct LoopOptions {
   bool web_search = false;  // offer the service's hosted web search (ProviderRequest)
   std::string system_prompt;
   const ToolRegistry* tools = nullptr;
-  Gate gate;             // optional on_tool_call hook
-  AfterTool after_tool;  // optional, run after each call that ran (PostToolUse hooks)
-  EventSink on_event;    // optional
+  PreToolCheck pre_tool;  // optional: the PreToolUse hooks, asked before the gate
+  Gate gate;              // optional: the permission policy
+  AfterTool after_tool;   // optional, run after each call that ran (PostToolUse hooks)
+  EventSink on_event;     // optional
   // Model requests per run; 0: no limit. A real task can need hundreds, and a cap the user did
   // not ask for only stops work that was going well, so there is none by default.
   int max_turns = 0;

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/call_access.hpp"
 #include "core/events.hpp"
 #include "core/messages.hpp"
 
@@ -29,12 +30,11 @@ struct ToolSpec {
   // Calls may run alongside other concurrency_safe calls. Off by default so that a new tool
   // never runs in parallel without saying it may.
   bool concurrency_safe = false;
-  // The call's own work is other calls (a subagent's), which take their own tool slots: it
-  // takes none, so that waiting for them cannot starve them of slots.
-  bool delegates = false;
-  // Calls change nothing on the machine (no file, no process, nothing sent beyond reading):
-  // the read-only permission mode runs them, and no mode asks about them.
-  bool read_only = false;
+  // What kind of thing every call of the tool does (call_access.hpp): the permission policy
+  // judges a call by it, and a kDelegate call (a subagent's, whose work is other calls with
+  // slots of their own) takes no tool slot, so waiting for them cannot starve them of slots.
+  // kChange by default, so that a new tool is never taken for harmless by omission.
+  AccessKind access = AccessKind::kChange;
 };
 
 // What the caller hands a tool besides its arguments; never filled in by the model.
@@ -45,6 +45,16 @@ struct ToolContext {
   // that made the call, which emits it on its own thread. Callable from any thread until
   // execute() returns; empty when nobody listens.
   std::function<void(Event)> report;
+  // What the call was judged on (Tool::access), when it went through the scheduler: the tool
+  // acts on exactly these paths rather than resolving its arguments again, so a file that
+  // appears or vanishes in between cannot redirect it. Null when execute() is called directly.
+  std::shared_ptr<const CallAccess> access;
+  // Puts a call this call leads to (web_fetch following a redirect to another URL) through
+  // the same checks as a call of the same tool with `args`: the hooks, the rules and the mode,
+  // and a person where one would be asked. Nothing when it may go on, else why not, for the
+  // model. Empty (everything may go on) when execute() is called directly.
+  std::function<std::optional<std::string>(const nlohmann::json& args, std::stop_token)>
+      check_follow_up;
 };
 
 // What a tool returns. `content`, when set, replaces `output` as the model-facing result (so a
@@ -71,15 +81,6 @@ struct ChangePreview {
   std::string failure;            // non-empty: the call would fail, and this is why (no diff)
 };
 
-// A resource a call touches, used to keep conflicting concurrent calls apart: a claim covers
-// its key and every key below it ('/'-separated), and two claims conflict when one covers the
-// other unless both are shared (claim_table.hpp has the rule).
-struct ResourceClaim {
-  std::string key;
-  bool exclusive = false;
-  bool operator==(const ResourceClaim&) const = default;
-};
-
 class Tool {
  public:
   explicit Tool(ToolSpec spec) : spec_(std::move(spec)) {}
@@ -97,18 +98,28 @@ class Tool {
   virtual ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
                              const ToolContext& context) = 0;
 
-  // Resources this call touches; concurrent calls with conflicting claims do not overlap.
-  virtual std::vector<ResourceClaim> claims(const nlohmann::json& /*args*/,
-                                            const ToolContext& /*context*/) const {
+  // What this call touches: its paths as this tool resolves and opens them, its command, its
+  // URL (call_access.hpp). Called once per call, after `args` passed validation and before
+  // the gate; the kind is stamped from ToolSpec::access whatever this returns. Must change
+  // nothing; may look at the file system. A throw refuses the call (it never runs unjudged).
+  virtual CallAccess access(const nlohmann::json& /*args*/, const ToolContext& /*context*/) const {
     return {};
+  }
+
+  // Resources this call touches; concurrent calls with conflicting claims do not overlap. By
+  // default those of its access: each path and its target, shared for reads, exclusive for
+  // writes (claims_of()).
+  virtual std::vector<ResourceClaim> claims(const CallAccess& access,
+                                            const nlohmann::json& /*args*/) const {
+    return claims_of(access);
   }
 
   // How the call reads for people (front ends only; the model never sees it): what it acts on,
   // in a few words, e.g. "src/app.cpp:120-180" or a command's first line. Empty: front ends
-  // show the arguments compactly. `args` is the call's argument object, not yet validated.
+  // show the arguments compactly. `args` has passed validation.
   virtual std::string describe_call(const nlohmann::json& /*args*/) const { return {}; }
   // A one-line stand-in for a result's text in a front end (read: "Read 61 lines"), or nothing:
-  // front ends show the result's first lines.
+  // front ends show the result's first lines. `args` has passed validation.
   virtual std::optional<std::string> describe_result(const nlohmann::json& /*args*/,
                                                      const ToolResult& /*result*/) const {
     return std::nullopt;

@@ -127,6 +127,16 @@ class ToolScheduler::Batch {
 
   ToolContext context_for(std::size_t i) const { return ToolContext{calls_[i].id, options_.cwd}; }
 
+  // The context call `i` runs with once prepared: what it was judged on, and the checks its
+  // follow-ups (a redirect) go through.
+  ToolContext run_context_for(std::size_t i) const {
+    ToolContext context = context_for(i);
+    context.access = states_[i].prepared->access;
+    context.check_follow_up = follow_up_checker(options_.pre_tool, options_.gate, calls_[i],
+                                                *options_.tools, context_for(i));
+    return context;
+  }
+
   void emit(Event event) const {
     if (options_.on_event) options_.on_event(event);
   }
@@ -158,18 +168,24 @@ class ToolScheduler::Batch {
         settle(i, outcome_with_error(calls_[i], kInterruptedBeforeRun));
         continue;
       }
-      auto prepared = prepare_tool_call(calls_[i], *options_.tools);
+      auto prepared = prepare_tool_call(calls_[i], *options_.tools, context_for(i));
       if (auto* rejected = std::get_if<ToolResult>(&prepared)) {
         settle(i, ToolOutcome{std::move(*rejected), std::nullopt, milliseconds{0}});
         continue;
       }
       auto& call = std::get<PreparedCall>(prepared);
-      if (auto blocked =
-              apply_gate(options_.gate, calls_[i], call, *options_.tools, context_for(i), stop_)) {
+      if (auto blocked = apply_gate(options_.pre_tool, options_.gate, calls_[i], call,
+                                    *options_.tools, context_for(i), stop_)) {
         settle(i, ToolOutcome{std::move(*blocked), std::nullopt, milliseconds{0}});
         continue;
       }
-      states_[i].claims = call.tool->claims(call.args, context_for(i));
+      try {
+        states_[i].claims = call.tool->claims(*call.access, call.args);
+      } catch (const std::exception& e) {
+        settle(i, outcome_with_error(calls_[i], "Error: tool " + calls_[i].name +
+                                                    " could not say what it touches: " + e.what()));
+        continue;
+      }
       states_[i].prepared = std::move(call);
       approved.push_back(i);
     }
@@ -188,7 +204,7 @@ class ToolScheduler::Batch {
     for (auto it = waiting.begin(); it != waiting.end();) {
       const std::size_t i = *it;
       const auto& ticket = states_[i].ticket;
-      const bool delegates = states_[i].prepared->tool->spec().delegates;
+      const bool delegates = states_[i].prepared->access->kind == AccessKind::kDelegate;
       if ((ticket && !options_.claims->may_start(*ticket)) || (!delegates && out_of_slots)) {
         ++it;
         continue;
@@ -218,7 +234,7 @@ class ToolScheduler::Batch {
       // The worker touches only what it shares ownership of (see lingering_workers.hpp); its
       // call's duration is measured here, on the scheduler's thread.
       states_[i].started = options_.clock->now();
-      ToolContext context = context_for(i);
+      ToolContext context = run_context_for(i);
       context.report = [queue = std::weak_ptr(queue_), i](Event event) {
         if (const auto alive = queue.lock()) alive->report(Report{i, std::move(event)});
       };

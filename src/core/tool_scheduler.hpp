@@ -45,9 +45,10 @@ inline constexpr const char* kInterruptedBeforeRun = "(interrupted before this t
 
 struct SchedulerOptions {
   const ToolRegistry* tools = nullptr;
-  Gate gate;             // optional on_tool_call hook
-  AfterTool after_tool;  // optional, run on each call's worker once the call has run
-  EventSink on_event;    // optional
+  PreToolCheck pre_tool;  // optional: the PreToolUse hooks, asked before the gate
+  Gate gate;              // optional: the permission policy
+  AfterTool after_tool;   // optional, run on each call's worker once the call has run
+  EventSink on_event;     // optional
   Clock* clock = &steady_clock();
   SlotPool* slots = &process_slot_pool();
   ClaimTable* claims = &process_claim_table();

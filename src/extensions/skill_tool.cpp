@@ -66,8 +66,7 @@ class SkillTool final : public core::Tool {
                    {"description", "What to apply the skill to, if anything (its $ARGUMENTS)."}}}}},
                {"required", {"name"}}},
               /*concurrency_safe=*/true,
-              /*delegates=*/false,
-              /*read_only=*/true}),
+              core::AccessKind::kNone}),
         catalog_(std::move(catalog)) {}
 
   core::ToolOutput execute(const json& args, std::stop_token /*stop*/,

@@ -17,11 +17,10 @@ nlohmann::json hook_input(const HookSession& session, HookEvent event, nlohmann:
 }
 
 nlohmann::json tool_fields(const std::string& tool, const std::string& call_id,
-                           const nlohmann::json& args, const std::filesystem::path& cwd) {
+                           const nlohmann::json& args, const core::CallAccess& access) {
   nlohmann::json input = args;
-  if (const auto path = args.find("path");
-      path != args.end() && path->is_string() && !args.contains("file_path")) {
-    input["file_path"] = (cwd / path->get<std::string>()).lexically_normal().string();
+  if (args.contains("path") && !args.contains("file_path") && !access.paths.empty()) {
+    input["file_path"] = access.paths.front().path.string();
   }
   return {{"tool_name", std::string(core::claude_tool_name(tool))},
           {"tool_input", std::move(input)},

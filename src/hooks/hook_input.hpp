@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/call_access.hpp"
 #include "core/messages.hpp"
 #include "hooks/hook_config.hpp"
 
@@ -26,9 +27,11 @@ struct HookSession {
 // The whole input: `session`'s fields, "hook_event_name", then `fields`.
 nlohmann::json hook_input(const HookSession& session, HookEvent event, nlohmann::json fields);
 
-// PreToolUse's and PostToolUse's fields for a call of nib's tool `tool` with `args`.
+// PreToolUse's and PostToolUse's fields for a call of nib's tool `tool` with `args`, which
+// touches `access`: Claude's "file_path" is the file the tool opens (absolute, `~` and `@`
+// resolved as the tool resolves them).
 nlohmann::json tool_fields(const std::string& tool, const std::string& call_id,
-                           const nlohmann::json& args, const std::filesystem::path& cwd);
+                           const nlohmann::json& args, const core::CallAccess& access);
 
 // A hook's updatedInput as nib's tool takes it: a "file_path" it sent (or changed) becomes the
 // tool's "path" when the tool has one in `original`.

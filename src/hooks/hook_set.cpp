@@ -83,14 +83,19 @@ HookOutcome combine_verdicts(HookEvent event, std::vector<HookReport> reports) {
 HookSet::HookSet(HookConfig config, HookSession session, HookRunSettings settings)
     : config_(std::move(config)), settings_(std::move(settings)), session_(std::move(session)) {}
 
-void HookSet::set_session(HookSession session) {
+void HookSet::set_session_source(SessionSource source) {
   std::lock_guard lock(mutex_);
-  session_ = std::move(session);
+  source_ = std::move(source);
 }
 
 HookSession HookSet::session() const {
-  std::lock_guard lock(mutex_);
-  return session_;
+  SessionSource source;
+  {
+    std::lock_guard lock(mutex_);
+    if (!source_) return session_;
+    source = source_;
+  }
+  return source();
 }
 
 std::vector<const HookCommand*> HookSet::matching(HookEvent event,

@@ -6,6 +6,7 @@
 // configuration order; the first updatedInput is the one used. Thread-safe: events may run
 // from several threads at once (parallel tool calls).
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,8 +61,11 @@ class HookSet {
   HookOutcome run(HookEvent event, const std::string& subject, nlohmann::json fields,
                   std::stop_token stop) const;
 
-  // The session's fields, once the session is known (it may start after the hooks load).
-  void set_session(HookSession session);
+  // Where the session's fields come from from now on: read at each event from their owners
+  // (the session's file, which /clear and /resume change; the permission mode, which Shift+Tab
+  // changes), never copied. Until one is set, the fields given at construction.
+  using SessionSource = std::function<HookSession()>;
+  void set_session_source(SessionSource source);
   HookSession session() const;
   const HookRunSettings& settings() const { return settings_; }
 
@@ -71,7 +75,8 @@ class HookSet {
   HookConfig config_;
   HookRunSettings settings_;
   mutable std::mutex mutex_;
-  HookSession session_;  // guarded by mutex_
+  HookSession session_;   // guarded by mutex_
+  SessionSource source_;  // guarded by mutex_
 };
 
 // The outcome of several hooks' verdicts for `event`, as HookSet::run combines them.

@@ -47,6 +47,9 @@ class McpTool final : public core::Tool {
     spec.parameters =
         tool.input_schema.is_object() ? tool.input_schema : nlohmann::json{{"type", "object"}};
     spec.concurrency_safe = tool.read_only;
+    // Whatever its readOnlyHint says (the server's word, not nib's), it acts outside the
+    // sandbox with its server's rights.
+    spec.access = core::AccessKind::kExternal;
     return spec;
   }
 

@@ -39,16 +39,6 @@ class ToolServer {
   ToolServer(const ToolServerOptions& options, int out_fd) : options_(options), out_fd_(out_fd) {}
   ~ToolServer() { stop_all(); }
 
-  // Waits for every call to end by itself (stdin ended: the answers are still wanted).
-  void finish_all() {
-    std::list<Call> calls;
-    {
-      std::lock_guard lock(mutex_);
-      calls.swap(calls_);
-    }
-    for (Call& running : calls) running.thread.join();
-  }
-
   void handle(const std::string& line) {
     auto parsed = parse_message(line);
     if (!parsed.ok()) {
@@ -120,7 +110,10 @@ class ToolServer {
 
   void call(Incoming message) {
     const nlohmann::json& params = message.params;
-    const std::string name = params.is_object() ? params.value("name", "") : "";
+    const auto named = params.is_object() ? params.find("name") : params.end();
+    const std::string name = params.is_object() && named != params.end() && named->is_string()
+                                 ? named->get<std::string>()
+                                 : "";
     if (options_.tools->find(name) == nullptr) {
       write(make_error_response(message.id, kInvalidParams,
                                 "Unknown tool: " + name + " (tools/list names the tools)"));
@@ -136,10 +129,14 @@ class ToolServer {
     running.thread = std::jthread([this, &running, name, arguments](std::stop_token stop) {
       core::SchedulerOptions scheduler_options;
       scheduler_options.tools = options_.tools;
+      scheduler_options.pre_tool = options_.pre_tool;
       scheduler_options.gate = options_.gate;
+      scheduler_options.after_tool = options_.after_tool;
       scheduler_options.cwd = options_.cwd;
       core::ToolScheduler scheduler(scheduler_options);
-      const core::ToolCall tool_call{"mcp-" + running.id.dump(), name, arguments.dump()};
+      const core::ToolCall tool_call{
+          "mcp-" + running.id.dump(), name,
+          arguments.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
       const core::ToolResultMessage results = scheduler.execute_batch({tool_call}, stop);
       const core::ToolResult& result = results.results.at(0);
       // A cancelled request gets no answer (the client has stopped waiting for one).
@@ -168,7 +165,8 @@ class ToolServer {
 
   void write(const nlohmann::json& message) {
     std::lock_guard lock(write_mutex_);
-    util::write_all(out_fd_, message.dump() + "\n");
+    util::write_all(out_fd_,
+                    message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
 
   const ToolServerOptions& options_;
@@ -196,7 +194,9 @@ int serve_tools(const ToolServerOptions& options, int in_fd, int out_fd, std::st
     const ssize_t got = ::read(in_fd, buffer.data(), buffer.size());
     if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (got <= 0) {
-      server.finish_all();  // the client closed stdin: it may still read the last answers
+      // The client closed stdin or died: it is shutting down (MCP's stdio shutdown), and
+      // nothing it started may run on without it.
+      server.stop_all();
       return 0;
     }
     for (const std::string& line :

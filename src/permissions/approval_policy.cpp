@@ -48,17 +48,17 @@ std::optional<core::ChangePreview> preview_of(const core::GateRequest& request,
 
 }  // namespace
 
-ApprovalPolicy::ApprovalPolicy(PolicyOptions options, RuleSaver save_rules)
-    : policy_(std::move(options)), save_rules_(std::move(save_rules)) {}
+ApprovalPolicy::ApprovalPolicy(PolicyOptions options) : policy_(std::move(options)) {}
 
-core::Gate ApprovalPolicy::gate(AskUser ask) {
-  return [this, ask = std::move(ask)](const core::GateRequest& request, std::stop_token stop) {
-    return decide(request, ask, std::move(stop));
+core::Gate ApprovalPolicy::gate(AskUser ask, RuleSaver save_rules) {
+  return [this, ask = std::move(ask), save_rules = std::move(save_rules)](
+             const core::GateRequest& request, std::stop_token stop) {
+    return decide(request, ask, save_rules, std::move(stop));
   };
 }
 
 core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, const AskUser& ask,
-                                          std::stop_token stop) {
+                                          const RuleSaver& save_rules, std::stop_token stop) {
   const Assessment assessment = policy_.assess(request);
   switch (assessment.verdict) {
     case CallVerdict::kAllow:
@@ -75,11 +75,12 @@ core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, cons
   const ApprovalQuestion question{request.tool_call_id,
                                   request.name,
                                   request.args != nullptr ? *request.args : nlohmann::json(),
+                                  request.access != nullptr ? *request.access : core::CallAccess{},
                                   assessment.reason,
                                   assessment.rules_to_save,
                                   assessment.parts,
                                   preview_of(request, stop)};
-  return decision_for(question, ask(question, stop));
+  return decision_for(question, ask(question, stop), save_rules);
 }
 
 bool ApprovalPolicy::remembered(const std::vector<std::string>& rules) const {
@@ -90,10 +91,11 @@ bool ApprovalPolicy::remembered(const std::vector<std::string>& rules) const {
 }
 
 core::GateDecision ApprovalPolicy::decision_for(const ApprovalQuestion& question,
-                                                const ApprovalReply& reply) {
+                                                const ApprovalReply& reply,
+                                                const RuleSaver& save_rules) {
   switch (reply.answer) {
     case ApprovalAnswer::kYes:
-      if (question.tool_name == "web_fetch") {
+      if (question.access.kind == core::AccessKind::kNetwork) {
         // Ask mode asks once per domain: a "yes" answers for the domain.
         const std::lock_guard lock(mutex_);
         remembered_rules_.insert(question.rules.begin(), question.rules.end());
@@ -107,7 +109,7 @@ core::GateDecision ApprovalPolicy::decision_for(const ApprovalQuestion& question
         // The question's own rules too: an edited rule may not match them by text.
         remembered_rules_.insert(question.rules.begin(), question.rules.end());
       }
-      if (save_rules_) save_rules_(rules);
+      if (save_rules) save_rules(rules);
       return {};
     }
     case ApprovalAnswer::kNo:

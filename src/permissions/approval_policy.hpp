@@ -27,6 +27,7 @@ struct ApprovalQuestion {
   std::string tool_call_id;
   std::string tool_name;
   nlohmann::json arguments;        // validated arguments, for the front end to present
+  core::CallAccess access;         // what the call touches, as its tool resolved it
   std::string reason;              // why it asks ("the command asks for the network: ...")
   std::vector<std::string> rules;  // what "always" would save, one per simple command
   std::vector<std::string> parts;  // a bash command's simple commands, as split
@@ -60,26 +61,27 @@ using RuleSaver = std::function<void(const std::vector<std::string>& rules)>;
 
 class ApprovalPolicy {
  public:
-  explicit ApprovalPolicy(PolicyOptions options, RuleSaver save_rules = {});
+  explicit ApprovalPolicy(PolicyOptions options);
 
   // The gate for a run: calls the policy asks about (a hook's "ask" among them,
   // GateRequest::hook_asks) go to `ask` (interactive mode) or, when `ask` is empty, are refused
-  // (print mode). The policy must outlive the gate.
-  core::Gate gate(AskUser ask);
+  // (print mode). "Always" answers are saved with `save_rules` (nothing saved when empty). The
+  // policy must outlive the gate.
+  core::Gate gate(AskUser ask, RuleSaver save_rules = {});
 
   PermissionPolicy& policy() { return policy_; }
   const PermissionPolicy& policy() const { return policy_; }
 
   // What the model is told about a call the user answered with `reply` (allowed: no block).
-  core::GateDecision decision_for(const ApprovalQuestion& question, const ApprovalReply& reply);
+  core::GateDecision decision_for(const ApprovalQuestion& question, const ApprovalReply& reply,
+                                  const RuleSaver& save_rules = {});
 
  private:
   core::GateDecision decide(const core::GateRequest& request, const AskUser& ask,
-                            std::stop_token stop);
+                            const RuleSaver& save_rules, std::stop_token stop);
   bool remembered(const std::vector<std::string>& rules) const;
 
   PermissionPolicy policy_;
-  const RuleSaver save_rules_;
   mutable std::mutex mutex_;
   std::set<std::string> remembered_rules_;  // allowed by "always" (and by "yes" for a domain)
 };

@@ -1,10 +1,17 @@
 #pragma once
-// Whether a call may run, must be asked about, or is refused: the permission mode, the rules,
-// the sandbox's state and --ask decide it here, once, for every front end (the approval policy
-// turns the verdict into a gate). Order: a deny rule refuses; a hook asking (hooks/tool_hooks)
-// or a tool --ask names asks; in yolo
-// everything else runs; an ask rule asks; then the mode decides, an allow rule allowing what
-// the mode would ask about. read-only refuses what changes something whatever the rules say.
+// Whether a call may run, must be asked about, or is refused: the permission mode, the rules
+// and --ask decide it here, once, for every front end (the approval policy turns the verdict
+// into a gate). A call is judged only on what its tool says it touches (core::CallAccess): its
+// kind, its paths as the tool opens them and their targets, its command and how the launcher
+// will run it, its URL's host. No tool is known here by name. Order: a deny rule refuses; a
+// hook asking (hooks/tool_hooks) or a tool --ask names asks; in yolo everything else runs; an
+// ask rule asks; then the mode decides, an allow rule allowing what the mode would ask about
+// (for a command leaving the sandbox, only a rule that says so: rule.hpp). read-only refuses
+// what changes something whatever the rules say.
+//
+// The policy owns the permission mode: it starts as the options say and set_mode changes it
+// (Shift+Tab); everything that follows the mode (the sandbox, the hooks' input, the footer)
+// reads mode() at each use.
 //
 // Thread-safe: assess() only reads the options and the mode (which set_mode may change from
 // another thread); the rule checks it calls must be thread-safe.
@@ -16,28 +23,26 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "core/tool_call.hpp"
 #include "permissions/permission_mode.hpp"
 #include "permissions/rule_set.hpp"
 
 namespace nib::permissions {
 
-// How commands run: confined by the sandbox, and if not, the line that says why.
-struct SandboxState {
-  bool confining = false;
-  std::string unavailable;  // why commands cannot be confined, and the fix; "" when confining
-  // True for a command that settings say always runs outside the sandbox.
-  std::function<bool(const std::string& command)> runs_outside;
-};
+// Why a path in the working tree must not change without the user ("git runs the hooks in
+// .git/hooks"), or nothing: the one owner of what is protected (workspace/protected_tree.hpp).
+using Protection = std::function<std::optional<std::string>(const std::filesystem::path&)>;
 
 struct PolicyOptions {
-  PermissionMode mode = PermissionMode::kAuto;
+  PermissionMode mode = PermissionMode::kAuto;  // at the start
   std::filesystem::path working_tree;  // absolute: edits inside it need no approval in auto
-  SandboxState sandbox;
   std::filesystem::path home;          // for rules naming ~/ paths
   std::vector<std::string> ask_tools;  // --ask: tools whose calls always ask ("all")
   // The permission rules of every settings file; null: the built-in defaults only.
   std::shared_ptr<const RuleSet> rules;
+  Protection protection;  // empty: nothing in the tree is protected
 };
 
 enum class CallVerdict { kAllow, kAsk, kDeny };
@@ -63,11 +68,13 @@ class PermissionPolicy {
   void set_mode(PermissionMode mode) { mode_.store(mode); }
 
  private:
-  Assessment by_mode(const core::GateRequest& request, const CallDecision& ruled) const;
-  Assessment bash_by_mode(const core::GateRequest& request, const CallDecision& ruled) const;
-  Assessment change_by_mode(const core::GateRequest& request) const;
-  Assessment asks(const core::GateRequest& request, const CallDecision& ruled, std::string reason,
-                  std::string source) const;
+  Assessment by_mode(const core::GateRequest& request, const core::CallAccess& access,
+                     const CallDecision& ruled) const;
+  Assessment command_by_mode(const core::GateRequest& request, const core::CallAccess& access,
+                             const CallDecision& ruled) const;
+  Assessment change_by_mode(const core::GateRequest& request, const core::CallAccess& access) const;
+  Assessment asks(const core::GateRequest& request, const core::CallAccess& access,
+                  const CallDecision& ruled, std::string reason, std::string source) const;
 
   const PolicyOptions options_;  // options_.mode is the mode at the start only
   std::atomic<PermissionMode> mode_;

@@ -20,8 +20,12 @@ std::string folded_tool_name(std::string_view name) {
   return folded;
 }
 
-bool is_path_tool(std::string_view folded) {
-  return folded == "read" || folded == "edit" || folded == "write";
+Rule::Family family_of(std::string_view folded) {
+  if (folded == "bash") return Rule::Family::kCommands;
+  if (folded == "read") return Rule::Family::kReads;
+  if (folded == "edit" || folded == "write") return Rule::Family::kEdits;
+  if (folded == "webfetch") return Rule::Family::kFetches;
+  return Rule::Family::kNamed;
 }
 
 bool valid_tool_name(std::string_view name) {
@@ -32,7 +36,18 @@ bool valid_tool_name(std::string_view name) {
 }
 
 util::Result<Rule> command_rule(Rule rule) {
-  const std::string& spec = *rule.specifier;
+  std::string spec = *rule.specifier;
+  for (Reach reach : {Reach::kNetwork, Reach::kOutside}) {
+    if (spec.starts_with(reach_prefix(reach))) {
+      rule.reach = reach;
+      spec.erase(0, reach_prefix(reach).size());
+      if (spec.empty()) {
+        return util::Result<Rule>::failure("nothing after \"" + std::string(reach_prefix(reach)) +
+                                           "\": write \"Bash(" + std::string(reach_prefix(reach)) +
+                                           "npm install:*)\"");
+      }
+    }
+  }
   if (spec == "*") {
     rule.form = Rule::Form::kAnyUse;
     return rule;
@@ -118,6 +133,40 @@ bool host_matches(std::string_view pattern, std::string_view host) {
 
 }  // namespace
 
+Reach reach_of(const core::CommandAccess& command) {
+  if (core::leaves_sandbox(command.confinement)) return Reach::kOutside;
+  if (command.confinement == core::Confinement::kSandboxedNetwork) return Reach::kNetwork;
+  return Reach::kSandbox;
+}
+
+std::string_view reach_prefix(Reach reach) {
+  switch (reach) {
+    case Reach::kNetwork:
+      return "network:";
+    case Reach::kOutside:
+      return "unsandboxed:";
+    case Reach::kSandbox:
+      break;
+  }
+  return "";
+}
+
+core::AccessKind family_kind(Rule::Family family) {
+  switch (family) {
+    case Rule::Family::kCommands:
+      return core::AccessKind::kExecute;
+    case Rule::Family::kReads:
+      return core::AccessKind::kRead;
+    case Rule::Family::kEdits:
+      return core::AccessKind::kWrite;
+    case Rule::Family::kFetches:
+      return core::AccessKind::kNetwork;
+    case Rule::Family::kNamed:
+      break;
+  }
+  return core::AccessKind::kChange;
+}
+
 bool is_mcp_name(std::string_view name) {
   return name.starts_with("mcp__");
 }
@@ -180,51 +229,58 @@ util::Result<Rule> parse_rule(std::string_view text, RuleOrigin origin,
         "\"*\" in a tool name only works for MCP servers "
         "(mcp__server__*)");
   }
+  rule.family = family_of(folded_tool_name(rule.tool));
   if (!rule.specifier) return rule;
-  const std::string folded = folded_tool_name(rule.tool);
-  if (folded == "bash") return command_rule(std::move(rule));
-  if (is_path_tool(folded)) return path_rule(std::move(rule), project);
-  if (folded == "webfetch") return domain_rule(std::move(rule));
+  switch (rule.family) {
+    case Rule::Family::kCommands:
+      return command_rule(std::move(rule));
+    case Rule::Family::kReads:
+    case Rule::Family::kEdits:
+      return path_rule(std::move(rule), project);
+    case Rule::Family::kFetches:
+      return domain_rule(std::move(rule));
+    case Rule::Family::kNamed:
+      break;
+  }
   rule.form = Rule::Form::kUnmatchable;
   return rule;
 }
 
 bool is_bash_rule(const Rule& rule) {
-  return folded_tool_name(rule.tool) == "bash";
+  return rule.family == Rule::Family::kCommands;
 }
 
-bool rule_names_tool(const Rule& rule, std::string_view tool) {
+bool rule_names_call(const Rule& rule, std::string_view tool, core::AccessKind kind) {
+  if (rule.family != Rule::Family::kNamed) return family_kind(rule.family) == kind;
   if (rule.form == Rule::Form::kMcpServer) return tool.starts_with(rule.pattern);
   if (is_mcp_name(rule.tool) || is_mcp_name(tool)) return rule.tool == tool;
-  const std::string ruled = folded_tool_name(rule.tool);
-  const std::string called = folded_tool_name(tool);
-  if (ruled == called) return true;
-  if (ruled == "read") return called == "grep" || called == "find" || called == "ls";
-  if (ruled == "edit" || ruled == "write") return called == "edit" || called == "write";
-  return false;
+  return folded_tool_name(rule.tool) == folded_tool_name(tool);
 }
+
+namespace {
+
+std::string anchor_base(const Rule& rule, const std::filesystem::path& cwd,
+                        const std::filesystem::path& home) {
+  switch (rule.anchor) {
+    case Rule::Anchor::kRoot:
+      return "";
+    case Rule::Anchor::kHome:
+      return home.string();
+    case Rule::Anchor::kProject:
+      return rule.project.string();
+    case Rule::Anchor::kWorkingDirectory:
+    case Rule::Anchor::kAnyDepth:
+      break;
+  }
+  return cwd.string();
+}
+
+}  // namespace
 
 bool rule_matches_path(const Rule& rule, const std::filesystem::path& path,
                        const std::filesystem::path& cwd, const std::filesystem::path& home) {
-  std::string base;
-  switch (rule.anchor) {
-    case Rule::Anchor::kRoot:
-      break;
-    case Rule::Anchor::kHome:
-      base = home.string();
-      break;
-    case Rule::Anchor::kProject:
-      base = rule.project.string();
-      break;
-    case Rule::Anchor::kWorkingDirectory:
-    case Rule::Anchor::kAnyDepth:
-      base = cwd.string();
-      break;
-  }
-  if ((rule.anchor == Rule::Anchor::kHome && home.empty()) ||
-      (base.empty() && rule.anchor != Rule::Anchor::kRoot)) {
-    return false;
-  }
+  std::string base = anchor_base(rule, cwd, home);
+  if (base.empty() && rule.anchor != Rule::Anchor::kRoot) return false;
   while (base.size() > 1 && base.back() == '/') base.pop_back();
   if (base == "/") base.clear();
   // The path and each directory above it: a pattern naming a directory covers its contents.
@@ -237,8 +293,32 @@ bool rule_matches_path(const Rule& rule, const std::filesystem::path& path,
   }
 }
 
+std::optional<std::filesystem::path> rule_root(const Rule& rule, const std::filesystem::path& cwd,
+                                               const std::filesystem::path& home) {
+  if (rule.form != Rule::Form::kPath || rule.anchor == Rule::Anchor::kAnyDepth) return {};
+  std::string pattern = rule.pattern;
+  if (pattern.ends_with("/**")) pattern.resize(pattern.size() - 3);
+  if (pattern.find_first_of("*?[") != std::string::npos) return {};
+  const std::string base = anchor_base(rule, cwd, home);
+  if (base.empty() && rule.anchor != Rule::Anchor::kRoot) return {};
+  std::string root = (std::filesystem::path(base.empty() ? "/" : base) / pattern.substr(1))
+                         .lexically_normal()
+                         .string();
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+std::optional<std::string> rule_sample_name(const Rule& rule) {
+  if (rule.form != Rule::Form::kPath) return {};
+  std::string name = rule.pattern.substr(rule.pattern.rfind('/') + 1);
+  if (name.find_first_of("[]\\") != std::string::npos) return {};
+  std::erase_if(name, [](char c) { return c == '*' || c == '?'; });
+  if (name.empty()) return {};
+  return name;
+}
+
 bool rule_matches_subject(const Rule& rule, const CallSubject& subject, bool all_paths) {
-  if (!rule_names_tool(rule, subject.tool)) return false;
+  if (!rule_names_call(rule, subject.tool, subject.kind)) return false;
   switch (rule.form) {
     case Rule::Form::kAnyUse:
     case Rule::Form::kMcpServer:

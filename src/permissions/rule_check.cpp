@@ -20,7 +20,17 @@ int precedence(RuleList list) {
 // Whether everything `inner` matches, `outer` matches too (a cheap, sure test: only the cases
 // it can prove).
 bool covers(const Rule& outer, const Rule& inner) {
-  if (!rule_names_tool(outer, inner.tool)) return false;
+  const bool same_calls = outer.family != Rule::Family::kNamed
+                              ? outer.family == inner.family
+                              : inner.family == Rule::Family::kNamed &&
+                                    rule_names_call(outer, inner.tool, core::AccessKind::kChange);
+  if (!same_calls) return false;
+  // A deny or ask rule speaks for commands reaching at least as far as it names, an allow rule
+  // for those reaching at most as far.
+  if (is_bash_rule(outer) && outer.reach != inner.reach &&
+      !(outer.origin.list != RuleList::kAllow && outer.reach < inner.reach)) {
+    return false;
+  }
   if (outer.form == Rule::Form::kAnyUse) return true;
   if (!is_bash_rule(outer) || !is_bash_rule(inner)) return outer.text == inner.text;
   const bool extends = outer.form == Rule::Form::kCommandPrefix;
@@ -36,8 +46,7 @@ bool covers(const Rule& outer, const Rule& inner) {
 
 }  // namespace
 
-std::vector<RuleProblem> check_rules(const RuleSet& rules,
-                                     const std::vector<std::string>& tool_names) {
+std::vector<RuleProblem> check_rules(const RuleSet& rules, const std::vector<NamedTool>& tools) {
   std::vector<RuleProblem> problems;
   for (const Rule& rule : rules.rules()) {
     if (rule.origin.file.empty()) continue;
@@ -47,9 +56,9 @@ std::vector<RuleProblem> check_rules(const RuleSet& rules,
       continue;
     }
     const bool mcp = rule.tool.starts_with("mcp__");
-    const bool known =
-        mcp || std::any_of(tool_names.begin(), tool_names.end(),
-                           [&](const std::string& name) { return rule_names_tool(rule, name); });
+    const bool known = mcp || std::any_of(tools.begin(), tools.end(), [&](const NamedTool& tool) {
+                         return rule_names_call(rule, tool.name, tool.kind);
+                       });
     if (!known) {
       problems.push_back({&rule, "never matches: no tool is named " + rule.tool});
       continue;

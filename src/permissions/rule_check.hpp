@@ -14,9 +14,14 @@ struct RuleProblem {
   std::string problem;         // "never matches: no tool is named Serach"
 };
 
-// The problems of `rules`' own rules (not the defaults). `tool_names`: the tools nib has
-// (nib's names); MCP rules are not checked against it.
-std::vector<RuleProblem> check_rules(const RuleSet& rules,
-                                     const std::vector<std::string>& tool_names);
+// A tool nib has, by its name and what its calls do.
+struct NamedTool {
+  std::string name;
+  core::AccessKind kind;
+};
+
+// The problems of `rules`' own rules (not the defaults). `tools`: the tools nib has; MCP rules
+// are not checked against them.
+std::vector<RuleProblem> check_rules(const RuleSet& rules, const std::vector<NamedTool>& tools);
 
 }  // namespace nib::permissions

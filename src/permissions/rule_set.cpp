@@ -1,8 +1,13 @@
 #include "permissions/rule_set.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <array>
 #include <optional>
+
+#include "permissions/command_paths.hpp"
+#include "util/secret_places.hpp"
 
 namespace nib::permissions {
 namespace {
@@ -17,80 +22,83 @@ Decision decided(Verdict verdict, const Rule* rule, std::string reason) {
   return {verdict, rule, std::move(reason)};
 }
 
-std::filesystem::path resolve(std::string_view written, const CallFacts& call) {
-  std::filesystem::path path;
-  if ((written == "~" || written.starts_with("~/")) && !call.home.empty()) {
-    path = call.home / std::string(written.substr(written.size() > 1 ? 2 : 1));
-  } else {
-    path = std::filesystem::path(std::string(written));
-    if (path.is_relative()) path = call.cwd / path;
-  }
+std::filesystem::path without_trailing_slash(const std::filesystem::path& path) {
   std::string text = path.lexically_normal().string();
   while (text.size() > 1 && text.back() == '/') text.pop_back();
   return text;
 }
 
-// The paths a file tool's call touches: its "path" (grep, find and ls default to the working
-// directory), as written and, when it differs, with symbolic links resolved.
-std::vector<std::filesystem::path> call_paths(const CallFacts& call) {
+// The paths rules judge a call on: each path as the tool opens it and, when it differs, its
+// target (links resolved), so a rule about either catches it.
+std::vector<std::filesystem::path> subject_paths(const core::CallAccess& access) {
   std::vector<std::filesystem::path> paths;
-  std::optional<std::string> written;
-  for (const char* key : {"path", "file_path"}) {
-    if (call.arguments.is_object() && call.arguments.contains(key) &&
-        call.arguments[key].is_string()) {
-      written = call.arguments[key].get<std::string>();
-      break;
+  for (const core::PathAccess& touched : access.paths) {
+    for (const auto* path : {&touched.path, &touched.target}) {
+      if (path->empty()) continue;
+      const std::filesystem::path normal = without_trailing_slash(*path);
+      if (std::find(paths.begin(), paths.end(), normal) == paths.end()) paths.push_back(normal);
     }
   }
-  if (!written) {
-    if (call.tool != "grep" && call.tool != "find" && call.tool != "ls" && call.tool != "Grep" &&
-        call.tool != "Glob" && call.tool != "LS") {
-      return paths;
-    }
-    written = ".";
-  }
-  paths.push_back(resolve(*written, call));
-  std::error_code error;
-  const std::filesystem::path real = std::filesystem::weakly_canonical(paths.front(), error);
-  if (!error && real != paths.front()) paths.push_back(real);
   return paths;
 }
 
-std::optional<std::string> url_host(const nlohmann::json& arguments) {
-  if (!arguments.is_object() || !arguments.contains("url") || !arguments["url"].is_string()) {
-    return std::nullopt;
-  }
-  std::string_view url = arguments["url"].get_ref<const std::string&>();
-  const std::size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return std::nullopt;
-  url.remove_prefix(scheme + 3);
-  url = url.substr(0, url.find_first_of("/?#"));
-  if (const std::size_t at = url.rfind('@'); at != std::string_view::npos)
-    url.remove_prefix(at + 1);
-  if (url.starts_with("[")) {
-    url = url.substr(0, url.find(']') + 1);
-  } else {
-    url = url.substr(0, url.find(':'));
-  }
-  std::string host;
-  for (char c : url) host += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  return host;
+const core::CallAccess& access_of(const CallFacts& call) {
+  return call.access;
 }
 
-bool is_bash_call(std::string_view tool) {
-  return tool == "bash" || tool == "Bash";
+// The command of a call that runs one.
+const core::CommandAccess* command_of(const CallFacts& call) {
+  const core::CallAccess& access = access_of(call);
+  return access.kind == core::AccessKind::kExecute && access.command ? &*access.command : nullptr;
 }
 
-// The path a word of a command names, when it can be read off: a literal word, or one whose
-// only run-time part is a leading "~".
-std::optional<std::filesystem::path> word_path(const ShellWord& word, const CallFacts& call) {
-  if (word.text.empty() || word.text.front() == '-') return std::nullopt;
-  const bool tilde_only = word.text.starts_with("~/") &&
-                          std::count(word.opaque.begin(), word.opaque.end(), true) == 1 &&
-                          word.opaque.front();
-  if (!word.literal() && !tilde_only) return std::nullopt;
-  if (tilde_only && call.home.empty()) return std::nullopt;
-  return resolve(word.text, call);
+// The Bash rules of `list` that speak for a command reaching `reach`: an allow rule when it
+// allows reaching that far, a deny or ask rule when the command reaches as far as it names.
+bool speaks_for(const Rule& rule, RuleList list, Reach reach) {
+  if (rule.origin.list != list || !is_bash_rule(rule)) return false;
+  return list == RuleList::kAllow ? rule.reach >= reach : rule.reach <= reach;
+}
+
+// `command` with its program named without its directory ("/bin/rm -f x" as "rm -f x") and
+// without the VAR=x prefixes that change what runs, for deny and ask rules, which must not be
+// walked around by spelling a program another way; nothing when it reads the same.
+std::optional<SimpleCommand> plain_spelling(const SimpleCommand& command) {
+  SimpleCommand plain = command;
+  auto& words = plain.command;
+  while (!words.empty() && words.front().text.find('=') != std::string::npos &&
+         words.front().text.front() != '=' &&
+         is_sensitive_variable(words.front().text.substr(0, words.front().text.find('=')))) {
+    words.erase(words.begin());
+  }
+  if (!words.empty() && words.front().literal()) {
+    ShellWord& program = words.front();
+    if (const std::size_t slash = program.text.rfind('/');
+        slash != std::string::npos && slash + 1 < program.text.size()) {
+      program = ShellWord::plain(program.text.substr(slash + 1));
+    }
+  }
+  if (plain.text() == command.text()) return std::nullopt;
+  return plain;
+}
+
+// A VAR=x prefix, a bare assignment or an export that changes what runs: PATH, LD_PRELOAD,
+// BASH_ENV...
+bool changes_what_runs(const SimpleCommand& command) {
+  const auto sensitive = [](const ShellWord& word) {
+    const std::size_t equals = word.text.find('=');
+    return equals != std::string::npos && equals > 0 &&
+           is_sensitive_variable(std::string_view(word.text).substr(
+               0, word.text[equals - 1] == '+' ? equals - 1 : equals));
+  };
+  return std::any_of(command.words.begin(),
+                     command.words.begin() + static_cast<std::ptrdiff_t>(command.assignment_count),
+                     sensitive) ||
+         (!command.command.empty() && sensitive(command.command.front())) ||
+         (!command.command.empty() &&
+          (command.command.front().text == "export" || command.command.front().text == "declare" ||
+           command.command.front().text == "typeset" || command.command.front().text == "local" ||
+           command.command.front().text == "readonly") &&
+          std::any_of(command.command.begin() + 1, command.command.end(), sensitive));
 }
 
 // The line of `text` (a settings file) where the rule `rule` of `list` is written: the first
@@ -123,10 +131,14 @@ std::string_view verdict_name(Verdict verdict) {
 }
 
 std::vector<Rule> default_rules() {
+  std::vector<std::string> texts;
+  for (std::string_view place : util::kSecretPlaces) {
+    texts.push_back("Read(~/" + std::string(place) + "/**)");
+  }
+  texts.push_back("Read(//**/.env*)");
   std::vector<Rule> rules;
   std::size_t index = 0;
-  for (const char* text :
-       {"Read(~/.ssh/**)", "Read(~/.aws/**)", "Read(~/.gnupg/**)", "Read(//**/.env*)"}) {
+  for (const std::string& text : texts) {
     rules.push_back(parse_rule(text, RuleOrigin{{}, RuleList::kAsk, index++}, {}).value());
   }
   return rules;
@@ -174,7 +186,13 @@ util::Result<RuleSet> RuleSet::load(const std::vector<RuleSource>& sources) {
 }
 
 Decision RuleSet::decide_paths(const CallFacts& call) const {
-  CallSubject subject{call.tool, call_paths(call), url_host(call.arguments), call.cwd, call.home};
+  const core::CallAccess& access = access_of(call);
+  CallSubject subject{call.tool,
+                      access.kind,
+                      subject_paths(access),
+                      access.host.empty() ? std::nullopt : std::optional(access.host),
+                      call.cwd,
+                      call.home};
   const auto first = [&](RuleList list, bool defaults, bool all_paths) -> const Rule* {
     for (const Rule& rule : rules_) {
       if (rule.origin.list != list || rule.origin.file.empty() != defaults) continue;
@@ -197,42 +215,60 @@ Decision RuleSet::decide_paths(const CallFacts& call) const {
   return {};
 }
 
-// A word naming a path a Read deny or ask rule covers (the defaults' when `defaults`), or a
-// redirection writing into one an Edit or Write deny or ask rule covers.
+// A path the command names that a Read deny or ask rule (the defaults' when `defaults`) covers,
+// or a redirection writing into one an Edit or Write deny or ask rule covers.
 Decision RuleSet::mentioned_paths(const SimpleCommand& command, const CallFacts& call,
                                   bool defaults) const {
+  const std::vector<NamedPath> named = named_paths(command, call.cwd, call.home);
+  if (named.empty()) return {};
+  const bool reads_inside = !only_names_paths(command);
   for (const Rule& rule : rules_) {
     if (rule.form != Rule::Form::kPath || rule.origin.list == RuleList::kAllow ||
         rule.origin.file.empty() != defaults) {
       continue;
     }
-    if (rule_names_tool(rule, "read")) {
-      for (const ShellWord& word : command.words) {
-        const auto path = word_path(word, call);
-        if (path && rule_matches_path(rule, *path, call.cwd, call.home)) {
-          return decided(Verdict::kAsk, &rule,
-                         "asks: \"" + word.source + "\" is a path " + describe(rule) + " covers");
-        }
+    const bool about_reads = rule_names_call(rule, "", core::AccessKind::kRead);
+    const bool about_writes = rule_names_call(rule, "", core::AccessKind::kWrite);
+    const std::optional<std::filesystem::path> root = rule_root(rule, call.cwd, call.home);
+    const std::optional<std::string> sample = rule_sample_name(rule);
+    for (const NamedPath& path : named) {
+      if (path.written ? !about_writes : !about_reads) continue;
+      bool covered = false;
+      if (!path.glob()) {
+        covered = rule_matches_path(rule, path.path, call.cwd, call.home);
       }
-    }
-    if (rule_names_tool(rule, "edit")) {
-      for (const Redirection& redirection : command.redirections) {
-        const auto path =
-            redirection.writes_file() ? word_path(redirection.target, call) : std::nullopt;
-        if (!path || !rule_matches_path(rule, *path, call.cwd, call.home)) continue;
-        const Verdict verdict =
-            rule.origin.list == RuleList::kDeny ? Verdict::kDeny : Verdict::kAsk;
-        return decided(verdict, &rule,
-                       std::string(verdict == Verdict::kDeny ? "denied" : "asks") +
-                           ": writes into " + redirection.target.source + ", which " +
-                           describe(rule) + " covers");
+      if (!covered && root) {
+        const Reaches reach = reaches(path, *root);
+        covered = reach == Reaches::kInside ||
+                  (reach == Reaches::kAncestor && reads_inside && !path.written);
       }
+      if (!covered && path.glob() && sample && path.wildcards.size() == 1 &&
+          fnmatch(path.wildcards.front().c_str(), sample->c_str(), FNM_PERIOD) == 0) {
+        covered = rule_matches_path(rule, path.path / *sample, call.cwd, call.home);
+      }
+      if (!covered) continue;
+      const Verdict verdict =
+          path.written && rule.origin.list == RuleList::kDeny ? Verdict::kDeny : Verdict::kAsk;
+      const std::string said = verdict == Verdict::kDeny ? "denied" : "asks";
+      return decided(
+          verdict, &rule,
+          path.written
+              ? said + ": writes into " + path.source + ", which " + describe(rule) + " covers"
+              : said + ": \"" + path.source + "\" names a path " + describe(rule) + " covers");
     }
   }
   return {};
 }
 
+bool RuleSet::command_rules_could_hide() const {
+  return std::any_of(rules_.begin(), rules_.end(), [](const Rule& rule) {
+    return rule.origin.list != RuleList::kAllow && is_bash_rule(rule);
+  });
+}
+
 Decision RuleSet::decide_command(const SimpleCommand& command, const CallFacts& call) const {
+  const core::CommandAccess* run = command_of(call);
+  const Reach reach = run != nullptr ? reach_of(*run) : Reach::kSandbox;
   const std::string text = command.text();
   const std::vector<bool> opaque = command.text_opaque();
   std::string full;  // with its wrappers, for rules that name them (sudo)
@@ -240,14 +276,16 @@ Decision RuleSet::decide_command(const SimpleCommand& command, const CallFacts& 
   full += text;
   std::vector<bool> full_opaque(full.size() - text.size(), false);
   full_opaque.insert(full_opaque.end(), opaque.begin(), opaque.end());
+  const std::optional<SimpleCommand> plain = plain_spelling(command);
   const auto matches = [&](const Rule& rule, bool possibly) {
     return rule_matches_command(rule, text, opaque, possibly) ||
-           rule_matches_command(rule, full, full_opaque, possibly);
+           rule_matches_command(rule, full, full_opaque, possibly) ||
+           (plain && rule_matches_command(rule, plain->text(), plain->text_opaque(), possibly));
   };
   const auto bash_rules = [&](RuleList list) {
     std::vector<const Rule*> found;
     for (const Rule& rule : rules_) {
-      if (rule.origin.list == list && is_bash_rule(rule)) found.push_back(&rule);
+      if (speaks_for(rule, list, reach)) found.push_back(&rule);
     }
     return found;
   };
@@ -263,6 +301,11 @@ Decision RuleSet::decide_command(const SimpleCommand& command, const CallFacts& 
   for (const Rule* rule : bash_rules(RuleList::kAsk)) {
     if (matches(*rule, true)) return decided(Verdict::kAsk, rule, "asks: " + describe(*rule));
   }
+  if (changes_what_runs(command) && command_rules_could_hide()) {
+    return decided(Verdict::kAsk, nullptr,
+                   "asks: a variable it sets (PATH, LD_*, BASH_ENV and the like) changes what "
+                   "runs, which might be what a rule about commands denies or asks about");
+  }
   if (Decision paths = mentioned_paths(command, call, false); paths.verdict != Verdict::kNone) {
     return paths;
   }
@@ -274,40 +317,35 @@ Decision RuleSet::decide_command(const SimpleCommand& command, const CallFacts& 
   return mentioned_paths(command, call, true);
 }
 
+Decision RuleSet::decide_unsplit(const ShellSplit& split, Reach reach) const {
+  // Only rules for every command can speak: deny stays deny, anything else asks.
+  for (RuleList list : {RuleList::kDeny, RuleList::kAsk}) {
+    for (const Rule& rule : rules_) {
+      if (speaks_for(rule, list, reach) && rule.form == Rule::Form::kAnyUse) {
+        return decided(list == RuleList::kDeny ? Verdict::kDeny : Verdict::kAsk, &rule,
+                       (list == RuleList::kDeny ? "denied by " : "asks: ") + describe(rule));
+      }
+    }
+  }
+  // A deny or ask rule about commands might be hidden in what cannot be split: ask. With no
+  // such rule there is nothing to hide, and the mode decides (auto runs it in the sandbox;
+  // ask asks, since no allow rule can vouch for it).
+  const bool could_hide = command_rules_could_hide();
+  return decided(could_hide ? Verdict::kAsk : Verdict::kNone, nullptr,
+                 std::string(could_hide ? "asks: " : "") + "nib cannot split this command (" +
+                     split.problem + ")");
+}
+
 CallDecision RuleSet::decide(const CallFacts& call) const {
   CallDecision result;
-  if (!is_bash_call(call.tool)) {
+  const core::CommandAccess* run = command_of(call);
+  if (run == nullptr) {
     result.decision = decide_paths(call);
     return result;
   }
-  const auto command =
-      call.arguments.is_object() && call.arguments.contains("command") &&
-              call.arguments["command"].is_string()
-          ? std::optional<std::string>(call.arguments["command"].get<std::string>())
-          : std::nullopt;
-  if (!command) return result;
-  result.split = split_command(*command);
+  result.split = split_command(run->command);
   if (!result.split.understood) {
-    // Only rules for every command can speak: deny stays deny, anything else asks.
-    for (RuleList list : {RuleList::kDeny, RuleList::kAsk}) {
-      for (const Rule& rule : rules_) {
-        if (rule.origin.list == list && is_bash_rule(rule) && rule.form == Rule::Form::kAnyUse) {
-          result.decision =
-              decided(list == RuleList::kDeny ? Verdict::kDeny : Verdict::kAsk, &rule,
-                      (list == RuleList::kDeny ? "denied by " : "asks: ") + describe(rule));
-          return result;
-        }
-      }
-    }
-    // A deny or ask rule about commands might be hidden in what cannot be split: ask. With no
-    // such rule there is nothing to hide, and the mode decides (auto runs it in the sandbox;
-    // ask asks, since no allow rule can vouch for it).
-    const bool could_hide_a_rule = std::any_of(rules_.begin(), rules_.end(), [](const Rule& rule) {
-      return rule.origin.list != RuleList::kAllow && is_bash_rule(rule);
-    });
-    result.decision = decided(could_hide_a_rule ? Verdict::kAsk : Verdict::kNone, nullptr,
-                              std::string(could_hide_a_rule ? "asks: " : "") +
-                                  "nib cannot split this command (" + result.split.problem + ")");
+    result.decision = decide_unsplit(result.split, reach_of(*run));
     return result;
   }
   bool all_allowed = !result.split.commands.empty();

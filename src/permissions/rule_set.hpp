@@ -8,12 +8,19 @@
 // ~/.gnupg/** and **/.env* asks) come after your rules: an allow rule of yours for such a path
 // wins over them.
 //
-// A bash call is split into its simple commands (shell_split.hpp): allowed only when every part
-// is allowed, denied when any part is denied, asked when any part asks. A command nib cannot
-// split asks at most (a bare `Bash` deny still denies). A part whose run-time words (`$X`) might
-// match a deny rule asks. A part whose word names a path a Read deny or ask rule (or a default)
-// covers, or that writes through a redirection into a path an Edit or Write deny or ask rule
-// covers, asks (a redirection into a denied path denies).
+// A call is judged on what it touches (core::CallAccess): its paths as the tool opens them and
+// their targets, its command, its URL's host. A command is split into its simple commands
+// (shell_split.hpp): allowed only when every part is allowed, denied when any part is denied,
+// asked when any part asks. A command nib cannot split asks at most (a bare `Bash` deny still
+// denies), and so does a part with a VAR=x prefix that changes what runs (PATH, LD_*, ...) when
+// a deny or ask rule about commands could hide behind it. Deny and ask rules also match a part
+// by its program's name without its directory (`/bin/rm` is `rm`); allow rules only as written.
+// A part whose run-time words (`$X`) might match a deny rule asks. A part that names a path (a
+// word, `$HOME/...`, a glob, a redirection; command_paths.hpp) that a Read deny or ask rule (or a
+// default) covers, or that writes through a redirection into a path an Edit or Write deny or ask
+// rule covers, asks (a redirection into a denied path denies). A command that leaves the
+// sandbox, or asks for the host's network, is allowed only by rules that say so
+// ("Bash(network:...)", "Bash(unsandboxed:...)", rule.hpp).
 //
 // Thread-safe once built: decide() is const and keeps no state.
 
@@ -62,8 +69,8 @@ struct CallDecision {
 
 // What a call is decided on.
 struct CallFacts {
-  std::string tool;  // as called: "bash", "read", "mcp__github__create_issue"
-  nlohmann::json arguments;
+  std::string tool;            // as called: "bash", "read", "mcp__github__create_issue"
+  core::CallAccess access;     // what it touches, as its tool says (core/call_access.hpp)
   std::filesystem::path cwd;   // the working directory relative paths start from
   std::filesystem::path home;  // for ~/ (empty: ~ rules never match)
 };
@@ -88,14 +95,18 @@ class RuleSet {
 
  private:
   Decision decide_paths(const CallFacts& call) const;
+  Decision decide_unsplit(const ShellSplit& split, Reach reach) const;
   Decision mentioned_paths(const SimpleCommand& command, const CallFacts& call,
                            bool defaults) const;
+  // True when a deny or ask rule about commands exists: a part nib cannot see into might hide
+  // what it matches.
+  bool command_rules_could_hide() const;
 
   std::vector<Rule> rules_;
 };
 
-// The built-in defaults: Read(~/.ssh/**), Read(~/.aws/**), Read(~/.gnupg/**), Read(//**/.env*)
-// as ask rules without a file.
+// The built-in defaults, ask rules without a file: reading each of the home directory's secret
+// places (util/secret_places.hpp: Read(~/.ssh/**), Read(~/.aws/**), ...) and Read(//**/.env*).
 std::vector<Rule> default_rules();
 
 }  // namespace nib::permissions

@@ -233,16 +233,25 @@ std::string joined_source(const std::vector<ShellWord>& words, std::size_t count
   return text;
 }
 
-// `bash -c SCRIPT ...` (sh, dash): the index of SCRIPT, nullopt when the shell reads a file or
-// its input instead.
-util::Result<std::optional<std::size_t>> inline_script(const std::vector<ShellWord>& words) {
+// Where a shell (bash, sh, dash) takes its script from.
+struct ScriptSource {
+  enum class Kind { kInline, kFile, kInput } kind = Kind::kFile;
+  std::size_t index = 0;  // kInline: the word holding the script
+};
+
+// `bash -c SCRIPT ...`, `bash FILE ...` or a shell reading its script from its input (no
+// operand, `-s`, `-`): a here-document, a here-string, a pipe or a redirection feeds it.
+util::Result<ScriptSource> script_source(const std::vector<ShellWord>& words) {
+  using Result = util::Result<ScriptSource>;
   bool inline_command = false;
+  bool from_input = false;
   std::size_t i = 1;
   for (; i < words.size(); ++i) {
     const ShellWord& word = words[i];
     if (!word.literal()) break;
     const std::string_view text = word.text;
     if (text == "--" || text == "-") {
+      from_input = from_input || text == "-";
       ++i;
       break;
     }
@@ -252,23 +261,33 @@ util::Result<std::optional<std::size_t>> inline_script(const std::vector<ShellWo
       } else if (!lists(" --norc --noprofile --posix --login --restricted --verbose "
                         "--noediting --debugger --dump-strings --pretty-print ",
                         text)) {
-        if (!inline_command) return std::optional<std::size_t>{};
-        return util::Result<std::optional<std::size_t>>::failure(
-            "a shell option \"" + std::string(text) + "\" nib does not know");
+        return Result::failure("a shell option \"" + std::string(text) + "\" nib does not know");
       }
       continue;
     }
     if (text.size() < 2 || (text.front() != '-' && text.front() != '+')) break;
     for (char letter : text.substr(1)) {
       if (letter == 'c') inline_command = true;
+      if (letter == 's') from_input = true;
       if (letter == 'o' || letter == 'O') ++i;  // -o OPTION
     }
   }
-  if (!inline_command) return std::optional<std::size_t>{};
-  if (i >= words.size()) {
-    return util::Result<std::optional<std::size_t>>::failure("\"-c\" without a script");
+  if (inline_command) {
+    if (i >= words.size()) return Result::failure("\"-c\" without a script");
+    return ScriptSource{ScriptSource::Kind::kInline, i};
   }
-  return std::optional<std::size_t>{i};
+  if (from_input || i >= words.size()) return ScriptSource{ScriptSource::Kind::kInput};
+  return ScriptSource{};
+}
+
+// Shells whose scripts nib splits (bash's syntax), and others, whose inline scripts and input
+// it cannot see into.
+bool splittable_shell(std::string_view program) {
+  return program == "bash" || program == "sh" || program == "dash";
+}
+bool other_shell(std::string_view program) {
+  return program == "zsh" || program == "ksh" || program == "mksh" || program == "ash" ||
+         program == "fish" || program == "csh" || program == "tcsh";
 }
 
 }  // namespace
@@ -307,11 +326,21 @@ util::Status resolve_command(SimpleCommand command, int depth, std::vector<Simpl
     return util::Status::failure(std::string(*program) +
                                  " runs text as a command; nib cannot see what it runs");
   }
-  if (program && (*program == "bash" || *program == "sh" || *program == "dash")) {
-    const auto script = inline_script(rest);
+  if (program && (splittable_shell(*program) || other_shell(*program))) {
+    const auto script = script_source(rest);
     if (!script.ok()) return util::Status::failure(std::string(*program) + ": " + script.error());
-    if (script.value()) {
-      const ShellWord& text = rest[*script.value()];
+    if (script.value().kind == ScriptSource::Kind::kInput) {
+      return util::Status::failure("\"" + std::string(*program) +
+                                   "\" reads its script from its input (a pipe, a "
+                                   "here-document or a redirection), which nib cannot see into");
+    }
+    if (script.value().kind == ScriptSource::Kind::kInline && other_shell(*program)) {
+      return util::Status::failure("\"" + std::string(*program) +
+                                   " -c\" runs a script whose commands nib does not split");
+    }
+    if (script.value().kind == ScriptSource::Kind::kInline) {
+      const std::size_t index = script.value().index;
+      const ShellWord& text = rest[index];
       if (!text.literal()) {
         return util::Status::failure("the script of \"" + std::string(*program) +
                                      " -c\" is only known when it runs");
@@ -323,7 +352,7 @@ util::Status resolve_command(SimpleCommand command, int depth, std::vector<Simpl
                                      " -c\": " + parser.problem());
       }
       std::vector<std::string> outer_wrappers = command.wrappers;
-      outer_wrappers.push_back(joined_source(rest, *script.value()));
+      outer_wrappers.push_back(joined_source(rest, index));
       for (SimpleCommand& part : inner) {
         part.wrappers.insert(part.wrappers.begin(), outer_wrappers.begin(), outer_wrappers.end());
         part.privileged = part.privileged || command.privileged;

@@ -1,5 +1,6 @@
 #include "sandbox/command_sandbox.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "sandbox/bubblewrap_arguments.hpp"
 #include "sandbox/landlock_rules.hpp"
 #include "sandbox/sandbox_environment.hpp"
+#include "util/path_within.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -29,7 +31,10 @@ void add_once(std::vector<fs::path>& paths, const fs::path& path) {
 }  // namespace
 
 CommandSandbox::CommandSandbox(SandboxOptions options)
-    : options_(std::move(options)), protected_paths_(resolved(options_.tree)) {}
+    : options_(std::move(options)),
+      protected_paths_(options_.protected_tree
+                           ? options_.protected_tree
+                           : std::make_shared<const workspace::ProtectedTree>(options_.tree)) {}
 
 const ProbeVerdict& CommandSandbox::verdict() const {
   std::call_once(probed_, [this] { verdict_ = probe_sandbox(options_.probe); });
@@ -45,20 +50,54 @@ std::vector<fs::path> CommandSandbox::writable_paths() const {
   return paths;
 }
 
-std::vector<int> CommandSandbox::shared_network() const {
+fs::path CommandSandbox::home_inside(const std::vector<fs::path>& writable) const {
+  if (options_.home.empty()) return {};
+  const fs::path home = resolved(options_.home);
+  const auto holds_home = [&](const fs::path& place) {
+    return util::is_strictly_within(place, home);
+  };
+  if (home.empty() || std::find(writable.begin(), writable.end(), home) != writable.end()) {
+    return {};
+  }
+  return std::any_of(writable.begin(), writable.end(), holds_home) ? home : fs::path();
+}
+
+const SharedNamespaces* CommandSandbox::shared_namespaces() const {
   std::lock_guard lock(network_mutex_);
   if (!network_tried_) {
     network_tried_ = true;
-    // Root may create a network namespace of the initial user namespace; anyone else needs a
-    // user namespace of their own to own it.
-    auto created = SharedNetwork::create(/*with_user_namespace=*/::geteuid() != 0);
+    // Root may create namespaces of the initial user namespace; anyone else needs user
+    // namespaces of their own to own them.
+    auto created = SharedNamespaces::create(/*with_user_namespaces=*/::geteuid() != 0);
     if (created.ok()) {
-      network_ = std::move(created.value());
+      namespaces_ = std::move(created.value());
     } else {
       network_problem_ = created.error();
     }
   }
-  return network_ ? network_->namespace_descriptors() : std::vector<int>{};
+  return namespaces_.get();
+}
+
+util::Result<const SocketFilter*> CommandSandbox::socket_filter() const {
+  if (options_.settings.all_unix_sockets || !options_.settings.unix_sockets.empty()) {
+    return static_cast<const SocketFilter*>(nullptr);
+  }
+  std::call_once(filter_built_, [this] { filter_ = SocketFilter::build(); });
+  if (!filter_.ok()) return util::Result<const SocketFilter*>::failure(filter_.error());
+  return &filter_.value();
+}
+
+std::vector<fs::path> CommandSandbox::socket_places() const {
+  if (options_.settings.all_unix_sockets || options_.settings.unix_sockets.empty()) return {};
+  std::vector<fs::path> places;
+  for (const fs::path& place : socket_directories()) {
+    // A named socket inside a hidden place would be hidden with it: such a place stays.
+    const bool holds_named =
+        std::any_of(options_.settings.unix_sockets.begin(), options_.settings.unix_sockets.end(),
+                    [&](const fs::path& socket) { return util::is_within(place, socket); });
+    if (!holds_named) add_once(places, resolved(place));
+  }
+  return places;
 }
 
 std::string CommandSandbox::network_problem() const {
@@ -91,32 +130,112 @@ util::Result<tools::Launch> CommandSandbox::launch(tools::SpawnRequest request,
 
 util::Result<tools::Launch> CommandSandbox::with_bubblewrap(tools::SpawnRequest request,
                                                             bool network) const {
+  auto filter = socket_filter();
+  if (!filter.ok()) return util::Result<tools::Launch>::failure(filter.error());
   ProtectedMounts protected_mounts = protected_paths_.prepare();
+  std::vector<fs::path> writable = writable_paths();
+  const fs::path home = home_inside(writable);
   BubblewrapPlan plan{.bubblewrap = verdict().bubblewrap,
-                      .writable = writable_paths(),
+                      .writable = std::move(writable),
+                      .read_only_home = home,
                       .pinned = std::move(protected_mounts.pinned),
                       .read_only = std::move(protected_mounts.read_only),
                       .network = NetworkChoice::kHost};
-  if (!network) {
-    request.namespaces_to_enter = shared_network();
-    plan.network =
-        request.namespaces_to_enter.empty() ? NetworkChoice::kPrivate : NetworkChoice::kJoined;
+  // Looked at for each command: a secret place made since the last is hidden too.
+  for (const fs::path& place : options_.hidden) {
+    std::error_code error;
+    const fs::file_status status = fs::status(place, error);
+    if (error || !fs::exists(status)) continue;
+    const fs::path real = resolved(place);
+    if (real.empty()) continue;
+    (fs::is_directory(status) ? plan.hidden_directories : plan.hidden_files).push_back(real);
   }
-  request.argv = bubblewrap_argv(plan, request.argv, request.cwd);
-  return tools::Launch{.request = std::move(request), .lease = nullptr};
+  for (const fs::path& place : socket_places()) plan.hidden_directories.push_back(place);
+  // The descriptors bubblewrap reads by number: 3, 4, ... in the order passed.
+  const auto pass = [&request](int fd) {
+    request.passed_fds.push_back(fd);
+    return STDERR_FILENO + static_cast<int>(request.passed_fds.size());
+  };
+  if (const SharedNamespaces* shared = shared_namespaces()) {
+    request.namespaces_to_enter = shared->to_enter(/*shared_network=*/!network);
+    if (shared->setup_user_namespace() >= 0) {
+      plan.user_namespace_fd = pass(shared->setup_user_namespace());
+    }
+    plan.pid_namespace_fd = pass(shared->pid_namespace());
+    if (!network) plan.network = NetworkChoice::kJoined;
+  } else if (!network) {
+    plan.network = NetworkChoice::kPrivate;
+  }
+  // What must stay open until the command has started: the filter's program, the write end
+  // of the helper's report.
+  struct Held {
+    tools::UniqueFd program;
+    tools::UniqueFd report;
+  };
+  auto held = std::make_shared<Held>();
+  if (filter.value() != nullptr) {
+    auto descriptor = filter.value()->program_descriptor();
+    if (!descriptor.ok()) return util::Result<tools::Launch>::failure(descriptor.error());
+    held->program = std::move(descriptor.value());
+    plan.seccomp_fd = pass(held->program.get());
+  }
+  tools::UniqueFd report;
+  std::vector<std::string> command = request.argv;
+  std::error_code missing;
+  if (!options_.exec_helper.empty() && fs::exists(options_.exec_helper, missing)) {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) == 0) {
+      report.reset(ends[0]);
+      held->report.reset(ends[1]);
+      ::fcntl(report.get(), F_SETFL, O_NONBLOCK);
+      command.insert(command.begin(),
+                     {options_.exec_helper.string(), std::to_string(pass(held->report.get()))});
+    }
+  }
+  request.argv = bubblewrap_argv(plan, command, request.cwd);
+  return tools::Launch{
+      .request = std::move(request), .lease = std::move(held), .exit_report = std::move(report)};
 }
 
 util::Result<tools::Launch> CommandSandbox::with_landlock(tools::SpawnRequest request,
                                                           bool network) const {
-  auto ruleset = landlock_ruleset(verdict().landlock_abi, writable_paths(), network);
+  auto filter = socket_filter();
+  if (!filter.ok()) return util::Result<tools::Launch>::failure(filter.error());
+  std::vector<fs::path> hidden;
+  for (const fs::path& place : options_.hidden) add_once(hidden, resolved(place));
+  for (const fs::path& place : socket_places()) add_once(hidden, place);
+  const std::vector<fs::path> writable = writable_paths();
+  auto ruleset = landlock_ruleset(verdict().landlock_abi,
+                                  {.writable = writable, .kept_read_only = home_inside(writable)},
+                                  network, hidden);
   if (!ruleset.ok()) return util::Result<tools::Launch>::failure(ruleset.error());
-  auto held = std::make_shared<tools::UniqueFd>(std::move(ruleset.value()));
-  request.landlock_ruleset = held->get();
+  // What the child reads before execve: the ruleset's descriptor and the filter's program.
+  struct Held {
+    tools::UniqueFd ruleset;
+    sock_fprog program{};
+  };
+  auto held = std::make_shared<Held>(Held{std::move(ruleset.value())});
+  request.landlock_ruleset = held->ruleset.get();
+  if (filter.value() != nullptr) {
+    held->program = filter.value()->program();
+    request.seccomp_program = &held->program;
+  }
   return tools::Launch{.request = std::move(request), .lease = std::move(held)};
 }
 
-bool CommandSandbox::runs_outside(std::string_view command) const {
-  return is_excluded_command(command, options_.settings.excluded_commands);
+core::Confinement CommandSandbox::confinement(std::string_view command,
+                                              tools::LaunchMode mode) const {
+  using core::Confinement;
+  if (mode.unsandboxed) return Confinement::kUnconfinedAsked;
+  if (is_excluded_command(command, options_.settings.excluded_commands)) {
+    return Confinement::kUnconfinedExcluded;
+  }
+  if (!active()) return Confinement::kUnconfinedUnavailable;
+  return mode.network ? Confinement::kSandboxedNetwork : Confinement::kSandboxed;
+}
+
+std::string CommandSandbox::unavailable() const {
+  return active() ? "" : verdict().line;
 }
 
 std::string CommandSandbox::describe() const {

@@ -1,10 +1,12 @@
 #include "sandbox/landlock_rules.hpp"
+#include "util/path_within.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -59,6 +61,27 @@ bool allow_beneath(int ruleset, const std::filesystem::path& path, std::uint64_t
   return ::syscall(SYS_landlock_add_rule, ruleset, kRulePathBeneath, &rule, 0) == 0;
 }
 
+// Grants `access` beneath `path` except the `excluded` places below it: the whole of it when none
+// is, else each of its entries on its own, descending towards the excluded ones. An excluded
+// place itself, and a link in a directory on their way (it would grant whatever it points to),
+// get nothing.
+bool allow_beneath_except(int ruleset, const std::filesystem::path& path,
+                          const std::vector<std::filesystem::path>& excluded,
+                          std::uint64_t access) {
+  bool on_the_way = false;
+  for (const auto& place : excluded) {
+    if (util::is_within(place, path)) return true;  // excluded: nothing to grant
+    on_the_way = on_the_way || util::is_within(path, place);
+  }
+  if (!on_the_way) return allow_beneath(ruleset, path, access);
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+    if (entry.is_symlink(error)) continue;
+    if (!allow_beneath_except(ruleset, entry.path(), excluded, access)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int landlock_abi() {
@@ -73,9 +96,8 @@ bool landlock_scopes_signals(int abi) {
   return abi >= 6;
 }
 
-util::Result<tools::UniqueFd> landlock_ruleset(int abi,
-                                               const std::vector<std::filesystem::path>& writable,
-                                               bool network) {
+util::Result<tools::UniqueFd> landlock_ruleset(int abi, const WritablePlaces& places, bool network,
+                                               const std::vector<std::filesystem::path>& hidden) {
   using Result = util::Result<tools::UniqueFd>;
   const std::uint64_t handled = handled_file_access(abi);
   RulesetAttributes attributes{
@@ -92,10 +114,17 @@ util::Result<tools::UniqueFd> landlock_ruleset(int abi,
     return Result::failure(std::string("cannot create a Landlock ruleset: ") +
                            std::strerror(errno));
   }
-  bool ok = allow_beneath(ruleset.get(), "/", kExecute | kReadFile | kReadDir);
+  bool ok = allow_beneath_except(ruleset.get(), "/", hidden, kExecute | kReadFile | kReadDir);
   // Commands write to /dev/null, /dev/tty and the like, and truncate them (`> /dev/null`).
   ok = ok && allow_beneath(ruleset.get(), "/dev", (kWriteFile | kTruncate | kIoctlDev) & handled);
-  for (const auto& path : writable) ok = ok && allow_beneath(ruleset.get(), path, handled);
+  std::vector<std::filesystem::path> kept;
+  if (!places.kept_read_only.empty()) kept.push_back(places.kept_read_only);
+  for (const auto& path : places.writable) {
+    // A writable place inside the kept one (the tree in the home directory) is granted whole.
+    const bool inside_kept = !kept.empty() && util::is_within(kept.front(), path);
+    ok = ok && (inside_kept ? allow_beneath(ruleset.get(), path, handled)
+                            : allow_beneath_except(ruleset.get(), path, kept, handled));
+  }
   if (!ok) {
     return Result::failure(std::string("cannot add a Landlock rule: ") + std::strerror(errno));
   }

@@ -1,5 +1,7 @@
 #include "sandbox/sandbox_environment.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <system_error>
@@ -57,6 +59,24 @@ std::vector<fs::path> temp_directories() {
     const fs::path resolved = fs::canonical(candidate, error);
     if (error || !fs::is_directory(resolved, error)) continue;
     if (std::find(found.begin(), found.end(), resolved) == found.end()) found.push_back(resolved);
+  }
+  return found;
+}
+
+std::vector<fs::path> socket_directories() {
+  std::vector<fs::path> candidates = {"/tmp/tmux-" + std::to_string(::getuid()), "/tmp/.X11-unix"};
+  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/') {
+    candidates.emplace_back(runtime);
+  }
+  if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent != nullptr && *agent == '/') {
+    candidates.push_back(fs::path(agent).parent_path());
+  }
+  std::vector<fs::path> found;
+  for (const fs::path& candidate : candidates) {
+    std::error_code error;
+    // /tmp itself (an agent socket directly in it) is not a place to hide.
+    if (!fs::is_directory(candidate, error) || candidate == "/tmp" || candidate == "/") continue;
+    if (std::find(found.begin(), found.end(), candidate) == found.end()) found.push_back(candidate);
   }
   return found;
 }

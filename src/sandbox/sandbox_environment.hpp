@@ -38,6 +38,12 @@ bool make_cache_directories(const std::filesystem::path& root);
 // /tmp, /var/tmp and $TMPDIR: those that exist, resolved, each once.
 std::vector<std::filesystem::path> temp_directories();
 
+// Where the user's own programs keep their unix sockets, those that exist: $XDG_RUNTIME_DIR
+// (the session bus, agents, a container engine's), tmux's and X's directories under /tmp, and
+// the directory of $SSH_AUTH_SOCK. Hidden from commands when the settings lift the socket
+// filter (command_sandbox.hpp).
+std::vector<std::filesystem::path> socket_directories();
+
 // `environment` ("NAME=value" entries) with `overrides` set.
 std::vector<std::string> with_variables(const std::vector<std::string>& environment,
                                         const tools::EnvironmentOverrides& overrides);

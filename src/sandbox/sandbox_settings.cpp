@@ -8,7 +8,8 @@ namespace {
 namespace fs = std::filesystem;
 using Status = util::Status;
 
-constexpr const char* kNibKeys[] = {"enabled", "network", "writablePaths", "excludedCommands"};
+constexpr const char* kNibKeys[] = {"enabled", "network", "writablePaths", "excludedCommands",
+                                    "unixSockets"};
 
 Status problem(const SettingsDocument& source, const std::string& field, const std::string& what) {
   return Status::failure(source.file.string() + ": sandbox" + (field.empty() ? "" : "." + field) +
@@ -28,11 +29,12 @@ Status read_strings(const SettingsDocument& source, const std::string& field,
   return Status::success();
 }
 
-Status read_bool(const SettingsDocument& source, const nlohmann::json& section, const char* key,
-                 bool& out) {
-  const auto found = section.find(key);
-  if (found == section.end()) return Status::success();
-  if (!found->is_boolean()) return problem(source, key, "must be true or false");
+// `object[key]` into `out` when it is there; a problem names it with `prefix` ("network.").
+Status read_bool(const SettingsDocument& source, const nlohmann::json& object, const char* key,
+                 bool& out, const std::string& prefix = "") {
+  const auto found = object.find(key);
+  if (found == object.end()) return Status::success();
+  if (!found->is_boolean()) return problem(source, prefix + key, "must be true or false");
   out = found->get<bool>();
   return Status::success();
 }
@@ -42,6 +44,19 @@ fs::path resolve(const std::string& path, const fs::path& tree, const fs::path& 
   if (path.starts_with("~/")) return (home / path.substr(2)).lexically_normal();
   const fs::path given(path);
   return (given.is_absolute() ? given : tree / given).lexically_normal();
+}
+
+// The paths `object[key]` lists, when it is there, resolved and added to `out`; a problem names
+// the key as `field`.
+Status read_paths(const SettingsDocument& source, const nlohmann::json& object, const char* key,
+                  const std::string& field, const fs::path& tree, const fs::path& home,
+                  std::vector<fs::path>& out) {
+  const auto found = object.find(key);
+  if (found == object.end()) return Status::success();
+  std::vector<std::string> given;
+  if (auto status = read_strings(source, field, *found, given); !status.ok()) return status;
+  for (const std::string& path : given) out.push_back(resolve(path, tree, home));
+  return Status::success();
 }
 
 Status read_one(const SettingsDocument& source, const fs::path& tree, const fs::path& home,
@@ -54,8 +69,8 @@ Status read_one(const SettingsDocument& source, const fs::path& tree, const fs::
     for (const auto& [key, value] : section.items()) {
       if (std::find(std::begin(kNibKeys), std::end(kNibKeys), key) == std::end(kNibKeys)) {
         return problem(source, key,
-                       "unknown key; the sandbox section takes enabled, network, writablePaths "
-                       "and excludedCommands");
+                       "unknown key; the sandbox section takes enabled, network, writablePaths, "
+                       "excludedCommands and unixSockets");
       }
     }
   }
@@ -66,13 +81,29 @@ Status read_one(const SettingsDocument& source, const fs::path& tree, const fs::
     if (auto status = read_bool(source, section, "network", settings.network); !status.ok()) {
       return status;
     }
-    if (const auto paths = section.find("writablePaths"); paths != section.end()) {
-      std::vector<std::string> given;
-      if (auto status = read_strings(source, "writablePaths", *paths, given); !status.ok()) {
+    if (auto status = read_paths(source, section, "unixSockets", "unixSockets", tree, home,
+                                 settings.unix_sockets);
+        !status.ok()) {
+      return status;
+    }
+    if (auto status = read_paths(source, section, "writablePaths", "writablePaths", tree, home,
+                                 settings.writable_paths);
+        !status.ok()) {
+      return status;
+    }
+  }
+  if (source.claude) {
+    if (const auto network = section.find("network");
+        network != section.end() && network->is_object()) {
+      if (auto status = read_bool(source, *network, "allowAllUnixSockets",
+                                  settings.all_unix_sockets, "network.");
+          !status.ok()) {
         return status;
       }
-      for (const std::string& path : given) {
-        settings.writable_paths.push_back(resolve(path, tree, home));
+      if (auto status = read_paths(source, *network, "allowUnixSockets", "network.allowUnixSockets",
+                                   tree, home, settings.unix_sockets);
+          !status.ok()) {
+        return status;
       }
     }
   }

@@ -111,7 +111,7 @@ class BashTool final : public core::Tool {
   explicit BashTool(BashToolOptions options)
       : core::Tool({"bash", describe(options.launcher.get(), options.jobs != nullptr),
                     parameters(options.jobs != nullptr),
-                    /*concurrency_safe=*/false}),
+                    /*concurrency_safe=*/false, core::AccessKind::kExecute}),
         options_(std::move(options)) {}
 
   core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
@@ -129,8 +129,9 @@ class BashTool final : public core::Tool {
         return core::ToolOutput::error("Error: timeout must be a number of seconds above 0.");
       }
     }
-    const bool network = args.value("network", false);
-    const bool unsandboxed = args.value("unsandboxed", false);
+    const LaunchMode mode = launch_mode(args);
+    const bool network = mode.network;
+    const bool unsandboxed = mode.unsandboxed;
     if ((network || unsandboxed) && blank(args.value("justification", ""))) {
       return core::ToolOutput::error(
           std::string("Error: \"") + (unsandboxed ? "unsandboxed" : "network") +
@@ -151,10 +152,12 @@ class BashTool final : public core::Tool {
         .call_id = context.tool_call_id,
         .stdout_log = [this] { return options_.create_log("bash-stdout"); },
         .stderr_log = [this] { return options_.create_log("bash-stderr"); },
-        .launcher = unsandboxed || (options_.launcher && options_.launcher->runs_outside(command))
-                        ? nullptr
-                        : options_.launcher.get(),
-        .launch_mode = {.network = network},
+        // As judged (context.access): a command approved to run outside runs outside, and one
+        // judged confined is never run any other way.
+        .launcher = core::is_confined(judged_confinement(command, mode, context))
+                        ? options_.launcher.get()
+                        : nullptr,
+        .launch_mode = mode,
         .movable_to = options_.jobs.get(),
     };
     if (args.value("run_in_background", false)) {
@@ -174,12 +177,56 @@ class BashTool final : public core::Tool {
     return reply;
   }
 
+  // The command and how the launcher will run it, which is how it then runs.
+  core::CallAccess access(const nlohmann::json& args,
+                          const core::ToolContext& /*context*/) const override {
+    core::CommandAccess command;
+    if (const auto text = args.find("command"); text != args.end() && text->is_string()) {
+      command.command = text->get<std::string>();
+    }
+    const LaunchMode mode = launch_mode(args);
+    command.network = mode.network;
+    if (const auto why = args.find("justification"); why != args.end() && why->is_string()) {
+      command.justification = why->get<std::string>();
+    }
+    command.confinement = confinement(command.command, mode);
+    if (command.confinement == core::Confinement::kUnconfinedUnavailable) {
+      command.unavailable = options_.launcher->unavailable();
+    }
+    core::CallAccess access;
+    access.command = std::move(command);
+    return access;
+  }
+
   std::string describe_call(const nlohmann::json& args) const override {
     const auto command = args.find("command");
     return command != args.end() && command->is_string() ? command->get<std::string>() : "";
   }
 
  private:
+  static LaunchMode launch_mode(const nlohmann::json& args) {
+    const auto flag = [&](const char* name) {
+      const auto found = args.find(name);
+      return found != args.end() && found->is_boolean() && found->get<bool>();
+    };
+    return {.network = flag("network"), .unsandboxed = flag("unsandboxed")};
+  }
+
+  // How the launcher runs `command`; with none, outside the sandbox as the embedder chose,
+  // unless the call asked to leave it.
+  core::Confinement confinement(std::string_view command, LaunchMode mode) const {
+    if (options_.launcher) return options_.launcher->confinement(command, mode);
+    return mode.unsandboxed ? core::Confinement::kUnconfinedAsked
+                            : core::Confinement::kUnconfinedByUser;
+  }
+
+  // How the call was judged to run, or (execute() called directly) how it would run now.
+  core::Confinement judged_confinement(std::string_view command, LaunchMode mode,
+                                       const core::ToolContext& context) const {
+    if (context.access && context.access->command) return context.access->command->confinement;
+    return confinement(command, mode);
+  }
+
   core::ToolOutput start_job(CommandRequest request) const {
     if (!options_.jobs) {
       return core::ToolOutput::error(

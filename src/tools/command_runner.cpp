@@ -216,6 +216,7 @@ class CommandWaiter {
       case ReapStatus::kRunning:
         return;
       case ReapStatus::kReaped:
+        status = reported_wait_status(process_, status);
         if (WIFEXITED(status)) {
           result_.end = CommandEnd::kExited;
           result_.exit_code = WEXITSTATUS(status);

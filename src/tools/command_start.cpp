@@ -67,6 +67,7 @@ util::Result<StartedCommand> start_command(const CommandRequest& request) {
       request.spawn_thread != nullptr ? request.spawn_thread->spawn(spawn) : spawn_process(spawn);
   if (!spawned.ok()) return failed(spawned.error());
   started.process = std::move(spawned.value());
+  started.process.exit_report = std::move(launch.exit_report);
   const auto info = read_process(started.process.pid);
   command_started(started.entry, started.process.pid, info ? info->start_time : 0);
   return started;

@@ -9,6 +9,7 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/text_view.hpp"
 #include "tools/unified_diff.hpp"
@@ -196,7 +197,8 @@ class EditTool final : public core::Tool {
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
   explicit EditTool(std::shared_ptr<FileTracker> files)
-      : Tool({"edit", description(), parameters(), /*concurrency_safe=*/false}),
+      : Tool({"edit", description(), parameters(), /*concurrency_safe=*/false,
+              core::AccessKind::kWrite}),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -226,9 +228,8 @@ class EditTool final : public core::Tool {
     return preview_of_plan(plan(args, stop, context), edit_preview);
   }
 
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/true);
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return path_argument_access(args, context, LocateFor::kExisting);
   }
 
  private:
@@ -240,10 +241,9 @@ class EditTool final : public core::Tool {
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
-    const LocatedPath resolved = locate_path(arguments.path, context.cwd);
-    if (!resolved.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(arguments.path, resolved, context.cwd));
-    }
+    auto judged = locate_judged(arguments.path, context, LocateFor::kExisting);
+    if (auto* failure = std::get_if<std::string>(&judged)) return ToolOutput::error(*failure);
+    const LocatedPath& resolved = std::get<LocatedPath>(judged);
     auto loaded = load_current_file(resolved.path, display_path(resolved.path, context.cwd),
                                     kMaxEditFileBytes, "edit", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);

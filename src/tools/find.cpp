@@ -12,6 +12,7 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 #include "tools/path_list.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/walk.hpp"
@@ -165,11 +166,10 @@ class FindTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
-  // A shared claim on the path it searches (default: the working directory), so that it never runs
+  // The path it searches (default: the working directory): its claim is shared, so it never runs
   // while a file under it is edited or written, and overlaps reads and other searches.
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return path_argument_access(args, context, LocateFor::kExisting, ".");
   }
 
   FindTool()
@@ -177,7 +177,7 @@ class FindTool final : public core::Tool {
               .description = description(),
               .parameters = parameters(),
               .concurrency_safe = true,
-              .read_only = true}) {}
+              .access = core::AccessKind::kRead}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -187,11 +187,9 @@ class FindTool final : public core::Tool {
     auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     auto& arguments = parsed.value();
-    const LocatedPath located = locate_path(arguments.path, context.cwd);
-    if (!located.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
-    }
-    const auto& root = located.path;
+    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
+    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
+    const auto& root = std::get<LocatedPath>(located).path;
     const std::string shown_root = display_path(root, context.cwd);
 
     struct stat info {};

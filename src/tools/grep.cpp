@@ -15,6 +15,7 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/unique_fd.hpp"
 #include "tools/walk.hpp"
@@ -472,11 +473,10 @@ class GrepTool final : public core::Tool {
  public:
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
-  // A shared claim on the path it searches (default: the working directory), so that it never runs
+  // The path it searches (default: the working directory): its claim is shared, so it never runs
   // while a file under it is edited or written, and overlaps reads and other searches.
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/false, ".");
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return path_argument_access(args, context, LocateFor::kExisting, ".");
   }
 
   GrepTool()
@@ -484,7 +484,7 @@ class GrepTool final : public core::Tool {
               .description = description(),
               .parameters = parameters(),
               .concurrency_safe = true,
-              .read_only = true}) {}
+              .access = core::AccessKind::kRead}) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -506,12 +506,11 @@ class GrepTool final : public core::Tool {
                                matcher.error() +
                                ". Fix it, or set literal=true to search for the text as written.");
     }
-    LocatedPath located = locate_path(arguments.path, context.cwd);
-    if (!located.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
-    }
-    SearchPlan plan{arguments, matcher.value(), std::move(located.path), {}, false,
-                    {},        context.cwd};
+    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
+    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
+    SearchPlan plan{arguments,  matcher.value(), std::move(std::get<LocatedPath>(located).path),
+                    {},         false,           {},
+                    context.cwd};
     plan.shown_root = display_path(plan.root, context.cwd);
     struct stat info {};
     if (stat(plan.root.c_str(), &info) != 0) return root_failure(errno, plan);

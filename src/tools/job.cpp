@@ -184,6 +184,7 @@ void Job::watch() {
       case ReapStatus::kRunning:
         return;
       case ReapStatus::kReaped:
+        wait_status = reported_wait_status(process, wait_status);
         break;
       case ReapStatus::kLost:
         status_lost = true;

@@ -55,7 +55,7 @@ class JobOutputTool final : public core::Tool {
                     .description = description(),
                     .parameters = parameters(),
                     .concurrency_safe = true,
-                    .read_only = true}),
+                    .access = core::AccessKind::kNone}),
         jobs_(std::move(jobs)) {}
 
   core::ToolOutput execute(const json& args, std::stop_token stop,
@@ -73,7 +73,9 @@ class JobOutputTool final : public core::Tool {
 
   std::string describe_call(const json& args) const override {
     std::string text = job_text(args.value("id", 0));
-    if (const double wait = args.value("wait_s", 0.0); wait > 0) {
+    const double wait =
+        std::min(args.value("wait_s", 0.0), static_cast<double>(kMaxJobWait.count()));
+    if (wait > 0) {
       text += ", waiting up to " + util::format_count(static_cast<std::uint64_t>(wait)) + " s";
     }
     return text;
@@ -202,8 +204,7 @@ class JobListTool final : public core::Tool {
                  std::to_string(kMaxFinishedJobs) + " finished ones are listed too.",
              {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
              /*concurrency_safe=*/true,
-             /*delegates=*/false,
-             /*read_only=*/true}),
+             core::AccessKind::kNone}),
         jobs_(std::move(jobs)) {}
 
   core::ToolOutput execute(const json& /*args*/, std::stop_token /*stop*/,

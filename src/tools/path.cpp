@@ -1,11 +1,8 @@
 #include "tools/path.hpp"
 
-#include <pwd.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <vector>
 
+#include "util/home_directory.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -32,18 +29,6 @@ std::filesystem::path without_trailing_separator(std::filesystem::path path) {
 
 }  // namespace
 
-std::filesystem::path home_directory() {
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') return home;
-  std::vector<char> buffer(16 * 1024);
-  passwd entry{};
-  passwd* result = nullptr;
-  if (getpwuid_r(getuid(), &entry, buffer.data(), buffer.size(), &result) == 0 &&
-      result != nullptr && result->pw_dir != nullptr && result->pw_dir[0] == '/') {
-    return result->pw_dir;
-  }
-  return {};
-}
-
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd,
                                    const std::filesystem::path& home) {
   const bool tilde = requested == "~" || requested.starts_with("~/");
@@ -58,7 +43,7 @@ std::filesystem::path resolve_path(std::string_view requested, const std::filesy
 }
 
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd) {
-  return resolve_path(requested, cwd, home_directory());
+  return resolve_path(requested, cwd, util::home_directory());
 }
 
 std::string display_path(const std::filesystem::path& absolute, const std::filesystem::path& cwd) {
@@ -106,10 +91,6 @@ std::optional<std::string> unescape_name(std::string_view shown) {
   }
   if (!escaped) return std::nullopt;
   return raw;
-}
-
-std::string file_claim_key(const std::filesystem::path& absolute) {
-  return "file:" + without_trailing_separator(absolute.lexically_normal()).string();
 }
 
 std::string describe_path_call(const nlohmann::json& args) {

@@ -1,6 +1,6 @@
 #pragma once
 // How the file tools turn a path the model wrote into an absolute path, and how they name a
-// file back to the model. Pure functions apart from home_directory() (reads the environment);
+// file back to the model. Pure functions apart from util::home_directory() (reads the environment);
 // thread-safe as long as nobody changes $HOME while they run. Finding the existing file a
 // loosely written path means is path_locate.hpp's job.
 
@@ -13,10 +13,6 @@
 
 namespace nib::tools {
 
-// The user's home: $HOME when it is set and absolute, else the password database entry, else
-// an empty path.
-std::filesystem::path home_directory();
-
 // `requested` as an absolute, lexically normal path: "~" and "~/x" expand to `home`, a relative
 // path is taken from `cwd`, an absolute path stays as it is. "~user/x" is not expanded (it is a
 // relative path), and neither is "~" when `home` is empty. A relative or empty `cwd` is made
@@ -24,7 +20,7 @@ std::filesystem::path home_directory();
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd,
                                    const std::filesystem::path& home);
 
-// resolve_path() with home_directory().
+// resolve_path() with util::home_directory().
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd);
 
 // How to name a resolved path to the model: relative to `cwd` when it lies inside it ("." for
@@ -44,8 +40,5 @@ std::string escape_name(std::string_view raw);
 // The bytes `shown` stands for: every "\xNN" whose NN is 80 to ff (hex, either case: the bytes
 // escape_name() escapes, never ASCII) becomes that byte. nullopt when `shown` holds none.
 std::optional<std::string> unescape_name(std::string_view shown);
-
-// The ResourceClaim key for a file, so that a read and an edit of the same file conflict.
-std::string file_claim_key(const std::filesystem::path& absolute);
 
 }  // namespace nib::tools

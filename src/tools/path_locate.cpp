@@ -10,6 +10,7 @@
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "util/edit_distance.hpp"
+#include "util/home_directory.hpp"
 
 namespace nib::tools {
 namespace {
@@ -202,7 +203,7 @@ LocatedPath locate_path(std::string_view requested, const fs::path& cwd, const f
 }
 
 LocatedPath locate_path(std::string_view requested, const fs::path& cwd, LocateFor purpose) {
-  return locate_path(requested, cwd, home_directory(), purpose);
+  return locate_path(requested, cwd, util::home_directory(), purpose);
 }
 
 std::string ambiguous_path_message(std::string_view requested, const LocatedPath& located,
@@ -233,28 +234,6 @@ std::string did_you_mean(const fs::path& missing, const fs::path& cwd) {
   }
   const std::string shown = display_path(directory, cwd);
   return text + "? (in " + (shown == "." ? "the working directory" : shown) + ")";
-}
-
-std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
-                                                     const fs::path& cwd, bool exclusive,
-                                                     std::string_view fallback) {
-  const auto path = args.find("path");
-  const bool given =
-      path != args.end() && path->is_string() &&
-      path->get_ref<const std::string&>().find_first_not_of(" \t\r\n") != std::string::npos;
-  if (!given && fallback.empty()) return {};
-  const std::string requested = given ? path->get<std::string>() : std::string(fallback);
-  std::vector<core::ResourceClaim> claims;
-  const auto claim = [&](const fs::path& absolute) {
-    for (const auto& key : {file_claim_key(absolute), file_claim_key(resolve_file(absolute))}) {
-      const bool known = std::any_of(claims.begin(), claims.end(),
-                                     [&](const core::ResourceClaim& c) { return c.key == key; });
-      if (!known) claims.push_back({key, exclusive});
-    }
-  };
-  claim(resolve_path(requested, cwd));
-  claim(locate_path(requested, cwd, LocateFor::kCreate).path);
-  return claims;
 }
 
 }  // namespace nib::tools

@@ -3,8 +3,8 @@
 // when there is none. Models write paths the way users do: "@src/app.cpp" (the "@" a user types
 // to mention a file in a prompt), "~/notes.md", a macOS screenshot name with plain spaces where
 // the file has U+202F (or U+00A0, or the reverse), and names with the "\xNN" escapes the tools
-// show for bytes that are not UTF-8 (path.hpp's escape_name()). Every file tool, and the claims
-// the scheduler orders calls by, go through locate_path(), so they agree on the file touched.
+// show for bytes that are not UTF-8 (path.hpp's escape_name()). Every file tool, and the account of
+// what a call touches (path_access.hpp), go through locate_path(), so they agree on the file.
 //
 // Thread-safe: no shared state; the functions only look at the file system.
 
@@ -12,10 +12,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "core/tool.hpp"
 
 namespace nib::tools {
 
@@ -52,7 +48,7 @@ struct LocatedPath {
 LocatedPath locate_path(std::string_view requested, const std::filesystem::path& cwd,
                         const std::filesystem::path& home, LocateFor purpose);
 
-// locate_path() with home_directory().
+// locate_path() with util::home_directory().
 LocatedPath locate_path(std::string_view requested, const std::filesystem::path& cwd,
                         LocateFor purpose = LocateFor::kExisting);
 
@@ -65,24 +61,5 @@ std::string ambiguous_path_message(std::string_view requested, const LocatedPath
 // differences count for nothing, a different extension or a few typed characters for little;
 // directories end with '/'), at most kMaxSuggestedNames. Empty when nothing is close.
 std::string did_you_mean(const std::filesystem::path& missing, const std::filesystem::path& cwd);
-
-// The claims of a call on the file or directory its "path" argument names (a claim on a
-// directory covers everything under it, core/claim_table.hpp): shared for readers and searches,
-// exclusive for writers. When the argument is missing or blank, `fallback` is claimed instead
-// (the search tools' ".", the working directory), or nothing when `fallback` is empty.
-//
-// Two spellings of one file must conflict, so each path a call may touch is claimed twice: as
-// the tool opens it (absolute and lexically normal, as resolve_path() gives it) and with every
-// symbolic link resolved (file_tracker.hpp's resolve_file(): the file edit and write change, and
-// for a missing path its existing part), so that a read through a link, or a search of a linked
-// directory, conflicts with an edit of the target. The lexical key stays because a link may
-// change between the claim and the call. The paths claimed are the one as written and the one
-// locate_path() finds (kCreate, which is kExisting's answer whenever a file exists), so calls
-// conflict whichever spelling they used, and even when a file they race for is created between
-// the claim and the call.
-std::vector<core::ResourceClaim> claim_path_argument(const nlohmann::json& args,
-                                                     const std::filesystem::path& cwd,
-                                                     bool exclusive,
-                                                     std::string_view fallback = {});
 
 }  // namespace nib::tools

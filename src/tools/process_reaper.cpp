@@ -14,14 +14,22 @@
 namespace nib::tools {
 namespace {
 
-std::mutex& registry_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-// Children whose owners will reap them; guarded by registry_mutex().
-std::unordered_set<pid_t>& registered_children() {
-  static std::unordered_set<pid_t> children;
+// A set of pids, shared between threads under its mutex.
+struct GuardedPids {
+  std::mutex mutex;
+  std::unordered_set<pid_t> pids;
+};
+
+// Children whose owners will reap them.
+GuardedPids& registered() {
+  static GuardedPids children;
   return children;
+}
+
+// Processes other than nib that reap the orphans of commands (add_adopter).
+GuardedPids& adopters() {
+  static GuardedPids pids;
+  return pids;
 }
 
 void freeze_and_kill(KillScope scope) {
@@ -77,16 +85,31 @@ void kill_orphaned_command(const OrphanedCommand& command) {
   freeze_and_kill(std::move(scope));
 }
 
+void add_adopter(pid_t pid) {
+  const std::lock_guard lock(adopters().mutex);
+  adopters().pids.insert(pid);
+}
+
+void remove_adopter(pid_t pid) {
+  const std::lock_guard lock(adopters().mutex);
+  adopters().pids.erase(pid);
+}
+
+bool adopts_orphans(pid_t pid) {
+  if (pid == ::getpid()) return true;
+  const std::lock_guard lock(adopters().mutex);
+  return adopters().pids.contains(pid);
+}
+
 bool command_left_processes(pid_t leader, std::string_view tag,
                             const std::vector<ProcessInfo>& processes) {
   if (::kill(-leader, 0) == 0 || errno == EPERM) return true;
-  const pid_t self = ::getpid();
   for (const ProcessInfo& info : processes) {
     // An environment that cannot be read (a setuid program, a process in the middle of
     // execve) may hold the tag: the entry stays. One that is exiting cannot be read either,
     // but runs nothing more: the sandbox's pid-namespace init, which outlives the shell's
     // bubblewrap by a moment, ends the namespace's processes as it goes.
-    if (info.ppid == self && !runs_no_more(info) &&
+    if (adopts_orphans(info.ppid) && !runs_no_more(info) &&
         find_environment_entry(info.pid, tag) != EnvironmentEntry::kAbsent) {
       return true;
     }
@@ -98,9 +121,9 @@ void reap_adopted_zombies(const std::vector<ProcessInfo>& processes) {
   const pid_t self = ::getpid();
   // The scan may be stale, but a pid is checked against the registry under its lock: a child
   // registered since is skipped, and waitpid on one still running returns at once.
-  std::lock_guard lock(registry_mutex());
+  std::lock_guard lock(registered().mutex);
   for (const ProcessInfo& info : processes) {
-    if (info.ppid == self && info.state == 'Z' && !registered_children().contains(info.pid)) {
+    if (info.ppid == self && info.state == 'Z' && !registered().pids.contains(info.pid)) {
       ::waitpid(info.pid, nullptr, WNOHANG);
     }
   }
@@ -111,26 +134,26 @@ void reap_adopted_zombies() {
 }
 
 pid_t spawn_registered(const std::function<pid_t()>& spawn) {
-  std::lock_guard lock(registry_mutex());
+  std::lock_guard lock(registered().mutex);
   const pid_t pid = spawn();
-  if (pid > 0) registered_children().insert(pid);
+  if (pid > 0) registered().pids.insert(pid);
   return pid;
 }
 
 ReapStatus reap_registered(pid_t pid, int* wait_status) {
-  std::lock_guard lock(registry_mutex());
+  std::lock_guard lock(registered().mutex);
   pid_t result;
   do {
     result = ::waitpid(pid, wait_status, WNOHANG);
   } while (result < 0 && errno == EINTR);
   if (result == 0) return ReapStatus::kRunning;
-  registered_children().erase(pid);
+  registered().pids.erase(pid);
   return result == pid ? ReapStatus::kReaped : ReapStatus::kLost;
 }
 
 void release_registered(pid_t pid) {
-  std::lock_guard lock(registry_mutex());
-  registered_children().erase(pid);
+  std::lock_guard lock(registered().mutex);
+  registered().pids.erase(pid);
 }
 
 }  // namespace nib::tools

@@ -16,6 +16,7 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/text_page.hpp"
 #include "tools/unique_fd.hpp"
@@ -355,7 +356,7 @@ class ReadTool final : public core::Tool {
               .description = description(),
               .parameters = parameters(),
               .concurrency_safe = true,
-              .read_only = true}),
+              .access = core::AccessKind::kRead}),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -364,12 +365,10 @@ class ReadTool final : public core::Tool {
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
-    const LocatedPath located = locate_path(arguments.path, context.cwd);
-    if (!located.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(arguments.path, located, context.cwd));
-    }
+    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
+    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
     Target target;
-    target.path = located.path;
+    target.path = std::get<LocatedPath>(located).path;
     target.cwd = context.cwd;
     target.shown = display_path(target.path, context.cwd);
     target.quoted = shell_quote(target.shown);
@@ -403,9 +402,8 @@ class ReadTool final : public core::Tool {
     return result;
   }
 
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/false);
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return path_argument_access(args, context, LocateFor::kExisting);
   }
 
   // "src/app.cpp:120-180" for a page; the file's lines say little in a row, how many were read

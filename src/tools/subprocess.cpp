@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "tools/process_reaper.hpp"
@@ -84,8 +86,11 @@ struct ChildSetup {
   bool parent_death_signal;
   const int* namespaces;  // setns() each, in order
   std::size_t namespace_count;
-  int landlock_ruleset;  // -1: none
-  long max_descriptor;   // for closing descriptors where close_range is missing (Linux < 5.9)
+  int landlock_ruleset;         // -1: none
+  const void* seccomp_program;  // a struct sock_fprog, or null
+  const int* passed;            // become 3, 4, ... (each above every target number already)
+  std::size_t passed_count;
+  long max_descriptor;  // for closing descriptors where close_range is missing (Linux < 5.9)
   // Written by the child when a step fails, read by the parent once clone has returned (the
   // child has then exec'd or exited).
   volatile int error;
@@ -163,9 +168,22 @@ struct KernelSigaction {
       return fail(setup, "apply the Landlock rules");
     }
   }
+  if (setup.seccomp_program != nullptr) {
+    if (::syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        ::syscall(SYS_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, setup.seccomp_program, 0, 0) !=
+            0) {
+      return fail(setup, "apply the socket filter");
+    }
+  }
+  for (std::size_t i = 0; i < setup.passed_count; ++i) {
+    const long target = STDERR_FILENO + 1 + static_cast<long>(i);
+    if (::syscall(SYS_dup3, setup.passed[i], target, 0) < 0)
+      return fail(setup, "pass a descriptor");
+  }
   // Descriptors another thread opened without O_CLOEXEC must not leak into the command.
-  if (::syscall(SYS_close_range, STDERR_FILENO + 1, ~0U, 0) != 0) {
-    for (long fd = STDERR_FILENO + 1; fd < setup.max_descriptor; ++fd) ::syscall(SYS_close, fd);
+  const unsigned first_closed = STDERR_FILENO + 1 + static_cast<unsigned>(setup.passed_count);
+  if (::syscall(SYS_close_range, first_closed, ~0U, 0) != 0) {
+    for (long fd = first_closed; fd < setup.max_descriptor; ++fd) ::syscall(SYS_close, fd);
   }
   const std::uint64_t no_signals = 0;
   ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &no_signals, nullptr, sizeof no_signals);
@@ -281,6 +299,19 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                                                    std::strerror(errno));
     }
   }
+  // Copies of the passed descriptors above the numbers they become, so that placing one never
+  // overwrites another still to be placed.
+  std::vector<UniqueFd> passed_copies;
+  std::vector<int> passed;
+  for (const int fd : request.passed_fds) {
+    passed_copies.emplace_back(::fcntl(
+        fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1 + static_cast<int>(request.passed_fds.size())));
+    if (!passed_copies.back().valid()) {
+      return util::Result<SpawnedProcess>::failure(std::string("cannot pass a descriptor: ") +
+                                                   std::strerror(errno));
+    }
+    passed.push_back(passed_copies.back().get());
+  }
   std::vector<char*> argv = c_strings(request.argv);
   std::vector<char*> envp = c_strings(request.environment);
   ChildSetup setup{.program = argv[0],
@@ -297,6 +328,9 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
                    .namespaces = request.namespaces_to_enter.data(),
                    .namespace_count = request.namespaces_to_enter.size(),
                    .landlock_ruleset = request.landlock_ruleset,
+                   .seccomp_program = request.seccomp_program,
+                   .passed = passed.data(),
+                   .passed_count = passed.size(),
                    .max_descriptor = ::sysconf(_SC_OPEN_MAX),
                    .error = 0,
                    .failed_step = nullptr};
@@ -317,6 +351,21 @@ util::Result<SpawnedProcess> spawn_process(const SpawnRequest& request) {
   process.stderr_fd = std::move(err.read_end);
   process.stdin_fd = std::move(in.write_end);
   return process;
+}
+
+int reported_wait_status(const SpawnedProcess& process, int status) {
+  if (!process.exit_report.valid()) return status;
+  char text[32] = {};
+  const ssize_t got = ::read(process.exit_report.get(), text, sizeof text - 1);
+  if (got <= 0) return status;
+  int number = 0;
+  if (std::sscanf(text, "signal %d", &number) == 1 && number > 0 && number < 128) {
+    return number;  // as waitpid reports a death by that signal
+  }
+  if (std::sscanf(text, "exit %d", &number) == 1 && number >= 0 && number < 256) {
+    return number << 8;
+  }
+  return status;
 }
 
 }  // namespace nib::tools

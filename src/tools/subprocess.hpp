@@ -62,6 +62,12 @@ struct SpawnRequest {
   // stay the caller's; -1 / empty: none.
   std::vector<int> namespaces_to_enter;
   int landlock_ruleset = -1;
+  // A seccomp filter the child installs after no_new_privs (the Landlock path's socket filter,
+  // sandbox/socket_filter.hpp): a `struct sock_fprog` the caller keeps alive; null: none.
+  const void* seccomp_program = nullptr;
+  // Descriptors the program gets as 3, 4, ... in this order (bubblewrap's --userns, --pidns and
+  // --seccomp read them by number); the caller keeps them open until the spawn returns.
+  std::vector<int> passed_fds;
   // The child's stdin: an open descriptor it reads (a hook's input in a memfd), or -1 for
   // /dev/null. The caller keeps it and closes it after the spawn.
   int stdin_fd = -1;
@@ -76,7 +82,15 @@ struct SpawnedProcess {
   UniqueFd stderr_fd;  // invalid with merge_stderr
   UniqueFd stdin_fd;   // write end (blocking, close-on-exec) when pipe_stdin; invalid otherwise
   UniqueFd pidfd;      // readable once the process exits; invalid when the kernel lacks pidfds
+  // Where a launcher's helper writes how the shell really ended ("exit N" or "signal N"), when
+  // what stands between nib and the shell hides it (bubblewrap reports a death by signal N as
+  // the exit status 128+N); invalid otherwise. See reported_wait_status().
+  UniqueFd exit_report;
 };
+
+// The shell's wait status: `status` as reaped, or what the helper reported through
+// `process.exit_report` when it did (a death by a signal then reads as one).
+int reported_wait_status(const SpawnedProcess& process, int status);
 
 // Starts the process, registered with the process reaper (spawn_registered): the caller must
 // reap it with reap_registered or hand it over with release_registered. A failure says why it

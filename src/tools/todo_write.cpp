@@ -69,7 +69,7 @@ class TodoWriteTool final : public core::Tool {
       : Tool({.name = std::string(kTodoWriteToolName),
               .description = description(),
               .parameters = parameters(),
-              .read_only = true}),
+              .access = core::AccessKind::kNone}),
         board_(std::move(board)) {}
 
   core::ToolOutput execute(const json& args, std::stop_token /*stop*/,

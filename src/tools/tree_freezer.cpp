@@ -7,6 +7,8 @@
 #include <chrono>
 #include <thread>
 
+#include "tools/process_reaper.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -74,7 +76,7 @@ bool TreeFreezer::wanted(const ProcessInfo& info) {
 }
 
 bool TreeFreezer::carries_tag(const ProcessInfo& info) {
-  if (scope_.tag.empty() || (!scope_.tag_anywhere && info.ppid != self_)) return false;
+  if (scope_.tag.empty() || (!scope_.tag_anywhere && !adopts_orphans(info.ppid))) return false;
   const auto known = untagged_.find(info.pid);
   if (known != untagged_.end() && known->second == info.start_time) return false;
   switch (scope_.read_environment(info.pid, scope_.tag)) {

@@ -28,7 +28,8 @@ namespace nib::tools {
 // `not_before` is wanted when it is one of `roots`, or its parent is one of `parents` or is
 // wanted, or it is in `group` or in the group of a wanted process (never this process's own
 // group or session), or it carries `tag` in its environment and is a candidate for that check
-// (a child of this process, or with `tag_anywhere` any process). `excluded` are never wanted.
+// (a child of this process or of an adopter of its orphans, process_reaper.hpp, or with
+// `tag_anywhere` any process). `excluded` are never wanted.
 struct KillScope {
   std::vector<pid_t> roots;
   std::vector<pid_t> parents;

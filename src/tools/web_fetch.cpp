@@ -8,6 +8,7 @@
 #include "tools/os_argument.hpp"
 #include "tools/web_content.hpp"
 #include "tools/web_url.hpp"
+#include "util/ascii.hpp"
 #include "util/byte_size.hpp"
 #include "util/fd_io.hpp"
 
@@ -121,11 +122,24 @@ class WebFetchTool final : public core::Tool {
               .description = description(),
               .parameters = parameters(),
               .concurrency_safe = true,
-              .read_only = true}),
+              .access = core::AccessKind::kNetwork}),
         options_(std::move(options)) {}
 
+  // The URL, and its host as the transfer will reach it (libcurl's parser): a URL it cannot
+  // parse names no host, and the call fails before it reaches anything.
+  core::CallAccess access(const json& args, const core::ToolContext& /*context*/) const override {
+    core::CallAccess access;
+    if (const auto url = args.find("url"); url != args.end() && url->is_string()) {
+      access.url = url->get<std::string>();
+      if (auto parsed = parse_web_url(access.url); parsed.ok()) {
+        access.host = util::ascii_lower(parsed.value().host);
+      }
+    }
+    return access;
+  }
+
   ToolOutput execute(const json& args, std::stop_token stop,
-                     const core::ToolContext& /*context*/) override {
+                     const core::ToolContext& context) override {
     if (auto refusal = nul_refusal(args, {"url"})) return ToolOutput::error("Error: " + *refusal);
     auto parsed = parse_web_url(args.value("url", ""));
     if (!parsed.ok()) return ToolOutput::error("Error: " + parsed.error());
@@ -136,7 +150,16 @@ class WebFetchTool final : public core::Tool {
       max_chars = std::min(given->get<std::size_t>(), kWebFetchMaxChars);
     }
 
-    FetchOutcome fetched = fetch_web_page(parsed.value().url, options_.fetch, stop);
+    FetchPolicy policy = options_.fetch;
+    if (context.check_follow_up) {
+      // Each redirect's target is judged as a call fetching it would be.
+      policy.check_redirect = [&](const std::string& target) {
+        json follow_up = args;
+        follow_up["url"] = target;
+        return context.check_follow_up(follow_up, stop);
+      };
+    }
+    FetchOutcome fetched = fetch_web_page(parsed.value().url, policy, stop);
     if (!fetched.error.empty()) return failure(fetched, stop);
     const WebContent content =
         web_content({fetched.body, fetched.content_type, fetched.chain.back(), fetched.cut}, stop);

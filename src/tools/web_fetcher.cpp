@@ -122,6 +122,13 @@ FetchOutcome fetch_web_page(const std::string& url, const FetchPolicy& policy,
                       ", which is not followed: " + parsed.error();
       return outcome;
     }
+    if (policy.check_redirect) {
+      if (auto refusal = policy.check_redirect(parsed.value().url)) {
+        outcome.error =
+            next + " redirects to " + parsed.value().url + ", which is not followed: " + *refusal;
+        return outcome;
+      }
+    }
     next = parsed.value().url;
   }
 }

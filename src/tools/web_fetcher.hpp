@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ struct FetchPolicy {
   // "intranet.example", "[::1]"): the hosts a WebFetch(domain:...) allow rule names. Each hop
   // of a redirect chain is asked about its own host.
   std::function<bool(std::string_view host)> private_host_allowed;
+  // Asked before each redirect is followed, with the target (as parse_web_url gives it): the
+  // checks a call fetching it would pass (hooks, rules, the mode's questions). Nothing: go on;
+  // else why not, which ends the fetch. Empty: every redirect is followed.
+  std::function<std::optional<std::string>(const std::string& url)> check_redirect;
   std::chrono::milliseconds connect_timeout = kWebFetchConnectTimeout;
   std::chrono::milliseconds timeout = kWebFetchTimeout;  // for the whole chain of redirects
   std::size_t max_bytes = kWebFetchMaxBytes;

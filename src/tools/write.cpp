@@ -8,6 +8,7 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/unified_diff.hpp"
 #include "util/byte_size.hpp"
@@ -92,7 +93,8 @@ class WriteTool final : public core::Tool {
   std::string describe_call(const json& args) const override { return describe_path_call(args); }
 
   explicit WriteTool(std::shared_ptr<FileTracker> files)
-      : Tool({"write", description(), parameters(), /*concurrency_safe=*/false}),
+      : Tool({"write", description(), parameters(), /*concurrency_safe=*/false,
+              core::AccessKind::kWrite}),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -121,9 +123,8 @@ class WriteTool final : public core::Tool {
     return preview_of_plan(plan(args, stop, context), write_preview);
   }
 
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return claim_path_argument(args, context.cwd, /*exclusive=*/true);
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return path_argument_access(args, context, LocateFor::kCreate);
   }
 
  private:
@@ -146,10 +147,9 @@ class WriteTool final : public core::Tool {
     // A path that exists under another spelling (path_locate.hpp) names that file, which the
     // model must have read before it is overwritten; a new file is created in the directory
     // the path means, under its name as written.
-    const LocatedPath located = locate_path(requested_text, context.cwd, LocateFor::kCreate);
-    if (!located.ambiguous.empty()) {
-      return ToolOutput::error(ambiguous_path_message(requested_text, located, context.cwd));
-    }
+    auto judged = locate_judged(requested_text, context, LocateFor::kCreate);
+    if (auto* failure = std::get_if<std::string>(&judged)) return ToolOutput::error(*failure);
+    const LocatedPath& located = std::get<LocatedPath>(judged);
     const std::string shown = display_path(located.path, context.cwd);
     if (requested_text.ends_with('/') || !located.path.has_filename()) {
       return ToolOutput::error(shown + " names a directory; give the path of a file in it.");

@@ -21,6 +21,17 @@ std::string fit(std::string text, std::size_t width) {
   return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
 }
 
+// The tool of `name` when `args` passed its schema: only then may its own presentation code
+// read them (a model's call may be anything until validated).
+const core::Tool* validated_tool(const core::ToolRegistry* tools, const std::string& name,
+                                 const nlohmann::json& args) {
+  const core::RegisteredTool* registered = tools != nullptr ? tools->find(name) : nullptr;
+  if (registered == nullptr || !args.is_object() || !registered->schema->validate(args).empty()) {
+    return nullptr;
+  }
+  return registered->tool.get();
+}
+
 }  // namespace
 
 std::string format_duration(std::chrono::milliseconds duration) {
@@ -38,8 +49,14 @@ std::string format_duration(std::chrono::milliseconds duration) {
 std::string ToolPresenter::call(const std::string& name, const std::string& arguments) const {
   const auto args = util::parse_untrusted_json(arguments);
   if (!args.is_object()) return fit(name + " " + arguments, kSummaryWidth);
-  const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
-  std::string detail = registered != nullptr ? registered->tool->describe_call(args) : "";
+  std::string detail;
+  if (const core::Tool* tool = validated_tool(tools_, name, args)) {
+    try {
+      detail = tool->describe_call(args);
+    } catch (const std::exception&) {
+      detail.clear();  // the compact arguments say enough
+    }
+  }
   if (detail.empty() && !args.empty()) {
     detail = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
@@ -49,11 +66,13 @@ std::string ToolPresenter::call(const std::string& name, const std::string& argu
 std::optional<std::string> ToolPresenter::result(const std::string& name,
                                                  const std::string& arguments,
                                                  const core::ToolResult& result) const {
-  const core::RegisteredTool* registered = tools_ != nullptr ? tools_->find(name) : nullptr;
-  if (registered == nullptr) return std::nullopt;
-  const auto args = util::parse_untrusted_json(arguments);
-  return registered->tool->describe_result(args.is_object() ? args : nlohmann::json::object(),
-                                           result);
+  const core::Tool* tool = validated_tool(tools_, name, util::parse_untrusted_json(arguments));
+  if (tool == nullptr) return std::nullopt;
+  try {
+    return tool->describe_result(util::parse_untrusted_json(arguments), result);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::string outcome_line(const std::string& call_summary, const core::ToolOutcome& outcome) {

@@ -1,11 +1,11 @@
-#include "sandbox/git_paths.hpp"
+#include "workspace/git_paths.hpp"
 
 #include <chrono>
 #include <string>
 
 #include "tools/command_runner.hpp"
 
-namespace nib::sandbox {
+namespace nib::workspace {
 namespace {
 
 namespace fs = std::filesystem;
@@ -72,4 +72,4 @@ std::vector<fs::path> git_ignored(const fs::path& tree, const std::vector<fs::pa
   return ignored;
 }
 
-}  // namespace nib::sandbox
+}  // namespace nib::workspace

@@ -1,5 +1,5 @@
 #pragma once
-// What git itself says about a repository, for the protected paths (protected_paths.hpp): the
+// What git itself says about a repository, for the protected paths (protected_tree.hpp): the
 // hooks directory it runs hooks from (core.hooksPath when set, resolved as git resolves it:
 // relative to the working tree's top, `~` expanded; else $GIT_DIR/hooks), the config file it
 // reads, and which of some paths its ignore rules exclude. Git is the oracle, rather than a
@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-namespace nib::sandbox {
+namespace nib::workspace {
 
 struct GitRepositoryPaths {
   std::filesystem::path hooks;   // absolute, may not exist
@@ -31,4 +31,4 @@ std::optional<GitRepositoryPaths> git_repository_paths(const std::filesystem::pa
 std::vector<std::filesystem::path> git_ignored(const std::filesystem::path& tree,
                                                const std::vector<std::filesystem::path>& paths);
 
-}  // namespace nib::sandbox
+}  // namespace nib::workspace

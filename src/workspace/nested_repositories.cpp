@@ -1,11 +1,11 @@
-#include "sandbox/nested_repositories.hpp"
+#include "workspace/nested_repositories.hpp"
 
 #include <deque>
 #include <system_error>
 
-#include "sandbox/path_kind.hpp"
+#include "workspace/path_kind.hpp"
 
-namespace nib::sandbox {
+namespace nib::workspace {
 namespace {
 
 namespace fs = std::filesystem;
@@ -115,4 +115,4 @@ NestedRepositories find_nested_repositories(const fs::path& tree) {
   return found;
 }
 
-}  // namespace nib::sandbox
+}  // namespace nib::workspace

@@ -1,6 +1,6 @@
 #pragma once
 // The git repositories inside a working tree besides its own, for the protected paths
-// (protected_paths.hpp): a sandboxed command must not plant hooks or config in them either,
+// (protected_tree.hpp): neither a command nor an edit may plant hooks or config in them,
 // since git run in them later, outside the sandbox (by the user, a shell prompt showing the
 // branch, an editor, CMake updating a fetched dependency), would obey them.
 //
@@ -20,7 +20,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace nib::sandbox {
+namespace nib::workspace {
 
 // Directories read, at most: the top levels of any tree, where vendored checkouts sit, in a
 // few milliseconds (one readdir each, warm); the rest of a huge tree is not scanned.
@@ -41,4 +41,4 @@ struct NestedRepositories {
 
 NestedRepositories find_nested_repositories(const std::filesystem::path& tree);
 
-}  // namespace nib::sandbox
+}  // namespace nib::workspace

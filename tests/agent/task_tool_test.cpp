@@ -15,6 +15,7 @@
 #include "support/gated_tool.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
+#include "support/tool_claims.hpp"
 
 namespace nib::agent {
 namespace {
@@ -468,8 +469,8 @@ TEST_F(TaskToolTest, TheDescriptionListsTheAgents) {
   EXPECT_THAT(tool->spec().description, HasSubstr("- explore: "));
   EXPECT_THAT(tool->spec().description, HasSubstr("- lead: a test agent"));
   EXPECT_TRUE(tool->spec().concurrency_safe);
-  EXPECT_TRUE(tool->spec().delegates);
-  EXPECT_TRUE(tool->claims({{"prompt", "p"}}, {}).empty());
+  EXPECT_EQ(tool->spec().access, core::AccessKind::kDelegate);
+  EXPECT_TRUE(testing::call_claims(*tool, {{"prompt", "p"}}, {}).empty());
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ TEST_F(HookSetupTest, StopHooksSendTheModelOnButNotForever) {
       "command": "echo '{\"decision\": \"block\", \"reason\": \"not yet\"}'"}]}]})");
   core::LoopOptions loop;
   agent::SubagentEnvironment subagents;
-  install_hooks(loop, subagents, hooks, recorder());
+  install_stop_hooks(loop, subagents, hooks, recorder());
   const auto again = loop.before_done({}, 0, {});
   ASSERT_TRUE(again);
   EXPECT_EQ(core::content_text(again->content),

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "support/host_pid.hpp"
 #include "support/mock_anthropic_replies.hpp"
@@ -35,7 +36,10 @@ class InteractiveTest : public ::testing::Test {
   }
 
   std::map<std::string, std::string> env() const {
-    return {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}};
+    std::map<std::string, std::string> variables = {{"OPENAI_BASE_URL", server_.base_url()},
+                                                    {"NIB_MODEL", "mock-model"}};
+    if (!home_.empty()) variables["HOME"] = home_.string();
+    return variables;
   }
 
   // Starts nib with `args` and waits for its footer.
@@ -95,6 +99,7 @@ class InteractiveTest : public ::testing::Test {
 
   MockModelServer server_;
   TempDir dir_;
+  std::filesystem::path home_;  // HOME for nib; empty: the working directory
 };
 
 TEST_F(InteractiveTest, AnswersAPromptInRenderedMarkdownAndQuitsCleanly) {
@@ -462,6 +467,70 @@ TEST_F(InteractiveTest, ClearStartsANewSession) {
   ASSERT_TRUE(wait_for_answer(*tmux, "● fresh")) << tmux->screen();
   EXPECT_EQ(messages(1).size(), 2u);  // system and the new prompt only
   quit(*tmux);
+}
+
+// The sandbox follows the mode as it changes: a session started in yolo runs its command
+// unconfined, and after Shift+Tab to auto the next command is confined again (judged on the host:
+// the file outside the tree is not written).
+TEST_F(InteractiveTest, ShiftTabFromYoloToAutoConfinesTheNextCommand) {
+  // The home directory: read-only in the sandbox (the temp directories are writable).
+  const TempDir home;
+  home_ = home.path();
+  const std::string first = (home.path() / "in-yolo.txt").string();
+  const std::string second = (home.path() / "in-auto.txt").string();
+  server_.enqueue(
+      MockReply::tool_calls({{"call_1", "bash", json{{"command", "echo x > " + first}}.dump()}}));
+  server_.enqueue(MockReply::text("one"));
+  server_.enqueue(
+      MockReply::tool_calls({{"call_2", "bash", json{{"command", "echo x > " + second}}.dump()}}));
+  server_.enqueue(MockReply::text("two"));
+  auto tmux = start({"--permission-mode", "yolo"});
+  send(*tmux, "first");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● one")) << tmux->screen();
+  EXPECT_TRUE(std::filesystem::exists(first)) << "yolo runs commands without the sandbox";
+  tmux->press("BTab");
+  ASSERT_TRUE(tmux->wait_for_text("Permission mode: auto")) << tmux->screen();
+  send(*tmux, "second");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● two")) << tmux->screen();
+  EXPECT_FALSE(std::filesystem::exists(second)) << "auto confines it again";
+  quit(*tmux);
+}
+
+// Hooks read the session and the mode from their owners at each event: after Shift+Tab they see
+// the new mode, after /clear the new session (and SessionStart says "clear").
+TEST_F(InteractiveTest, HooksSeeTheModeAndTheSessionAsTheyAreNow) {
+  dir_.write(".nib/settings.json", R"json({"hooks": {
+      "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat >> prompts.jsonl; echo >> prompts.jsonl"}]}],
+      "SessionStart": [{"hooks": [{"type": "command", "command": "cat >> starts.jsonl; echo >> starts.jsonl"}]}]}})json");
+  server_.enqueue(MockReply::text("one"));
+  server_.enqueue(MockReply::text("two"));
+  server_.enqueue(MockReply::text("three"));
+  auto tmux = start();
+  send(*tmux, "first");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● one")) << tmux->screen();
+  tmux->press("BTab");  // auto → ask
+  ASSERT_TRUE(tmux->wait_for_text("Permission mode: ask")) << tmux->screen();
+  send(*tmux, "second");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● two")) << tmux->screen();
+  send(*tmux, "/clear");
+  ASSERT_TRUE(tmux->wait_for_text("New session.")) << tmux->screen();
+  send(*tmux, "third");
+  ASSERT_TRUE(wait_for_answer(*tmux, "● three")) << tmux->screen();
+  quit(*tmux);
+  std::vector<json> prompts;
+  std::istringstream lines(file_contents(dir_.path() / "prompts.jsonl"));
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) prompts.push_back(json::parse(line));
+  }
+  ASSERT_EQ(prompts.size(), 3u);
+  EXPECT_EQ(prompts[0]["permission_mode"], "acceptEdits");
+  EXPECT_EQ(prompts[1]["permission_mode"], "default");
+  EXPECT_EQ(prompts[1]["session_id"], prompts[0]["session_id"]);
+  EXPECT_NE(prompts[2]["session_id"], prompts[0]["session_id"]) << "/clear started a new one";
+  EXPECT_NE(prompts[2]["transcript_path"], prompts[0]["transcript_path"]);
+  const std::string starts = file_contents(dir_.path() / "starts.jsonl");
+  EXPECT_TRUE(contains(starts, "\"source\":\"startup\"")) << starts;
+  EXPECT_TRUE(contains(starts, "\"source\":\"clear\"")) << starts;
 }
 
 TEST_F(InteractiveTest, AskedCallsWaitForTheUsersAnswer) {

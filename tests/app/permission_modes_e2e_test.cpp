@@ -83,8 +83,15 @@ TEST_F(PermissionModesTest, AutoRefusesAWriteOutsideTheTreeNamingTheRuleThatWoul
   EXPECT_FALSE(fs::exists(outside.path() / "x.txt"));
   const std::string told = tool_result();
   EXPECT_NE(told.find("outside the working tree"), std::string::npos) << told;
-  EXPECT_NE(told.find("Write(/"), std::string::npos) << told;
+  const std::string rule = "Edit(/" + outside.path().string() + "/**)";
+  EXPECT_NE(told.find(rule), std::string::npos) << told;
   EXPECT_NE(told.find("Do not retry"), std::string::npos) << told;
+
+  // The rule it names lets the same call through.
+  dir_.write(".nib/settings.json", json{{"permissions", {{"allow", {rule}}}}}.dump());
+  write_call((outside.path() / "x.txt").string());
+  ASSERT_EQ(run({"-p", "go"}).exit_code, 0);
+  EXPECT_TRUE(fs::exists(outside.path() / "x.txt")) << tool_result(3);
 }
 
 TEST_F(PermissionModesTest, AutoRefusesAWriteToAProtectedFile) {
@@ -92,7 +99,7 @@ TEST_F(PermissionModesTest, AutoRefusesAWriteToAProtectedFile) {
   const auto result = run({"-p", "go"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_FALSE(fs::exists(dir_.path() / ".git" / "hooks" / "pre-commit"));
-  EXPECT_NE(tool_result().find("protected file"), std::string::npos) << tool_result();
+  EXPECT_NE(tool_result().find("is protected"), std::string::npos) << tool_result();
 }
 
 TEST_F(PermissionModesTest, ReadOnlyRefusesWritesSayingTheMode) {

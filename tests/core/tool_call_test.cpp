@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/tool_scheduler.hpp"
 #include "support/gated_tool.hpp"
 #include "support/registry_of.hpp"
 
@@ -15,7 +16,7 @@ ToolPtr tool_with_schema(const std::string& name, nlohmann::json schema) {
 }
 
 std::string rejection(const ToolCall& call, const ToolRegistry& registry) {
-  auto prepared = prepare_tool_call(call, registry);
+  auto prepared = prepare_tool_call(call, registry, {});
   const auto* result = std::get_if<ToolResult>(&prepared);
   if (!result) return "(accepted)";
   EXPECT_TRUE(result->is_error);
@@ -87,7 +88,8 @@ TEST(RegistryTest, AMissAsksTheAwaiterWhichMayBringTheTool) {
   EXPECT_EQ(registry->find_or_await("other"), nullptr);
   EXPECT_NE(registry->find_or_await("mcp__x__t"), nullptr);  // found: nobody asked
   EXPECT_EQ(asked, (std::vector<std::string>{"mcp__x__t", "other"}));
-  const auto prepared = prepare_tool_call(ToolCall{"c", "mcp__x__t", R"({"path":"a"})"}, *registry);
+  const auto prepared =
+      prepare_tool_call(ToolCall{"c", "mcp__x__t", R"({"path":"a"})"}, *registry, {});
   EXPECT_TRUE(std::holds_alternative<PreparedCall>(prepared));
 }
 
@@ -195,7 +197,8 @@ TEST(PrepareTest, ValidCallIsPreparedButNotRun) {
                           return ToolOutput{"ran"};
                         });
   auto registry = testing::registry_of({tool});
-  auto prepared = prepare_tool_call(ToolCall{"1", "read", R"({"path":"README.md"})"}, *registry);
+  auto prepared =
+      prepare_tool_call(ToolCall{"1", "read", R"({"path":"README.md"})"}, *registry, {});
   ASSERT_TRUE(std::holds_alternative<PreparedCall>(prepared));
   EXPECT_EQ(std::get<PreparedCall>(prepared).args["path"], "README.md");
   EXPECT_EQ(runs, 0);
@@ -231,18 +234,20 @@ struct GatedRun {
   PreparedCall prepared;
 };
 
-GatedRun gate_call(const ToolRegistry& registry, const GateDecision& decision) {
+// A call of read through a PreToolUse check answering `verdict` and a gate that lets it run.
+GatedRun gate_call(const ToolRegistry& registry, const PreToolVerdict& verdict) {
   const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
-  GatedRun run{std::nullopt, std::get<PreparedCall>(prepare_tool_call(call, registry))};
-  const Gate gate = [&](const GateRequest&, std::stop_token) { return decision; };
-  run.blocked = apply_gate(gate, call, run.prepared, registry, {}, {});
+  GatedRun run{std::nullopt, std::get<PreparedCall>(prepare_tool_call(call, registry, {}))};
+  const PreToolCheck check = [&](const GateRequest&, std::stop_token) { return verdict; };
+  const Gate gate = [](const GateRequest&, std::stop_token) { return GateDecision{}; };
+  run.blocked = apply_gate(check, gate, call, run.prepared, registry, {}, {});
   return run;
 }
 
 TEST(ApplyGateTest, TheGateSeesTheToolAndTheContextTheCallWouldRunWith) {
   auto registry = testing::registry_of({echo_path_tool()});
   const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
-  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry));
+  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry, {}));
   const ToolContext context{"1", "/work/tree"};
   const Tool* seen_tool = nullptr;
   std::string seen_cwd;
@@ -251,16 +256,16 @@ TEST(ApplyGateTest, TheGateSeesTheToolAndTheContextTheCallWouldRunWith) {
     seen_cwd = request.context != nullptr ? request.context->cwd.string() : "";
     return GateDecision{};
   };
-  EXPECT_FALSE(apply_gate(gate, call, prepared, *registry, context, {}));
+  EXPECT_FALSE(apply_gate({}, gate, call, prepared, *registry, context, {}));
   EXPECT_EQ(seen_tool, prepared.tool.get());
   EXPECT_EQ(seen_cwd, "/work/tree");
 }
 
 TEST(ApplyGateTest, UpdatedArgumentsThatPassTheSchemaAreWhatTheCallRunsWith) {
   auto registry = testing::registry_of({echo_path_tool()});
-  GateDecision decision;
-  decision.updated_args = nlohmann::json{{"path", "b.txt"}};
-  GatedRun run = gate_call(*registry, decision);
+  PreToolVerdict verdict;
+  verdict.updated_args = nlohmann::json{{"path", "b.txt"}};
+  GatedRun run = gate_call(*registry, verdict);
   ASSERT_FALSE(run.blocked);
   EXPECT_TRUE(run.prepared.args_updated);
   const auto outcome = run_tool(ToolCall{"1", "read", ""}, run.prepared, {}, {});
@@ -271,10 +276,10 @@ TEST(ApplyGateTest, UpdatedArgumentsThatPassTheSchemaAreWhatTheCallRunsWith) {
 
 TEST(ApplyGateTest, UpdatedArgumentsThatFailTheSchemaBlockTheCallSayingWhy) {
   auto registry = testing::registry_of({echo_path_tool()});
-  GateDecision decision;
-  decision.source = "hook ./fix.sh";
-  decision.updated_args = nlohmann::json{{"path", 7}};
-  const GatedRun run = gate_call(*registry, decision);
+  PreToolVerdict verdict;
+  verdict.source = "hook ./fix.sh";
+  verdict.updated_args = nlohmann::json{{"path", 7}};
+  const GatedRun run = gate_call(*registry, verdict);
   ASSERT_TRUE(run.blocked);
   EXPECT_TRUE(run.blocked->is_error);
   EXPECT_EQ(content_text(run.blocked->content),
@@ -286,19 +291,19 @@ TEST(ApplyGateTest, UpdatedArgumentsThatFailTheSchemaBlockTheCallSayingWhy) {
 
 TEST(ApplyGateTest, UpdatedArgumentsThatAreNotAnObjectBlockTheCall) {
   auto registry = testing::registry_of({echo_path_tool()});
-  GateDecision decision;
-  decision.updated_args = nlohmann::json::array();
-  const GatedRun run = gate_call(*registry, decision);
+  PreToolVerdict verdict;
+  verdict.updated_args = nlohmann::json::array();
+  const GatedRun run = gate_call(*registry, verdict);
   ASSERT_TRUE(run.blocked);
   EXPECT_NE(content_text(run.blocked->content).find("(they are array, not a JSON object)"),
             std::string::npos);
 }
 
-TEST(ApplyGateTest, TheGatesContextEndsTheResult) {
+TEST(ApplyGateTest, TheHooksContextEndsTheResult) {
   auto registry = testing::registry_of({echo_path_tool()});
-  GateDecision decision;
-  decision.additional_context = "Remember: a.txt is generated.";
-  GatedRun run = gate_call(*registry, decision);
+  PreToolVerdict verdict;
+  verdict.additional_context = "Remember: a.txt is generated.";
+  GatedRun run = gate_call(*registry, verdict);
   ASSERT_FALSE(run.blocked);
   EXPECT_FALSE(run.prepared.args_updated);
   const auto outcome = run_tool(ToolCall{"1", "read", ""}, run.prepared, {}, {});
@@ -338,4 +343,142 @@ TEST(AppendTextTest, AnImageIsFollowedByATextBlockOfItsOwn) {
 }
 
 }  // namespace
+// A tool that says its call touches the path it is given (as if resolved), and records the
+// access its run got.
+class AccessTool final : public Tool {
+ public:
+  AccessTool() : Tool(ToolSpec{"write", "", kReadSchema, false, AccessKind::kWrite}) {}
+  CallAccess access(const nlohmann::json& args, const ToolContext& context) const override {
+    if (args["path"] == "throw") throw std::runtime_error("cannot resolve");
+    const std::filesystem::path path = context.cwd / args["path"].get<std::string>();
+    CallAccess access;
+    access.kind = AccessKind::kNone;  // whatever it says, the spec's kind is stamped
+    access.paths.push_back({args["path"], path, path});
+    return access;
+  }
+  ToolOutput execute(const nlohmann::json&, std::stop_token, const ToolContext& context) override {
+    ran_with = context.access;
+    return ToolOutput{"ran"};
+  }
+  std::shared_ptr<const CallAccess> ran_with;
+};
+
+TEST(CallAccessTest, ThePreparedCallCarriesWhatTheToolSaysItTouchesWithItsSpecsKind) {
+  auto registry = testing::registry_of({std::make_shared<AccessTool>()});
+  const auto prepared =
+      prepare_tool_call(ToolCall{"1", "write", R"({"path":"a.txt"})"}, *registry, {"1", "/t"});
+  ASSERT_TRUE(std::holds_alternative<PreparedCall>(prepared));
+  const CallAccess& access = *std::get<PreparedCall>(prepared).access;
+  EXPECT_EQ(access.kind, AccessKind::kWrite);
+  ASSERT_EQ(access.paths.size(), 1u);
+  EXPECT_EQ(access.paths[0].path, "/t/a.txt");
+  EXPECT_EQ(claims_of(access), (std::vector<ResourceClaim>{{"file:/t/a.txt", true}}));
+}
+
+TEST(CallAccessTest, AToolThatCannotSayWhatItTouchesRefusesTheCall) {
+  auto registry = testing::registry_of({std::make_shared<AccessTool>()});
+  EXPECT_EQ(rejection(ToolCall{"1", "write", R"({"path":"throw"})"}, *registry),
+            "Error: nib could not work out what this call of write would touch (cannot "
+            "resolve). Fix the arguments and retry.");
+}
+
+TEST(CallAccessTest, TheGateJudgesTheCallAHookRewroteOnItsOwnAccess) {
+  auto tool = std::make_shared<AccessTool>();
+  auto registry = testing::registry_of({tool});
+  const ToolCall call{"1", "write", R"({"path":"a.txt"})"};
+  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry, {"1", "/t"}));
+  const PreToolCheck hook = [](const GateRequest&, std::stop_token) {
+    return PreToolVerdict{.updated_args = nlohmann::json{{"path", "b.txt"}}};
+  };
+  std::filesystem::path judged;
+  const Gate gate = [&](const GateRequest& request, std::stop_token) {
+    judged = request.access->paths.at(0).path;
+    return GateDecision{};
+  };
+  EXPECT_FALSE(apply_gate(hook, gate, call, prepared, *registry, {"1", "/t"}, {}));
+  EXPECT_EQ(judged, "/t/b.txt");
+  EXPECT_EQ(prepared.access->paths.at(0).path, "/t/b.txt") << "it runs with what was judged";
+}
+
+TEST(CallAccessTest, TheRunGetsTheAccessItWasJudgedOn) {
+  auto tool = std::make_shared<AccessTool>();
+  SchedulerOptions options;
+  auto registry = testing::registry_of({tool});
+  options.tools = registry.get();
+  options.cwd = "/t";
+  ToolScheduler scheduler(options);
+  scheduler.execute_batch({ToolCall{"1", "write", R"({"path":"a.txt"})"}}, {});
+  ASSERT_TRUE(tool->ran_with);
+  EXPECT_EQ(tool->ran_with->paths.at(0).path, "/t/a.txt");
+}
+
+TEST(PreToolCheckTest, ABlockStopsTheCallBeforeTheGate) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  const GatedRun run = gate_call(
+      *registry, PreToolVerdict{PreToolVerdict::Kind::kBlock, "not today", "hook ./no.sh"});
+  ASSERT_TRUE(run.blocked);
+  EXPECT_EQ(content_text(run.blocked->content), "Tool \"read\" blocked by hook ./no.sh: not today");
+}
+
+TEST(PreToolCheckTest, AnAskWithNobodyToAskRefusesTheCall) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
+  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry, {}));
+  const PreToolCheck hook = [](const GateRequest&, std::stop_token) {
+    return PreToolVerdict{PreToolVerdict::Kind::kAsk, "sensitive", "hook ./ask.sh"};
+  };
+  const auto blocked = apply_gate(hook, {}, call, prepared, *registry, {}, {});
+  ASSERT_TRUE(blocked);
+  EXPECT_NE(content_text(blocked->content).find("nobody can be asked here"), std::string::npos);
+}
+
+TEST(PreToolCheckTest, TheGateHearsOfAHooksAllowAndAsk) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  for (const auto kind : {PreToolVerdict::Kind::kAllow, PreToolVerdict::Kind::kAsk}) {
+    const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
+    auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry, {}));
+    const PreToolCheck hook = [kind](const GateRequest&, std::stop_token) {
+      return PreToolVerdict{kind, "why", "hook"};
+    };
+    GateRequest seen;
+    const Gate gate = [&](const GateRequest& request, std::stop_token) {
+      seen = request;
+      return GateDecision{};
+    };
+    apply_gate(hook, gate, call, prepared, *registry, {}, {});
+    EXPECT_EQ(seen.hook_allows, kind == PreToolVerdict::Kind::kAllow);
+    EXPECT_EQ(seen.hook_asks, kind == PreToolVerdict::Kind::kAsk ? "why" : "");
+  }
+}
+
+TEST(PreToolCheckTest, ACheckThatThrowsBlocksTheCall) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  const ToolCall call{"1", "read", R"({"path":"a.txt"})"};
+  auto prepared = std::get<PreparedCall>(prepare_tool_call(call, *registry, {}));
+  const PreToolCheck hook = [](const GateRequest&, std::stop_token) -> PreToolVerdict {
+    throw std::runtime_error("hooks file gone");
+  };
+  const auto blocked = apply_gate(hook, {}, call, prepared, *registry, {}, {});
+  ASSERT_TRUE(blocked);
+  EXPECT_NE(content_text(blocked->content).find("hooks file gone"), std::string::npos);
+}
+
+TEST(FollowUpTest, AFollowUpGoesThroughTheChecksOfACallOfItsOwn) {
+  auto registry = testing::registry_of({echo_path_tool()});
+  std::vector<std::string> judged;
+  const Gate gate = [&](const GateRequest& request, std::stop_token) {
+    judged.push_back(request.args->at("path"));
+    return GateDecision{request.args->at("path") == "secret", "no secrets", "permission rule"};
+  };
+  const auto check = follow_up_checker({}, gate, ToolCall{"1", "read", ""}, *registry, {});
+  EXPECT_FALSE(check({{"path", "b.txt"}}, {}));
+  EXPECT_EQ(check({{"path", "secret"}}, {}),
+            "Tool \"read\" blocked by permission rule: no secrets");
+  EXPECT_NE(check({{"path", 7}}, {})->find("invalid arguments"), std::string::npos);
+  EXPECT_EQ(judged, (std::vector<std::string>{"b.txt", "secret"}));
+  std::stop_source stopped;
+  stopped.request_stop();
+  EXPECT_TRUE(check({{"path", "c.txt"}}, stopped.get_token())) << "never after an abort";
+}
+
 }  // namespace nib::core

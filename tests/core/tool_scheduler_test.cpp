@@ -266,10 +266,10 @@ TEST_F(SchedulerTest, BlockingGateStopsTheCallAndTakesNoSlot) {
 
 TEST_F(SchedulerTest, RewrittenArgumentsRunAndTheRunningEventCarriesThem) {
   auto opts = options();
-  opts.gate = [](const GateRequest& request, std::stop_token) {
-    GateDecision decision;
-    if (request.tool_call_id == "b") decision.updated_args = nlohmann::json{{"text", "changed"}};
-    return decision;
+  opts.pre_tool = [](const GateRequest& request, std::stop_token) {
+    PreToolVerdict verdict;
+    if (request.tool_call_id == "b") verdict.updated_args = nlohmann::json{{"text", "changed"}};
+    return verdict;
   };
   std::vector<std::optional<std::string>> running_arguments;
   opts.on_event = [&](const Event& event) {

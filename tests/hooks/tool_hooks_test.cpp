@@ -31,51 +31,47 @@ class ToolHooksTest : public HookTest {
     return "cat out.json; exit " + std::to_string(status);
   }
 
-  core::GateDecision decide(const core::Gate& gate, const std::string& tool, const Json& args) {
-    return gate(core::GateRequest{"call-1", tool, &args, {}}, {});
+  // What the hooks decide of a call of `tool` with `args`, whose path (if any) the tool
+  // resolved to the test's directory.
+  core::PreToolVerdict decide(const core::PreToolCheck& check, const std::string& tool,
+                              const Json& args) {
+    core::CallAccess access;
+    if (args.contains("path")) {
+      const std::filesystem::path path = dir_.path() / args["path"].get<std::string>();
+      access.paths.push_back({args["path"], path, path});
+    }
+    return check(core::GateRequest{"call-1", tool, &args, &access}, {});
   }
-
-  // The inner gate: records what it was asked.
-  core::Gate recording_gate() {
-    return [this](const core::GateRequest& request, std::stop_token) {
-      inner_asked_.push_back(request.hook_allows         ? "allowed: " + request.args->dump()
-                             : request.hook_asks.empty() ? request.args->dump()
-                                                         : "asks: " + request.hook_asks);
-      return core::GateDecision{};
-    };
-  }
-
-  std::vector<std::string> inner_asked_;
 };
+
+using Kind = core::PreToolVerdict::Kind;
 
 TEST_F(ToolHooksTest, ADenyByJsonBlocksNamingTheHook) {
   const std::string command = script(R"({"hookSpecificOutput": {"hookEventName": "PreToolUse",
       "permissionDecision": "deny", "permissionDecisionReason": "rm is not allowed"}})");
-  const auto gate = with_pre_tool_use_hooks(hooks("PreToolUse", "Bash", command), recording_gate());
-  const auto decision = decide(gate, "bash", {{"command", "rm -rf build"}});
-  EXPECT_TRUE(decision.block);
+  const auto check = pre_tool_use_check(hooks("PreToolUse", "Bash", command));
+  const auto decision = decide(check, "bash", {{"command", "rm -rf build"}});
+  EXPECT_EQ(decision.kind, Kind::kBlock);
   EXPECT_EQ(decision.reason, "rm is not allowed");
   EXPECT_EQ(decision.source, "hook " + command);
-  EXPECT_TRUE(inner_asked_.empty());
 }
 
 TEST_F(ToolHooksTest, ExitTwoBlocksWithStderr) {
-  const auto gate = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "", "echo 'use rg, not grep' >&2; exit 2"), recording_gate());
-  const auto decision = decide(gate, "bash", {{"command", "grep x"}});
-  EXPECT_TRUE(decision.block);
+  const auto check =
+      pre_tool_use_check(hooks("PreToolUse", "", "echo 'use rg, not grep' >&2; exit 2"));
+  const auto decision = decide(check, "bash", {{"command", "grep x"}});
+  EXPECT_EQ(decision.kind, Kind::kBlock);
   EXPECT_EQ(decision.reason, "use rg, not grep");
 }
 
 TEST_F(ToolHooksTest, ExitOneGarbageAndAMissingProgramBlockAsFailures) {
   for (const std::string& command :
        {std::string("exit 1"), script("{\"permission"), std::string("/no/such/validator")}) {
-    const auto gate = with_pre_tool_use_hooks(hooks("PreToolUse", "*", command), recording_gate());
-    const auto decision = decide(gate, "bash", {{"command", "ls"}});
-    EXPECT_TRUE(decision.block) << command;
+    const auto check = pre_tool_use_check(hooks("PreToolUse", "*", command));
+    const auto decision = decide(check, "bash", {{"command", "ls"}});
+    EXPECT_EQ(decision.kind, Kind::kBlock) << command;
     EXPECT_EQ(decision.reason.rfind("the hook failed (", 0), 0u) << decision.reason;
   }
-  EXPECT_TRUE(inner_asked_.empty());
 }
 
 TEST_F(ToolHooksTest, AFailingHookThatAllowsOnFailureLetsTheInnerGateDecide) {
@@ -83,59 +79,43 @@ TEST_F(ToolHooksTest, AFailingHookThatAllowsOnFailureLetsTheInnerGateDecide) {
       {"type": "command", "command": "exit 1", "onFailure": "allow"}]}]})");
   auto config = parse_hook_config({HookSource{"s.json", &config_json}});
   ASSERT_TRUE(config.ok());
-  const auto gate = with_pre_tool_use_hooks(
-      std::make_shared<HookSet>(std::move(config.value()), HookSession{}, settings()),
-      recording_gate());
-  EXPECT_FALSE(decide(gate, "bash", {{"command", "ls"}}).block);
-  EXPECT_EQ(inner_asked_, std::vector<std::string>{R"({"command":"ls"})"});
+  const auto check = pre_tool_use_check(
+      std::make_shared<HookSet>(std::move(config.value()), HookSession{}, settings()));
+  EXPECT_EQ(decide(check, "bash", {{"command", "ls"}}).kind, Kind::kNone);
 }
 
-TEST_F(ToolHooksTest, AllowTellsTheInnerGateAndAskMakesItAsk) {
-  // An allowing hook spares the user the question, but the inner gate still sees the call:
-  // its deny rules still hold (as in Claude Code).
-  const auto allow = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "Read",
-            script(R"({"hookSpecificOutput": {"permissionDecision": "allow"}})")),
-      recording_gate());
-  EXPECT_FALSE(decide(allow, "read", {{"path", "a"}}).block);
-  EXPECT_EQ(inner_asked_, std::vector<std::string>{R"(allowed: {"path":"a"})"});
-  inner_asked_.clear();
+TEST_F(ToolHooksTest, AllowAndAskReachTheGate) {
+  // An allowing hook spares the user the question, but the gate still sees the call: its deny
+  // rules still hold (as in Claude Code).
+  const auto allow = pre_tool_use_check(hooks(
+      "PreToolUse", "Read", script(R"({"hookSpecificOutput": {"permissionDecision": "allow"}})")));
+  EXPECT_EQ(decide(allow, "read", {{"path", "a"}}).kind, Kind::kAllow);
 
   const std::string ask_command = script(
       R"({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "prod"}})");
-  const auto ask =
-      with_pre_tool_use_hooks(hooks("PreToolUse", "Read", ask_command), recording_gate());
-  EXPECT_FALSE(decide(ask, "read", {{"path", "a"}}).block);
-  EXPECT_EQ(inner_asked_, std::vector<std::string>{"asks: prod"});
-
-  const auto nobody = with_pre_tool_use_hooks(hooks("PreToolUse", "Read", ask_command), {});
-  const auto refused = decide(nobody, "read", {{"path", "a"}});
-  EXPECT_TRUE(refused.block);
-  EXPECT_EQ(refused.reason,
-            "Not run: the hook asks for the user's approval of this call (prod), and nobody can "
-            "be asked here. Do without it, or tell the user what you would have run.");
+  const auto asked =
+      decide(pre_tool_use_check(hooks("PreToolUse", "Read", ask_command)), "read", {{"path", "a"}});
+  EXPECT_EQ(asked.kind, Kind::kAsk);
+  EXPECT_EQ(asked.reason, "prod");
 }
 
-TEST_F(ToolHooksTest, UpdatedInputIsWhatTheInnerGateJudgesAndTheCallRunsWith) {
-  const auto gate = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "Bash",
-            script(R"({"hookSpecificOutput": {"updatedInput": {"command": "ls -la"},
-                       "additionalContext": "listing is cheap"}})")),
-      recording_gate());
-  const auto decision = decide(gate, "bash", {{"command", "ls"}});
-  EXPECT_FALSE(decision.block);
+TEST_F(ToolHooksTest, UpdatedInputAndContextComeWithTheVerdict) {
+  const auto check = pre_tool_use_check(hooks(
+      "PreToolUse", "Bash", script(R"({"hookSpecificOutput": {"updatedInput": {"command": "ls -la"},
+                       "additionalContext": "listing is cheap"}})")));
+  const auto decision = decide(check, "bash", {{"command", "ls"}});
+  EXPECT_EQ(decision.kind, Kind::kNone);
   EXPECT_EQ(decision.updated_args, (Json{{"command", "ls -la"}}));
   EXPECT_EQ(decision.additional_context, "listing is cheap");
-  EXPECT_EQ(inner_asked_, std::vector<std::string>{R"({"command":"ls -la"})"});
 }
 
 TEST_F(ToolHooksTest, FileToolsCarryClaudesFilePathBothWays) {
-  const auto gate = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "Write",
-            "jq -c '{hookSpecificOutput: {updatedInput: (.tool_input | .file_path += \".bak\")}}'"),
-      {});
-  const auto decision = decide(gate, "write", {{"path", "notes.txt"}, {"content", "x"}});
+  const auto check = pre_tool_use_check(hooks(
+      "PreToolUse", "Write",
+      "jq -c '{hookSpecificOutput: {updatedInput: (.tool_input | .file_path += \".bak\")}}'"));
+  const auto decision = decide(check, "write", {{"path", "notes.txt"}, {"content", "x"}});
   ASSERT_TRUE(decision.updated_args) << decision.reason;
+  // The file_path the hook saw is the file the tool opens (its access), not the raw argument.
   EXPECT_EQ(*decision.updated_args,
             (Json{{"path", (dir_.path() / "notes.txt.bak").string()}, {"content", "x"}}));
 }
@@ -144,10 +124,8 @@ TEST_F(ToolHooksTest, ASchemaInvalidUpdateBlocksTheCallInTheScheduler) {
   const auto registry = testing::registry_of({testing::make_echo_tool()});
   core::SchedulerOptions options;
   options.tools = registry.get();
-  options.gate = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "echo",
-            script(R"({"hookSpecificOutput": {"updatedInput": {"text": 42}}})")),
-      {});
+  options.pre_tool = pre_tool_use_check(hooks(
+      "PreToolUse", "echo", script(R"({"hookSpecificOutput": {"updatedInput": {"text": 42}}})")));
   core::ToolScheduler scheduler(options);
   const auto results =
       scheduler.execute_batch({core::ToolCall{"c", "echo", R"({"text":"hi"})"}}, {});
@@ -161,21 +139,20 @@ TEST_F(ToolHooksTest, ASchemaInvalidUpdateBlocksTheCallInTheScheduler) {
 }
 
 TEST_F(ToolHooksTest, ClaudeCodesBashValidatorExampleBlocksWithItsAdvice) {
-  const auto gate = with_pre_tool_use_hooks(
-      hooks("PreToolUse", "Bash", "python3 " + fixture("bash_command_validator.py")),
-      recording_gate());
-  const auto blocked = decide(gate, "bash", {{"command", "grep -r TODO src"}});
-  EXPECT_TRUE(blocked.block);
+  const auto check = pre_tool_use_check(
+      hooks("PreToolUse", "Bash", "python3 " + fixture("bash_command_validator.py")));
+  const auto blocked = decide(check, "bash", {{"command", "grep -r TODO src"}});
+  EXPECT_EQ(blocked.kind, Kind::kBlock);
   EXPECT_EQ(blocked.reason, "- Use 'rg' (ripgrep) instead of 'grep' for better performance");
-  EXPECT_FALSE(decide(gate, "bash", {{"command", "ls src"}}).block);
-  EXPECT_EQ(inner_asked_.size(), 1u);
+  EXPECT_EQ(decide(check, "bash", {{"command", "ls src"}}).kind, Kind::kNone);
 }
 
 TEST_F(ToolHooksTest, ClaudeCodesJqLoggerExampleLogsEachCommand) {
-  const auto gate =
-      with_pre_tool_use_hooks(hooks("PreToolUse", "Bash", fixture("bash_command_logger.sh")), {});
-  EXPECT_FALSE(decide(gate, "bash", {{"command", "make test"}}).block);
-  EXPECT_FALSE(decide(gate, "bash", {{"command", "ls"}, {"description", "List the files"}}).block);
+  const auto check =
+      pre_tool_use_check(hooks("PreToolUse", "Bash", fixture("bash_command_logger.sh")));
+  EXPECT_EQ(decide(check, "bash", {{"command", "make test"}}).kind, Kind::kNone);
+  EXPECT_EQ(decide(check, "bash", {{"command", "ls"}, {"description", "List the files"}}).kind,
+            Kind::kNone);
   EXPECT_EQ(testing::file_contents(dir_.path() / "bash-command-log.txt"),
             "make test - No description\nls - List the files\n");
 }

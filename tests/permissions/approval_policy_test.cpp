@@ -2,15 +2,37 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <deque>
 #include <stdexcept>
+
+#include "support/call_builders.hpp"
 
 namespace nib::permissions {
 namespace {
 
 using json = nlohmann::json;
 
+// A request as the scheduler makes it, with the call's access as its tool would report it.
 core::GateRequest request_for(const std::string& name, const json* args = nullptr) {
-  return {"call_1", name, args};
+  static std::deque<core::CallAccess> accesses;  // outlive the requests
+  const json none = json::object();
+  const json& given = args != nullptr ? *args : none;
+  core::CallAccess access = testing::kind_call(core::AccessKind::kChange);
+  if (name == "read") access = testing::kind_call(core::AccessKind::kRead);
+  if (name == "edit" || name == "write") {
+    access = testing::path_call(core::AccessKind::kWrite, "/tree", given.value("path", "a.txt"));
+  }
+  if (name == "bash") access = testing::command_call(given.value("command", "true"));
+  if (name == "web_fetch") {
+    std::string host = given.value("url", "");
+    host = host.substr(host.find("://") + 3);
+    host = host.substr(0, host.find_first_of("/?"));
+    for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    access = testing::fetch_call(given.value("url", ""), host);
+  }
+  accesses.push_back(std::move(access));
+  return {"call_1", name, args, &accesses.back()};
 }
 
 PolicyOptions asking_for(std::vector<std::string> tools) {
@@ -35,13 +57,14 @@ TEST(ApprovalPolicy, AsksOnlyForTheNamedTools) {
 
 TEST(ApprovalPolicy, AlwaysRemembersTheQuestionsRulesAndSavesThem) {
   std::vector<std::string> saved;
-  ApprovalPolicy policy(asking_for({"all"}),
-                        [&](const std::vector<std::string>& rules) { saved = rules; });
+  ApprovalPolicy policy(asking_for({"all"}));
   int asked = 0;
-  const core::Gate gate = policy.gate([&asked](const ApprovalQuestion&, std::stop_token) {
-    ++asked;
-    return ApprovalAnswer::kAlways;
-  });
+  const core::Gate gate = policy.gate(
+      [&asked](const ApprovalQuestion&, std::stop_token) {
+        ++asked;
+        return ApprovalAnswer::kAlways;
+      },
+      [&](const std::vector<std::string>& rules) { saved = rules; });
   const json npm_test = {{"command", "npm test"}};
   EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
   EXPECT_FALSE(gate(request_for("bash", &npm_test), {}).block);
@@ -53,12 +76,13 @@ TEST(ApprovalPolicy, AlwaysRemembersTheQuestionsRulesAndSavesThem) {
 
 TEST(ApprovalPolicy, EditedRulesAreTheOnesSaved) {
   std::vector<std::string> saved;
-  ApprovalPolicy policy(asking_for({"bash"}),
-                        [&](const std::vector<std::string>& rules) { saved = rules; });
-  const core::Gate gate = policy.gate([](const ApprovalQuestion& question, std::stop_token) {
-    EXPECT_EQ(question.rules, std::vector<std::string>{"Bash(make:*)"});
-    return ApprovalReply(ApprovalAnswer::kAlways, {"Bash(make -j8)"});
-  });
+  ApprovalPolicy policy(asking_for({"bash"}));
+  const core::Gate gate = policy.gate(
+      [](const ApprovalQuestion& question, std::stop_token) {
+        EXPECT_EQ(question.rules, std::vector<std::string>{"Bash(make:*)"});
+        return ApprovalReply(ApprovalAnswer::kAlways, {"Bash(make -j8)"});
+      },
+      [&](const std::vector<std::string>& rules) { saved = rules; });
   const json make = {{"command", "make -j8"}};
   EXPECT_FALSE(gate(request_for("bash", &make), {}).block);
   EXPECT_EQ(saved, std::vector<std::string>{"Bash(make -j8)"});
@@ -195,11 +219,7 @@ TEST(ApprovalPolicy, InAskModeEachNewDomainAsksOnce) {
   const json docs = {{"url", "https://Docs.rs/serde"}};
   const json docs_again = {{"url", "https://docs.rs/tokio?x=1"}};
   const json other = {{"url", "https://example.com/"}};
-  auto fetch = [&](const json& args) {
-    core::GateRequest request = request_for("web_fetch", &args);
-    request.read_only = true;
-    return gate(request, {}).block;
-  };
+  auto fetch = [&](const json& args) { return gate(request_for("web_fetch", &args), {}).block; };
   EXPECT_FALSE(fetch(docs));
   EXPECT_FALSE(fetch(docs_again));
   EXPECT_FALSE(fetch(other));

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 
+#include "support/call_builders.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::permissions {
@@ -13,50 +15,105 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using core::AccessKind;
+using core::Confinement;
+using testing::command_call;
+using testing::kind_call;
+using testing::path_call;
 
+// A call as the policy sees it: its tool's name and what the tool says it touches (paths
+// relative to the tree are resolved against it when the test sets it up).
 struct Call {
   std::string tool;
-  json args;
-  bool read_only = false;
+  AccessKind kind = AccessKind::kChange;
+  std::string path;     // for kRead and kWrite
+  std::string command;  // for kExecute
+  Confinement confinement = Confinement::kSandboxed;
 };
 
 class PermissionPolicyTest : public ::testing::Test {
  protected:
   PolicyOptions options(PermissionMode mode) {
-    return {.mode = mode, .working_tree = tree(), .sandbox = {.confining = true}};
+    return {.mode = mode,
+            .working_tree = tree(),
+            .protection = [this](const fs::path& path) -> std::optional<std::string> {
+              for (const char* guarded : {".git/hooks", ".nib", ".mcp.json", ".claude"}) {
+                const fs::path relative = path.lexically_relative(tree() / guarded);
+                if (!relative.empty() && *relative.begin() != "..") return "protected";
+              }
+              return std::nullopt;
+            }};
   }
   fs::path tree() const { return dir_.path() / "tree"; }
-  CallVerdict verdict(const PolicyOptions& options, const Call& call) {
-    const core::GateRequest request{"call_1", call.tool, &call.args, call.read_only, false};
-    return PermissionPolicy(options).assess(request).verdict;
+  core::CallAccess access_of(const Call& call) const {
+    switch (call.kind) {
+      case AccessKind::kRead:
+      case AccessKind::kWrite:
+        return path_call(call.kind, tree(), call.path);
+      case AccessKind::kExecute:
+        return command_call(call.command, call.confinement, "needed");
+      default:
+        return kind_call(call.kind);
+    }
+  }
+  Assessment assess(const PolicyOptions& options, const Call& call,
+                    const std::string& hook_asks = "", bool hook_allows = false) const {
+    const json args = json::object();
+    const core::CallAccess access = access_of(call);
+    core::GateRequest request{"call_1", call.tool, &args, &access};
+    request.hook_asks = hook_asks;
+    request.hook_allows = hook_allows;
+    return PermissionPolicy(options).assess(request);
+  }
+  CallVerdict verdict(const PolicyOptions& options, const Call& call) const {
+    return assess(options, call).verdict;
   }
   CallVerdict verdict(PermissionMode mode, const Call& call) {
     return verdict(options(mode), call);
+  }
+  PolicyOptions with_rules(PermissionMode mode, const json& permissions) {
+    PolicyOptions ruled = options(mode);
+    auto loaded = RuleSet::load(
+        {{dir_.path() / "settings.json", json{{"permissions", permissions}}, tree()}});
+    EXPECT_TRUE(loaded.ok()) << loaded.error();
+    ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
+    return ruled;
   }
 
   void SetUp() override {
     fs::create_directories(tree() / "src");
     fs::create_directories(tree() / ".git" / "hooks");
     fs::create_directory_symlink("/etc", tree() / "etc-link");
+    fs::create_symlink(dir_.path() / "outside.txt", tree() / "dangling");
   }
 
   testing::TempDir dir_;
 };
 
-const Call kRead{"read", {{"path", "src/a.cpp"}}, true};
-const Call kBash{"bash", {{"command", "make test"}}};
-const Call kLs{"bash", {{"command", "ls -la"}}};
-const Call kNetwork{"bash",
-                    {{"command", "npm install"}, {"network", true}, {"justification", "deps"}}};
-const Call kUnsandboxed{"bash", {{"command", "docker ps"}, {"unsandboxed", true}}};
-const Call kEditInside{"edit", {{"path", "src/a.cpp"}}};
-const Call kWriteNew{"write", {{"path", "src/new/dir/b.cpp"}}};
-const Call kWriteOutside{"write", {{"path", "../elsewhere.txt"}}};
-const Call kWriteThroughLink{"write", {{"path", "etc-link/passwd"}}};
-const Call kWriteHook{"write", {{"path", ".git/hooks/pre-commit"}}};
-const Call kWriteSettings{"edit", {{"path", ".nib/settings.json"}}};
-const Call kWriteMcp{"write", {{"path", ".mcp.json"}}};
-const Call kMcp{"mcp__db__drop", {{"table", "x"}}};
+const Call kRead{"read", AccessKind::kRead, "src/a.cpp"};
+const Call kBash{"bash", AccessKind::kExecute, "", "make test"};
+const Call kLs{"bash", AccessKind::kExecute, "", "ls -la"};
+const Call kNetwork{"bash", AccessKind::kExecute, "", "npm install",
+                    Confinement::kSandboxedNetwork};
+const Call kUnsandboxed{"bash", AccessKind::kExecute, "", "docker ps",
+                        Confinement::kUnconfinedAsked};
+const Call kExcluded{"bash", AccessKind::kExecute, "", "docker build .",
+                     Confinement::kUnconfinedExcluded};
+const Call kSwitchedOff{"bash", AccessKind::kExecute, "", "make test",
+                        Confinement::kUnconfinedByUser};
+const Call kEditInside{"edit", AccessKind::kWrite, "src/a.cpp"};
+const Call kWriteNew{"write", AccessKind::kWrite, "src/new/dir/b.cpp"};
+const Call kWriteOutside{"write", AccessKind::kWrite, "../elsewhere.txt"};
+const Call kWriteThroughLink{"write", AccessKind::kWrite, "etc-link/passwd"};
+const Call kWriteHook{"write", AccessKind::kWrite, ".git/hooks/pre-commit"};
+const Call kWriteSettings{"edit", AccessKind::kWrite, ".nib/settings.json"};
+const Call kWriteMcp{"write", AccessKind::kWrite, ".mcp.json"};
+const Call kWriteClaudeHook{"write", AccessKind::kWrite, ".claude/hooks/run.sh"};
+const Call kMcp{"mcp__db__drop", AccessKind::kExternal};
+const Call kFetch{"web_fetch", AccessKind::kNetwork};
+const Call kTodo{"todo_write", AccessKind::kNone};
+const Call kJobKill{"job_kill", AccessKind::kChange};
+const Call kTask{"task", AccessKind::kDelegate};
 
 TEST_F(PermissionPolicyTest, TheModeMatrix) {
   using enum CallVerdict;
@@ -70,6 +127,8 @@ TEST_F(PermissionPolicyTest, TheModeMatrix) {
       {&kLs, kAllow, kAsk, kAllow, kAllow},
       {&kNetwork, kAsk, kAsk, kDeny, kAllow},
       {&kUnsandboxed, kAsk, kAsk, kDeny, kAllow},
+      {&kExcluded, kAsk, kAsk, kDeny, kAllow},
+      {&kSwitchedOff, kAllow, kAsk, kDeny, kAllow},
       {&kEditInside, kAllow, kAsk, kDeny, kAllow},
       {&kWriteNew, kAllow, kAsk, kDeny, kAllow},
       {&kWriteOutside, kAsk, kAsk, kDeny, kAllow},
@@ -77,10 +136,15 @@ TEST_F(PermissionPolicyTest, TheModeMatrix) {
       {&kWriteHook, kAsk, kAsk, kDeny, kAllow},
       {&kWriteSettings, kAsk, kAsk, kDeny, kAllow},
       {&kWriteMcp, kAsk, kAsk, kDeny, kAllow},
-      {&kMcp, kAsk, kAsk, kDeny, kAllow},
+      {&kWriteClaudeHook, kAsk, kAsk, kDeny, kAllow},
+      {&kMcp, kAsk, kAsk, kAsk, kAllow},
+      {&kFetch, kAllow, kAsk, kAllow, kAllow},
+      {&kTodo, kAllow, kAllow, kAllow, kAllow},
+      {&kJobKill, kAllow, kAsk, kDeny, kAllow},
+      {&kTask, kAllow, kAllow, kAllow, kAllow},
   };
   for (const Row& row : rows) {
-    SCOPED_TRACE(row.call->tool + " " + row.call->args.dump());
+    SCOPED_TRACE(row.call->tool + " " + row.call->path + row.call->command);
     EXPECT_EQ(verdict(PermissionMode::kAuto, *row.call), row.in_auto);
     EXPECT_EQ(verdict(PermissionMode::kAsk, *row.call), row.in_ask);
     EXPECT_EQ(verdict(PermissionMode::kReadOnly, *row.call), row.in_read_only);
@@ -91,55 +155,59 @@ TEST_F(PermissionPolicyTest, TheModeMatrix) {
 // A server's tool runs outside the sandbox: auto asks, offering the tool's rule, and a rule
 // naming the tool or its server lets it run.
 TEST_F(PermissionPolicyTest, AnMcpToolAsksInAutoUntilARuleAllowsIt) {
-  const core::GateRequest request{"c", kMcp.tool, &kMcp.args};
-  const Assessment asked = PermissionPolicy(options(PermissionMode::kAuto)).assess(request);
+  const Assessment asked = assess(options(PermissionMode::kAuto), kMcp);
   EXPECT_EQ(asked.verdict, CallVerdict::kAsk);
   EXPECT_NE(asked.reason.find("outside the sandbox"), std::string::npos) << asked.reason;
   EXPECT_EQ(asked.rules_to_save, (std::vector<std::string>{"mcp__db__drop"}));
   for (const char* rule : {"mcp__db__drop", "mcp__db__*", "mcp__db"}) {
-    PolicyOptions ruled = options(PermissionMode::kAuto);
-    auto loaded = RuleSet::load(
-        {{dir_.path() / "settings.json", json{{"permissions", {{"allow", {rule}}}}}, tree()}});
-    ASSERT_TRUE(loaded.ok()) << loaded.error();
-    ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
-    EXPECT_EQ(verdict(ruled, kMcp), CallVerdict::kAllow) << rule;
+    EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, {{"allow", {rule}}}), kMcp),
+              CallVerdict::kAllow)
+        << rule;
   }
 }
 
 TEST_F(PermissionPolicyTest, WithoutTheSandboxAutoAsksBeforeEachCommandSayingWhy) {
-  PolicyOptions unconfined = options(PermissionMode::kAuto);
-  unconfined.sandbox = {.confining = false, .unavailable = "bubblewrap cannot create namespaces"};
-  const core::GateRequest request{"c", "bash", &kBash.args};
-  const Assessment assessment = PermissionPolicy(unconfined).assess(request);
+  Call unconfined = kBash;
+  unconfined.confinement = Confinement::kUnconfinedUnavailable;
+  core::CallAccess access = access_of(unconfined);
+  access.command->unavailable = "bubblewrap cannot create namespaces";
+  const json args = json::object();
+  const core::GateRequest request{"c", "bash", &args, &access};
+  const Assessment assessment = PermissionPolicy(options(PermissionMode::kAuto)).assess(request);
   EXPECT_EQ(assessment.verdict, CallVerdict::kAsk);
   EXPECT_EQ(assessment.reason, "bubblewrap cannot create namespaces");
-  EXPECT_EQ(verdict(unconfined, kEditInside), CallVerdict::kAllow)
-      << "edits do not need the sandbox";
+  EXPECT_EQ(assessment.rules_to_save, std::vector<std::string>{"Bash(unsandboxed:make test:*)"});
 }
 
-TEST_F(PermissionPolicyTest, ExcludedCommandsAskInAuto) {
-  PolicyOptions excluded = options(PermissionMode::kAuto);
-  excluded.sandbox.runs_outside = [](const std::string& command) {
-    return command.rfind("docker", 0) == 0;
-  };
-  EXPECT_EQ(verdict(excluded, Call{"bash", {{"command", "docker build ."}}}), CallVerdict::kAsk);
-  EXPECT_EQ(verdict(excluded, kBash), CallVerdict::kAllow);
+// Leaving the sandbox takes a rule that says so: a plain command rule never lets a command
+// out, nor onto the host's network.
+TEST_F(PermissionPolicyTest, OnlyARuleThatSaysSoLetsACommandLeaveTheSandbox) {
+  const json plain = {{"allow", {"Bash(npm install:*)", "Bash(docker:*)"}}};
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, plain), kNetwork), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, plain), kUnsandboxed), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, plain), kExcluded), CallVerdict::kAsk);
+  const json network = {{"allow", {"Bash(network:npm install:*)"}}};
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, network), kNetwork), CallVerdict::kAllow);
+  EXPECT_EQ(
+      verdict(with_rules(PermissionMode::kAuto, network),
+              Call{"bash", AccessKind::kExecute, "", "npm install", Confinement::kUnconfinedAsked}),
+      CallVerdict::kAsk)
+      << "the network is not the whole way out";
+  const json outside = {{"allow", {"Bash(unsandboxed:docker:*)"}}};
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, outside), kUnsandboxed), CallVerdict::kAllow);
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, outside), kExcluded), CallVerdict::kAllow);
+  EXPECT_EQ(assess(options(PermissionMode::kAuto), kNetwork).rules_to_save,
+            std::vector<std::string>{"Bash(network:npm install:*)"});
+  EXPECT_EQ(assess(options(PermissionMode::kAuto), kUnsandboxed).rules_to_save,
+            std::vector<std::string>{"Bash(unsandboxed:docker ps:*)"});
 }
 
 TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   // Deny first, so that a broad allow ("Bash(git:*)") cannot open what a narrow deny
   // ("Bash(git push:*)") closes, whichever file each is in.
-  auto with_rules = [&](PermissionMode mode, const json& permissions) {
-    PolicyOptions ruled = options(mode);
-    auto loaded = RuleSet::load(
-        {{dir_.path() / "settings.json", json{{"permissions", permissions}}, tree()}});
-    EXPECT_TRUE(loaded.ok()) << loaded.error();
-    ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
-    return ruled;
-  };
   const json deny_all = {{"deny", {"Bash", "Read"}}};
   const json ask_read = {{"ask", {"Read"}}};
-  const json allow = {{"allow", {"Bash(make:*)", "Bash(npm install)", "Edit"}}};
+  const json allow = {{"allow", {"Bash(make:*)", "Bash(network:npm install)", "Edit"}}};
   const json narrow_deny = {{"allow", {"Bash(git:*)"}}, {"deny", {"Bash(git push:*)"}}};
   EXPECT_EQ(verdict(with_rules(PermissionMode::kYolo, deny_all), kLs), CallVerdict::kDeny);
   EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto, deny_all), kRead), CallVerdict::kDeny);
@@ -152,45 +220,48 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   EXPECT_EQ(verdict(with_rules(PermissionMode::kReadOnly, allow), kEditInside), CallVerdict::kDeny)
       << "no rule makes read-only write";
   EXPECT_EQ(verdict(with_rules(PermissionMode::kAsk, narrow_deny),
-                    Call{"bash", {{"command", "git status && git push origin"}}}),
+                    Call{"bash", AccessKind::kExecute, "", "git status && git push origin"}),
             CallVerdict::kDeny);
-  const core::GateRequest request{"c", "bash", &kBash.args};
-  const Assessment denied =
-      PermissionPolicy(with_rules(PermissionMode::kAuto, deny_all)).assess(request);
+  const Assessment denied = assess(with_rules(PermissionMode::kAuto, deny_all), kBash);
   EXPECT_NE(denied.reason.find("Bash"), std::string::npos) << denied.reason;
   EXPECT_NE(denied.reason.find("settings.json"), std::string::npos) << "names the file";
 }
 
 TEST_F(PermissionPolicyTest, AHookThatAllowsSparesTheQuestionButNotADenyRule) {
-  PolicyOptions ruled = options(PermissionMode::kAsk);
-  auto loaded = RuleSet::load(
-      {{dir_.path() / "settings.json", json{{"permissions", {{"deny", {"Bash(rm:*)"}}}}}, tree()}});
-  ASSERT_TRUE(loaded.ok()) << loaded.error();
-  ruled.rules = std::make_shared<const RuleSet>(std::move(loaded.value()));
-  const PermissionPolicy policy(ruled);
-  core::GateRequest allowed{"c", "bash", &kBash.args};
-  allowed.hook_allows = true;
-  EXPECT_EQ(policy.assess(allowed).verdict, CallVerdict::kAllow);
-  const json rm = {{"command", "rm -rf build"}};
-  core::GateRequest denied{"c", "bash", &rm};
-  denied.hook_allows = true;
-  EXPECT_EQ(policy.assess(denied).verdict, CallVerdict::kDeny);
+  const PolicyOptions ruled = with_rules(PermissionMode::kAsk, {{"deny", {"Bash(rm:*)"}}});
+  EXPECT_EQ(assess(ruled, kBash, "", /*hook_allows=*/true).verdict, CallVerdict::kAllow);
+  EXPECT_EQ(assess(ruled, Call{"bash", AccessKind::kExecute, "", "rm -rf build"}, "", true).verdict,
+            CallVerdict::kDeny);
 }
 
 TEST_F(PermissionPolicyTest, ReadingSecretsAsksByDefault) {
-  PolicyOptions defaults = options(PermissionMode::kYolo);
-  defaults.mode = PermissionMode::kAuto;
+  PolicyOptions defaults = options(PermissionMode::kAuto);
   defaults.home = dir_.path();
   EXPECT_EQ(
-      verdict(defaults, Call{"read", {{"path", (dir_.path() / ".ssh/id_rsa").string()}}, true}),
+      verdict(defaults, Call{"read", AccessKind::kRead, (dir_.path() / ".ssh/id_rsa").string()}),
       CallVerdict::kAsk);
-  EXPECT_EQ(verdict(defaults, Call{"read", {{"path", ".env"}}, true}), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(defaults, Call{"read", AccessKind::kRead, ".env"}), CallVerdict::kAsk);
+  EXPECT_EQ(verdict(defaults, Call{"grep", AccessKind::kRead, (dir_.path() / ".aws").string()}),
+            CallVerdict::kAsk);
+}
+
+// Rules about paths judge the path the tool opens and the file it reaches: a link inside the
+// tree to a file outside is outside, even a dangling one, which writing would create.
+TEST_F(PermissionPolicyTest, AWriteThroughALinkIsJudgedWhereTheLinkLeads) {
+  const Assessment asked =
+      assess(options(PermissionMode::kAuto), Call{"write", AccessKind::kWrite, "dangling"});
+  EXPECT_EQ(asked.verdict, CallVerdict::kAsk);
+  EXPECT_NE(asked.reason.find("outside the working tree"), std::string::npos) << asked.reason;
+  EXPECT_EQ(verdict(with_rules(PermissionMode::kAuto,
+                               {{"deny", {"Edit(/" + dir_.path().string() + "/outside.txt)"}}}),
+                    Call{"write", AccessKind::kWrite, "dangling"}),
+            CallVerdict::kDeny);
 }
 
 TEST_F(PermissionPolicyTest, ACompoundCommandIsOfferedOneRulePerPart) {
-  const Call compound{"bash", {{"command", "npm test --watch && git log -5 | head"}}};
-  const core::GateRequest request{"c", compound.tool, &compound.args};
-  const Assessment asked = PermissionPolicy(options(PermissionMode::kAsk)).assess(request);
+  const Assessment asked =
+      assess(options(PermissionMode::kAsk),
+             Call{"bash", AccessKind::kExecute, "", "npm test --watch && git log -5 | head"});
   EXPECT_EQ(asked.rules_to_save,
             (std::vector<std::string>{"Bash(npm test:*)", "Bash(git log:*)", "Bash(head:*)"}));
   EXPECT_EQ(asked.parts.size(), 3u);
@@ -206,11 +277,10 @@ TEST_F(PermissionPolicyTest, AskFlagAsksInEveryModeButDenyStillWins) {
 
 TEST_F(PermissionPolicyTest, TheRulesOfferedForAlways) {
   auto rules = [&](const Call& call) {
-    const core::GateRequest request{"c", call.tool, &call.args, call.read_only, false};
-    return PermissionPolicy(options(PermissionMode::kAsk)).assess(request).rules_to_save;
+    return assess(options(PermissionMode::kAsk), call).rules_to_save;
   };
   EXPECT_EQ(rules(kEditInside), std::vector<std::string>{"Edit(./src/**)"});
-  EXPECT_EQ(rules(kWriteNew), std::vector<std::string>{"Write(./src/new/dir/**)"});
+  EXPECT_EQ(rules(kWriteNew), std::vector<std::string>{"Edit(./src/new/dir/**)"});
   EXPECT_EQ(rules(kMcp), std::vector<std::string>{"mcp__db__drop"});
   EXPECT_EQ(rules(kBash), std::vector<std::string>{"Bash(make test:*)"});
 }

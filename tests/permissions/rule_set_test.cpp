@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "permissions/rule_check.hpp"
+#include "support/call_builders.hpp"
 
 namespace nib::permissions {
 namespace {
@@ -22,12 +23,35 @@ RuleSource source(std::string file, json permissions) {
   return {file, json{{"permissions", std::move(permissions)}}, "/project"};
 }
 
-CallFacts bash(std::string command) {
-  return {"bash", json{{"command", std::move(command)}}, "/project", "/home/u"};
+CallFacts bash(std::string command, core::Confinement confinement = core::Confinement::kSandboxed) {
+  return {"bash", testing::command_call(command, confinement), "/project", "/home/u"};
 }
 
+// A call of the tool `name` as that tool would report it: its "path" resolved from /project
+// ("~" from /home/u), its URL's host.
 CallFacts tool(std::string name, json arguments) {
-  return {std::move(name), std::move(arguments), "/project", "/home/u"};
+  core::AccessKind kind = core::AccessKind::kChange;
+  if (name == "read" || name == "grep" || name == "find" || name == "ls") {
+    kind = core::AccessKind::kRead;
+  } else if (name == "edit" || name == "write") {
+    kind = core::AccessKind::kWrite;
+  } else if (name.starts_with("mcp__")) {
+    kind = core::AccessKind::kExternal;
+  }
+  core::CallAccess access = testing::kind_call(kind);
+  if (arguments.contains("path")) {
+    std::string path = arguments["path"];
+    if (path.starts_with("~/")) path = "/home/u" + path.substr(1);
+    access = testing::path_call(kind, "/project", path);
+  }
+  if (arguments.contains("url")) {
+    std::string host = arguments["url"];
+    host = host.substr(host.find("://") + 3);
+    host = host.substr(0, host.find_first_of("/?"));
+    for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    access = testing::fetch_call(arguments["url"], host);
+  }
+  return {std::move(name), std::move(access), "/project", "/home/u"};
 }
 
 Verdict verdict(const RuleSet& rules, const CallFacts& call) {
@@ -177,16 +201,86 @@ TEST(RuleSet, CommandsNamingDeniedPathsAsk) {
   EXPECT_EQ(verdict(rules, bash("echo x > out.txt")), Verdict::kAllow);
 }
 
+// A deny rule about a program holds however the program is reached: by its path, behind a
+// variable that changes what runs, or through a shell fed its script on stdin.
+TEST(RuleSet, ADenyRuleCannotBeWalkedAroundBySpellingTheCommandAnotherWay) {
+  const RuleSet rules = load({source("/s.json", {{"deny", {"Bash(rm:*)"}}})});
+  for (const char* command : {"/bin/rm f", "/usr/bin/rm -rf x", "PATH=/usr/bin rm f",
+                              "env PATH=/usr/bin rm f", "sudo /bin/rm f"}) {
+    EXPECT_EQ(verdict(rules, bash(command)), Verdict::kDeny) << command;
+  }
+  for (const char* command :
+       {"LD_PRELOAD=./x.so ls", "PATH=/tmp/evil:$PATH; ls", "export PATH=/tmp/evil; ls",
+        "BASH_ENV=./x ls", "sh -s < script", "bash < script", "echo 'rm f' | sh", "cat x | bash -",
+        "sh <<EOF\nrm f\nEOF", "bash <<< 'rm f'", "zsh -c 'rm f'"}) {
+    EXPECT_EQ(verdict(rules, bash(command)), Verdict::kAsk) << command;
+  }
+  EXPECT_EQ(verdict(rules, bash("ls -la")), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, bash("bash script.sh")), Verdict::kNone) << "a script file is a program";
+  const RuleSet allowing = load({source("/s.json", {{"allow", {"Bash(ls:*)"}}})});
+  EXPECT_EQ(verdict(allowing, bash("/tmp/ls")), Verdict::kNone)
+      << "an allow rule does not vouch for another program of the same name";
+  EXPECT_EQ(verdict(allowing, bash("LD_PRELOAD=./x.so ls")), Verdict::kNone);
+  EXPECT_EQ(verdict(RuleSet(), bash("LD_PRELOAD=./x.so ls")), Verdict::kNone)
+      << "with no rule about commands to hide, the mode decides (the sandbox holds)";
+}
+
+// The defaults ask before a command that plainly reads a secret place, however the path is
+// written; the sandbox, which hides those places, is the boundary.
+TEST(RuleSet, CommandsReadingSecretsAskHoweverThePathIsWritten) {
+  const RuleSet defaults;
+  for (const char* command :
+       {"cat $HOME/.ssh/id_rsa", "cat ${HOME}/.ssh/id_rsa", "cat < ~/.ssh/id_rsa",
+        "cat ~//.ssh/id_rsa", "cat ~/.ss*/id_rsa", "cat ~/.ssh/*", "grep -r key ~",
+        "tar czf /tmp/x.tgz ~/", "cat /home/u/.aws/credentials", "cp -r /home/u x", "cat .e*",
+        "base64 --input=/home/u/.netrc", "cat ~/.ssh/{id_rsa,config}"}) {
+    EXPECT_EQ(verdict(defaults, bash(command)), Verdict::kAsk) << command;
+  }
+  for (const char* command : {"ls ~", "cat ~/*.txt", "find ~ -name notes.md", "cat src/main.c",
+                              "cd ~ && ls", "echo $HOME"}) {
+    EXPECT_EQ(verdict(defaults, bash(command)), Verdict::kNone) << command;
+  }
+}
+
+// Rules that say how far a command may leave the sandbox: a plain rule covers it confined only;
+// "network:" also with the host's network; "unsandboxed:" also outside.
+TEST(RuleSet, LeavingTheSandboxTakesARuleThatSaysSo) {
+  using core::Confinement;
+  const RuleSet rules = load({source(
+      "/s.json", {{"allow", {"Bash(npm:*)", "Bash(network:curl:*)", "Bash(unsandboxed:docker:*)"}},
+                  {"deny", {"Bash(network:scp:*)"}}})});
+  EXPECT_EQ(verdict(rules, bash("npm test")), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("npm install", Confinement::kSandboxedNetwork)), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, bash("npm install", Confinement::kUnconfinedAsked)), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, bash("curl x", Confinement::kSandboxedNetwork)), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("curl x", Confinement::kUnconfinedAsked)), Verdict::kNone);
+  EXPECT_EQ(verdict(rules, bash("curl x")), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("docker ps", Confinement::kUnconfinedExcluded)), Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("docker ps", Confinement::kUnconfinedUnavailable)),
+            Verdict::kAllow);
+  EXPECT_EQ(verdict(rules, bash("scp a b")), Verdict::kNone) << "confined, no deny applies";
+  EXPECT_EQ(verdict(rules, bash("scp a b", Confinement::kSandboxedNetwork)), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, bash("scp a b", Confinement::kUnconfinedAsked)), Verdict::kDeny);
+  EXPECT_EQ(verdict(rules, bash("npm test", Confinement::kUnconfinedByUser)), Verdict::kAllow)
+      << "the user switched the sandbox off: nothing leaves it";
+  EXPECT_FALSE(RuleSet::load({source("/s.json", {{"allow", {"Bash(network:)"}}})}).ok());
+}
+
 TEST(RuleCheck, NeverMatchingShadowedAndRedundantRules) {
   const RuleSet rules = load({source("/s.json", {{"allow",
                                                   {"Bash(git log:*)", "Serach", "Task(worker)",
                                                    "Bash(npm:*)", "Bash(npm test)", "Read"}},
                                                  {"deny", {"Bash(git:*)"}}})});
-  const auto problems = check_rules(rules, {"bash", "read", "grep", "edit", "write", "task"});
+  const auto problems = check_rules(rules, {{"bash", core::AccessKind::kExecute},
+                                            {"read", core::AccessKind::kRead},
+                                            {"grep", core::AccessKind::kRead},
+                                            {"edit", core::AccessKind::kWrite},
+                                            {"write", core::AccessKind::kWrite},
+                                            {"task", core::AccessKind::kDelegate}});
   std::vector<std::string> found;
   for (const RuleProblem& problem : problems)
     found.push_back(problem.rule->text + ": " + problem.problem);
-  ASSERT_EQ(found.size(), 4u) << testing::PrintToString(found);
+  ASSERT_EQ(found.size(), 4u) << ::testing::PrintToString(found);
   EXPECT_NE(found[0].find("Bash(git log:*): shadowed: Bash(git:*)"), std::string::npos) << found[0];
   EXPECT_NE(found[1].find("Serach: never matches"), std::string::npos) << found[1];
   EXPECT_NE(found[2].find("Task(worker): never matches"), std::string::npos) << found[2];

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "permissions/rule_set.hpp"
+#include "support/call_builders.hpp"
 
 namespace nib::permissions {
 namespace {
@@ -44,7 +45,7 @@ TEST(Generalise, TheSuggestedRuleAllowsTheCommand) {
     auto rules = RuleSet::load({{"/s.json", {{"permissions", {{"allow", {rule}}}}}, "/"}});
     ASSERT_TRUE(rules.ok()) << rules.error();
     const CallDecision decided =
-        rules.value().decide({"bash", {{"command", line}}, "/tmp", "/home/u"});
+        rules.value().decide({"bash", testing::command_call(line), "/tmp", "/home/u"});
     EXPECT_EQ(decided.decision.verdict, Verdict::kAllow) << line << " with " << rule;
   }
 }

@@ -89,24 +89,38 @@ TEST(Rule, BrokenRulesSayWhy) {
   }
 }
 
-TEST(Rule, ToolNamesAreNibsOrClaudes) {
-  EXPECT_TRUE(rule_names_tool(rule("Read"), "read"));
-  EXPECT_TRUE(rule_names_tool(rule("read"), "read"));
-  EXPECT_TRUE(rule_names_tool(rule("Read"), "grep")) << "Read rules apply to the searches";
-  EXPECT_TRUE(rule_names_tool(rule("Read"), "ls"));
-  EXPECT_FALSE(rule_names_tool(rule("Grep"), "read"));
-  EXPECT_TRUE(rule_names_tool(rule("Glob"), "find"));
-  EXPECT_TRUE(rule_names_tool(rule("Edit"), "write"));
-  EXPECT_TRUE(rule_names_tool(rule("Write"), "edit"));
-  EXPECT_TRUE(rule_names_tool(rule("WebFetch"), "web_fetch"));
-  EXPECT_TRUE(rule_names_tool(rule("TodoWrite"), "todo_write"));
-  EXPECT_FALSE(rule_names_tool(rule("Bash"), "read"));
-  EXPECT_TRUE(rule_names_tool(rule("mcp__github__create_issue"), "mcp__github__create_issue"));
-  EXPECT_FALSE(rule_names_tool(rule("mcp__github__create_issue"), "mcp__github__close_issue"));
-  EXPECT_TRUE(rule_names_tool(rule("mcp__github__*"), "mcp__github__close_issue"));
-  EXPECT_TRUE(rule_names_tool(rule("mcp__github"), "mcp__github__close_issue"));
-  EXPECT_FALSE(rule_names_tool(rule("mcp__github"), "mcp__githubx__a"));
+// The four families name calls by what they do; any other name names the tool so called.
+TEST(Rule, RulesNameCallsByWhatTheyDoOrByTheToolsName) {
+  using core::AccessKind;
+  EXPECT_TRUE(rule_names_call(rule("Read"), "read", AccessKind::kRead));
+  EXPECT_TRUE(rule_names_call(rule("read"), "read", AccessKind::kRead));
+  EXPECT_TRUE(rule_names_call(rule("Read"), "grep", AccessKind::kRead))
+      << "Read rules apply to the searches";
+  EXPECT_TRUE(rule_names_call(rule("Read"), "any_reader", AccessKind::kRead))
+      << "and to any tool whose calls read files";
+  EXPECT_FALSE(rule_names_call(rule("Read"), "read", AccessKind::kWrite));
+  EXPECT_FALSE(rule_names_call(rule("Grep"), "read", AccessKind::kRead));
+  EXPECT_TRUE(rule_names_call(rule("Glob"), "find", AccessKind::kRead));
+  EXPECT_TRUE(rule_names_call(rule("Edit"), "write", AccessKind::kWrite));
+  EXPECT_TRUE(rule_names_call(rule("Write"), "edit", AccessKind::kWrite));
+  EXPECT_TRUE(rule_names_call(rule("WebFetch"), "web_fetch", AccessKind::kNetwork));
+  EXPECT_TRUE(rule_names_call(rule("TodoWrite"), "todo_write", AccessKind::kNone));
+  EXPECT_FALSE(rule_names_call(rule("Bash"), "read", AccessKind::kRead));
+  EXPECT_TRUE(rule_names_call(rule("Bash"), "shell", AccessKind::kExecute));
+  EXPECT_TRUE(rule_names_call(rule("mcp__github__create_issue"), "mcp__github__create_issue",
+                              AccessKind::kExternal));
+  EXPECT_FALSE(rule_names_call(rule("mcp__github__create_issue"), "mcp__github__close_issue",
+                               AccessKind::kExternal));
+  EXPECT_TRUE(
+      rule_names_call(rule("mcp__github__*"), "mcp__github__close_issue", AccessKind::kExternal));
+  EXPECT_TRUE(
+      rule_names_call(rule("mcp__github"), "mcp__github__close_issue", AccessKind::kExternal));
+  EXPECT_FALSE(rule_names_call(rule("mcp__github"), "mcp__githubx__a", AccessKind::kExternal));
   EXPECT_EQ(rule("Task(worker)").form, Rule::Form::kUnmatchable);
+  EXPECT_EQ(rule("Bash(network:npm install:*)").reach, Reach::kNetwork);
+  EXPECT_EQ(rule("Bash(network:npm install:*)").pattern, "npm install");
+  EXPECT_EQ(rule("Bash(unsandboxed:*)").reach, Reach::kOutside);
+  EXPECT_EQ(rule("Bash(unsandboxed:*)").form, Rule::Form::kAnyUse);
 }
 
 TEST(Rule, PathAnchorsFollowClaudeCode) {
@@ -145,12 +159,13 @@ TEST(Rule, PathAnchorsFollowClaudeCode) {
 }
 
 TEST(Rule, SubjectsOfOtherTools) {
-  CallSubject fetch{"web_fetch", {}, "docs.rs", "/p", "/h"};
+  CallSubject fetch{"web_fetch", core::AccessKind::kNetwork, {}, "docs.rs", "/p", "/h"};
   EXPECT_TRUE(rule_matches_subject(rule("WebFetch(domain:docs.rs)"), fetch, true));
   EXPECT_FALSE(rule_matches_subject(rule("WebFetch(domain:rs)"), fetch, true));
   EXPECT_TRUE(rule_matches_subject(rule("WebFetch(domain:*.rs)"), fetch, true));
   EXPECT_FALSE(rule_matches_subject(rule("WebFetch(domain:*.docs.rs)"), fetch, true));
-  CallSubject read{"read", {"/p/a.txt", "/elsewhere/a.txt"}, std::nullopt, "/p", "/h"};
+  CallSubject read{
+      "read", core::AccessKind::kRead, {"/p/a.txt", "/elsewhere/a.txt"}, std::nullopt, "/p", "/h"};
   EXPECT_TRUE(rule_matches_subject(rule("Read(a.txt)"), read, false)) << "any path, for deny";
   EXPECT_FALSE(rule_matches_subject(rule("Read(a.txt)"), read, true)) << "every path, for allow";
   EXPECT_TRUE(rule_matches_subject(rule("Read"), read, true));

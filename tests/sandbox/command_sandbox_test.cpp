@@ -8,9 +8,11 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -171,6 +173,100 @@ TEST_F(CommandSandboxTest, ProcessesOutsideCannotBeSeenOrKilled) {
             std::string::npos);
 }
 
+// One pid namespace for all of nib's commands: a pid one command prints means the same
+// process to the next, as outside the sandbox.
+TEST_F(CommandSandboxTest, APidOneCommandPrintsMeansTheSameProcessToTheNext) {
+  const CommandResult started = run("sleep 300 > /dev/null 2>&1 & echo $!");
+  ASSERT_EQ(exit_code(started), 0);
+  const std::string pid =
+      started.stdout_capture.tail().substr(0, started.stdout_capture.tail().find('\n'));
+  ASSERT_FALSE(pid.empty());
+  const CommandResult seen = run("cat /proc/" + pid + "/cmdline | tr '\\0' ' '");
+  EXPECT_EQ(seen.stdout_capture.tail(), "sleep 300 ") << seen.stderr_capture.tail();
+  EXPECT_EQ(exit_code(run("kill " + pid)), 0);
+  EXPECT_NE(exit_code(run("sleep 0.2; kill -0 " + pid)), 0) << "it was killed";
+}
+
+// A sandboxed command cannot reach a socket of the host by its path (tmux's, the session
+// bus, an agent's): it cannot make a unix socket at all. Judged on the host: the listener
+// got no connection.
+TEST_F(CommandSandboxTest, AHostUnixSocketCannotBeReachedByItsPath) {
+  const fs::path path = tree_.outside() / "host.sock";
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  const CommandResult tried =
+      run("python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+          "s.send(b\"x\")' " +
+          path.string());
+  EXPECT_NE(exit_code(tried), 0);
+  EXPECT_NE(tried.stderr_capture.tail().find("PermissionError"), std::string::npos)
+      << tried.stderr_capture.tail();
+  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "the host's socket was reached";
+  ::close(listener);
+  // A socket pair reaches nothing and stays possible (interpreters and test runners use it).
+  EXPECT_EQ(exit_code(run("python3 -c 'import socket; socket.socketpair()'")), 0);
+}
+
+TEST_F(CommandSandboxTest, SocketsTheSettingsNameLiftTheFilterAndHideTheUsersOwn) {
+  sandbox_ = std::make_unique<CommandSandbox>(
+      tree_.options({.unix_sockets = {tree_.outside() / "db.sock"}}));
+  fs::create_directories(runtime_.path() / "bus-dir");
+  std::ofstream(runtime_.path() / "bus-dir" / "marker") << "x";
+  EXPECT_EQ(exit_code(run("python3 -c 'import socket; socket.socket(socket.AF_UNIX)'")), 0);
+  EXPECT_NE(exit_code(run("ls " + (runtime_.path() / "bus-dir/marker").string())), 0)
+      << "the runtime directory is hidden";
+}
+
+// The secret places the sandbox is given are hidden from commands: the file is not there.
+TEST_F(CommandSandboxTest, HiddenPlacesAreEmptyInside) {
+  fs::create_directories(tree_.outside() / "home/.ssh");
+  std::ofstream(tree_.outside() / "home/.ssh/id_rsa") << "KEY\n";
+  std::ofstream(tree_.outside() / "home/.netrc") << "password x\n";
+  auto options = tree_.options();
+  options.hidden = {tree_.outside() / "home/.ssh", tree_.outside() / "home/.netrc",
+                    tree_.outside() / "home/.aws"};
+  sandbox_ = std::make_unique<CommandSandbox>(options);
+  const CommandResult read = run("cat " + (tree_.outside() / "home/.ssh/id_rsa").string() +
+                                 "; cat " + (tree_.outside() / "home/.netrc").string() +
+                                 "; ls -A " + (tree_.outside() / "home/.ssh").string());
+  EXPECT_EQ(read.stdout_capture.tail(), "");
+  EXPECT_NE(read.stderr_capture.tail().find("No such file"), std::string::npos);
+}
+
+// A home directory inside a temp directory (HOME=/tmp/u) stays read-only there, but for a
+// writable place in it; the rest of the temp directory stays writable.
+TEST_F(CommandSandboxTest, AHomeInATempDirectoryStaysReadOnly) {
+  testing::TempDir home;  // under /tmp
+  std::ofstream(home.path() / ".bashrc") << "# own\n";
+  fs::create_directories(home.path() / "work");
+  auto options = tree_.options();
+  options.home = home.path();
+  options.settings.writable_paths = {home.path() / "work"};
+  sandbox_ = std::make_unique<CommandSandbox>(options);
+  const CommandResult result = run("echo pwned >> " + (home.path() / ".bashrc").string() +
+                                   "; echo made > " + (home.path() / "work/made").string() +
+                                   "; echo t > \"${TMPDIR:-/tmp}/nib-home-$$\" && rm "
+                                   "\"${TMPDIR:-/tmp}/nib-home-$$\" && echo temp");
+  EXPECT_EQ(testing::file_contents(home.path() / ".bashrc"), "# own\n");
+  EXPECT_EQ(testing::file_contents(home.path() / "work/made"), "made\n");
+  EXPECT_EQ(result.stdout_capture.tail(), "temp\n") << result.stderr_capture.tail();
+}
+
+// A command killed by a signal is reported as killed by it, as outside the sandbox, not as
+// bubblewrap's exit status 128+N.
+TEST_F(CommandSandboxTest, ADeathBySignalIsReportedAsOne) {
+  const CommandResult killed = run("kill -TERM $$");
+  EXPECT_EQ(killed.end, CommandEnd::kSignaled);
+  EXPECT_EQ(killed.signal, SIGTERM);
+  const CommandResult exited = run("exit 143");
+  EXPECT_EQ(exited.end, CommandEnd::kExited);
+  EXPECT_EQ(exited.exit_code, 143);
+}
+
 TEST_F(CommandSandboxTest, ACBuildAndAPythonTestRunPassInside) {
   std::ofstream(tree_.tree() / "hello.c") << "#include <stdio.h>\n"
                                              "int main(void) { puts(\"built\"); return 0; }\n";
@@ -215,44 +311,56 @@ TEST_F(CommandSandboxTest, NetworkOnInTheSettingsGivesTheHostNetwork) {
 TEST_F(CommandSandboxTest, ExcludedCommandsRunOutside) {
   sandbox_ = std::make_unique<CommandSandbox>(
       tree_.options({.excluded_commands = {"docker", "git push"}}));
-  EXPECT_TRUE(sandbox_->runs_outside("docker ps"));
-  EXPECT_TRUE(sandbox_->runs_outside("  git push origin main"));
-  EXPECT_FALSE(sandbox_->runs_outside("dockerd"));
-  EXPECT_FALSE(sandbox_->runs_outside("git status"));
+  using core::Confinement;
+  EXPECT_EQ(sandbox_->confinement("docker ps", {}), Confinement::kUnconfinedExcluded);
+  EXPECT_EQ(sandbox_->confinement("  git push origin main", {}), Confinement::kUnconfinedExcluded);
+  EXPECT_EQ(sandbox_->confinement("dockerd", {}), Confinement::kSandboxed);
+  EXPECT_EQ(sandbox_->confinement("git status", {.network = true}), Confinement::kSandboxedNetwork);
+  EXPECT_EQ(sandbox_->confinement("git status", {.unsandboxed = true}),
+            Confinement::kUnconfinedAsked);
 }
 
-TEST_F(CommandSandboxTest, TheNetworkHolderEndsWithItsOwnerHoweverItEnds) {
-  auto holder = SharedNetwork::create(::geteuid() != 0);
-  ASSERT_TRUE(holder.ok()) << holder.error();
-  const pid_t pid = holder.value()->holder();
-  EXPECT_FALSE(testing::process_gone(pid));
-  holder.value().reset();
-  EXPECT_TRUE(testing::process_gone(pid));
+TEST_F(CommandSandboxTest, TheNamespacesHoldersEndWithTheirOwnerHoweverItEnds) {
+  auto shared = SharedNamespaces::create(::geteuid() != 0);
+  ASSERT_TRUE(shared.ok()) << shared.error();
+  const pid_t holder = shared.value()->holder();
+  const pid_t init = shared.value()->init();
+  EXPECT_FALSE(testing::process_gone(holder));
+  EXPECT_FALSE(testing::process_gone(init));
+  shared.value().reset();
+  EXPECT_TRUE(testing::process_gone(holder));
+  EXPECT_TRUE(testing::process_gone(init));
 
-  // An owner killed with SIGKILL: the holder's lifeline reaches end-of-file and it exits.
+  // An owner killed with SIGKILL: the lifeline reaches end-of-file and both exit.
   int report[2];
   ASSERT_EQ(::pipe2(report, O_CLOEXEC), 0);
   const pid_t owner = ::fork();
   if (owner == 0) {
-    auto orphaned = SharedNetwork::create(::geteuid() != 0);
-    const pid_t held = orphaned.ok() ? orphaned.value()->holder() : -1;
-    [[maybe_unused]] const auto written = ::write(report[1], &held, sizeof held);
+    auto orphaned = SharedNamespaces::create(::geteuid() != 0);
+    const pid_t held[2] = {orphaned.ok() ? orphaned.value()->holder() : -1,
+                           orphaned.ok() ? orphaned.value()->init() : -1};
+    [[maybe_unused]] const auto written = ::write(report[1], held, sizeof held);
     ::pause();
     ::_exit(0);
   }
   ::close(report[1]);
-  pid_t orphan = -1;
-  ASSERT_EQ(::read(report[0], &orphan, sizeof orphan), static_cast<ssize_t>(sizeof orphan));
+  pid_t orphans[2] = {-1, -1};
+  ASSERT_EQ(::read(report[0], orphans, sizeof orphans), static_cast<ssize_t>(sizeof orphans));
   ::close(report[0]);
-  ASSERT_GT(orphan, 0);
-  const int orphan_fd = static_cast<int>(::syscall(SYS_pidfd_open, orphan, 0));
-  ASSERT_GE(orphan_fd, 0);
+  ASSERT_GT(orphans[0], 0);
+  ASSERT_GT(orphans[1], 0);
+  const int holder_fd = static_cast<int>(::syscall(SYS_pidfd_open, orphans[0], 0));
+  const int init_fd = static_cast<int>(::syscall(SYS_pidfd_open, orphans[1], 0));
+  ASSERT_GE(holder_fd, 0);
+  ASSERT_GE(init_fd, 0);
   ::kill(owner, SIGKILL);
   ::waitpid(owner, nullptr, 0);
-  pollfd exited{orphan_fd, POLLIN, 0};
-  EXPECT_EQ(::poll(&exited, 1, 30000), 1) << "the holder outlived its owner";
-  ::close(orphan_fd);
-  ::waitpid(orphan, nullptr, 0);  // adopted by this process, the subreaper
+  for (const int fd : {holder_fd, init_fd}) {
+    pollfd exited{fd, POLLIN, 0};
+    EXPECT_EQ(::poll(&exited, 1, 30000), 1) << "a holder outlived its owner";
+    ::close(fd);
+  }
+  ::waitpid(orphans[0], nullptr, 0);  // adopted by this process, the subreaper
 }
 
 }  // namespace

@@ -14,14 +14,19 @@
 #include <string>
 #include <vector>
 
-#include "sandbox/nested_repositories.hpp"
 #include "sandbox/sandbox_test_support.hpp"
+#include "workspace/nested_repositories.hpp"
+#include "workspace/protected_tree.hpp"
 
 namespace nib::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
 using tools::CommandResult;
+using workspace::find_nested_repositories;
+using workspace::kMaxNestedRepositories;
+using workspace::kMaxScannedDirectories;
+using workspace::NestedRepositories;
 
 bool lists(const std::vector<fs::path>& paths, const fs::path& path) {
   return std::find(paths.begin(), paths.end(), path) != paths.end();
@@ -43,7 +48,9 @@ class ProtectedPathsTest : public testing::SandboxedCommandTest {
 
   // The paths bound read-only, listed by an object that is gone again (its placeholders too).
   std::vector<fs::path> protected_paths() {
-    return ProtectedPaths(tree_.tree()).prepare().read_only;
+    return ProtectedPaths(std::make_shared<workspace::ProtectedTree>(tree_.tree()))
+        .prepare()
+        .read_only;
   }
 
   testing::ScopedEnv no_global_config_{"GIT_CONFIG_GLOBAL", "/dev/null"};
@@ -122,7 +129,8 @@ TEST_F(ProtectedPathsTest, AHooksPathBelowMissingDirectoriesIsMadeWithThem) {
 TEST_F(ProtectedPathsTest, AProtectedPathCannotBeMovedAwayWithItsParents) {
   make_repository();
   git_outside("git init -q third_party/zlib && git config core.hooksPath tools/git/hooks");
-  const ProtectedMounts mounts = ProtectedPaths(tree_.tree()).prepare();
+  const ProtectedMounts mounts =
+      ProtectedPaths(std::make_shared<workspace::ProtectedTree>(tree_.tree())).prepare();
   const std::vector<fs::path> pinned = {tree_.tree() / ".git",
                                         tree_.tree() / "third_party",
                                         tree_.tree() / "third_party/zlib",
@@ -175,6 +183,20 @@ TEST_F(ProtectedPathsTest, AHooksPathOutsideTheTreeIsNotBoundAgain) {
   for (const fs::path& path : protected_paths()) {
     EXPECT_EQ(path.string().find(tree_.outside().string()), std::string::npos) << path;
   }
+}
+
+// Where the tree is no repository, a .git written by hand would become one git obeys: the file
+// tools are asked about anything at or below a `.git`, in the tree or a directory of it.
+TEST(ProtectedTreeTest, AnythingAtOrBelowAGitNameIsProtectedWhetherOrNotItExists) {
+  testing::SandboxTree tree;
+  const workspace::ProtectedTree protected_tree(tree.tree());
+  for (const char* path : {".git", ".git/config", ".git/HEAD", "sub/.git/hooks/pre-commit"}) {
+    EXPECT_TRUE(protected_tree.protection(tree.tree() / path)) << path;
+  }
+  for (const char* path : {"src/main.c", ".gitignore", "git/config", ".github/workflows/ci.yml"}) {
+    EXPECT_FALSE(protected_tree.protection(tree.tree() / path)) << path;
+  }
+  EXPECT_FALSE(protected_tree.protection(tree.outside() / ".git/config"));
 }
 
 TEST(NestedRepositoriesTest, TheScanKeepsAtMostItsLimitOfRepositoriesAndSaysSo) {

@@ -116,6 +116,28 @@ TEST_F(NoNamespacesTest, LandlockConfinesWritesToTheTree) {
   EXPECT_EQ(build.exit_code, 0) << build.stderr_capture.tail();
 }
 
+// Landlock grants only, so a home directory in a temp directory is kept read-only by granting
+// the temp directory's other entries one by one: they stay writable, the home does not.
+TEST_F(NoNamespacesTest, LandlockKeepsAHomeInATempDirectoryReadOnly) {
+  if (landlock_abi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  testing::SandboxTree tree;
+  testing::TempDir home;    // under /tmp
+  testing::TempDir beside;  // another entry of /tmp
+  std::ofstream(home.path() / ".bashrc") << "# own\n";
+  SandboxOptions options = tree.options();
+  options.probe = probe_;
+  options.home = home.path();
+  const CommandSandbox sandbox(options);
+  ASSERT_EQ(sandbox.verdict().confinement, Confinement::kLandlock) << sandbox.verdict().line;
+  const auto result = testing::run_with(&sandbox,
+                                        "echo pwned >> " + (home.path() / ".bashrc").string() +
+                                            "; echo ok > " + (beside.path() / "made").string() +
+                                            " && cat " + (beside.path() / "made").string(),
+                                        tree.tree());
+  EXPECT_EQ(result.stdout_capture.tail(), "ok\n") << result.stderr_capture.tail();
+  EXPECT_EQ(testing::file_contents(home.path() / ".bashrc"), "# own\n");
+}
+
 TEST_F(NoNamespacesTest, LandlockSignalScopeKeepsProcessesOutsideSafe) {
   if (landlock_abi() < 6) GTEST_SKIP() << "this kernel's Landlock cannot scope signals";
   testing::SandboxTree tree;

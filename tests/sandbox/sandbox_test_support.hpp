@@ -45,7 +45,10 @@ class SandboxTree {
   std::filesystem::path cache() const { return root_ / "cache"; }
 
   sandbox::SandboxOptions options(sandbox::SandboxSettings settings = {}) const {
-    return {.tree = tree(), .cache_root = cache(), .settings = std::move(settings)};
+    return {.tree = tree(),
+            .cache_root = cache(),
+            .settings = std::move(settings),
+            .exec_helper = NIB_EXEC_HELPER};
   }
 
  private:

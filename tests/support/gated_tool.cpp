@@ -5,18 +5,19 @@
 namespace nib::testing {
 
 GatedTool::GatedTool(std::string name, bool concurrency_safe, bool honour_stop, bool delegates)
-    : core::Tool(core::ToolSpec{std::move(name),
-                                "A test tool that waits for the test to let it finish.",
-                                {{"type", "object"},
-                                 {"properties",
-                                  {{"id", {{"type", "string"}}},
-                                   {"resource", {{"type", "string"}}},
-                                   {"shared", {{"type", "boolean"}}},
-                                   {"fail", {{"type", "boolean"}}},
-                                   {"throw", {{"type", "boolean"}}}}},
-                                 {"required", {"id"}}},
-                                concurrency_safe,
-                                delegates}),
+    : core::Tool(
+          core::ToolSpec{std::move(name),
+                         "A test tool that waits for the test to let it finish.",
+                         {{"type", "object"},
+                          {"properties",
+                           {{"id", {{"type", "string"}}},
+                            {"resource", {{"type", "string"}}},
+                            {"shared", {{"type", "boolean"}}},
+                            {"fail", {{"type", "boolean"}}},
+                            {"throw", {{"type", "boolean"}}}}},
+                          {"required", {"id"}}},
+                         concurrency_safe,
+                         delegates ? core::AccessKind::kDelegate : core::AccessKind::kChange}),
       honour_stop_(honour_stop) {}
 
 core::ToolOutput GatedTool::execute(const nlohmann::json& args, std::stop_token stop,
@@ -43,8 +44,8 @@ core::ToolOutput GatedTool::execute(const nlohmann::json& args, std::stop_token 
   return output;
 }
 
-std::vector<core::ResourceClaim> GatedTool::claims(const nlohmann::json& args,
-                                                   const core::ToolContext&) const {
+std::vector<core::ResourceClaim> GatedTool::claims(const core::CallAccess&,
+                                                   const nlohmann::json& args) const {
   if (!args.contains("resource")) return {};
   return {core::ResourceClaim{args["resource"], /*exclusive=*/!args.value("shared", false)}};
 }

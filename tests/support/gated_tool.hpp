@@ -25,8 +25,8 @@ class GatedTool final : public core::Tool {
 
   core::ToolOutput execute(const nlohmann::json& args, std::stop_token stop,
                            const core::ToolContext& context) override;
-  std::vector<core::ResourceClaim> claims(const nlohmann::json& args,
-                                          const core::ToolContext& context) const override;
+  std::vector<core::ResourceClaim> claims(const core::CallAccess& access,
+                                          const nlohmann::json& args) const override;
 
   void open(const std::string& id);
   void open_all();

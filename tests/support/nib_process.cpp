@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #ifndef NIB_BINARY
 #error "NIB_BINARY must name the nib executable"
@@ -20,19 +21,36 @@ namespace nib::testing {
 
 NibProcess::NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                        const std::map<std::string, std::string>& env,
-                       const std::filesystem::path& binary) {
+                       const std::filesystem::path& binary, bool pipe_stdin) {
   std::vector<std::string> argv{binary.empty() ? std::string(NIB_BINARY) : binary.string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> environment{"PATH=" + std::string(std::getenv("PATH")),
-                                       "HOME=" + cwd.string()};
+  std::vector<std::string> environment{"PATH=" + std::string(std::getenv("PATH"))};
+  if (!env.contains("HOME")) environment.push_back("HOME=" + cwd.string());
   for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
-  const SpawnedProcess process = spawn_with_pipes(argv, environment, cwd);
+  const SpawnedProcess process = spawn_with_pipes(argv, environment, cwd, pipe_stdin);
   pid_ = process.pid;
+  stdin_fd_ = process.in_fd;
   out_reader_ = std::thread([this, fd = process.out_fd] { read_stream(fd, out_, &out_arrivals_); });
   err_reader_ = std::thread([this, fd = process.err_fd] { read_stream(fd, err_, nullptr); });
 }
 
+bool NibProcess::write_stdin(const std::string& text) {
+  std::size_t written = 0;
+  while (stdin_fd_ >= 0 && written < text.size()) {
+    const ssize_t n = write(stdin_fd_, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return stdin_fd_ >= 0;
+}
+
+void NibProcess::close_stdin() {
+  if (stdin_fd_ >= 0) close(std::exchange(stdin_fd_, -1));
+}
+
 NibProcess::~NibProcess() {
+  close_stdin();
   if (!waited_) {
     kill(pid_, SIGKILL);
     wait();

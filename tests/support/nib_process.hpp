@@ -28,17 +28,21 @@ struct NibResult {
 class NibProcess {
  public:
   // Starts `NIB_BINARY args...` (or `binary args...` when `binary` is given) in `cwd`. The
-  // environment holds only PATH, HOME=`cwd` and `env`, so a developer's own keys and settings
-  // never leak into a test.
+  // environment holds only PATH, HOME (`cwd`, unless `env` names another) and `env`, so a
+  // developer's own keys and settings never leak into a test. With `pipe_stdin` the test
+  // writes its stdin (write_stdin, close_stdin); else it is /dev/null.
   NibProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
              const std::map<std::string, std::string>& env = {},
-             const std::filesystem::path& binary = {});
+             const std::filesystem::path& binary = {}, bool pipe_stdin = false);
   // Kills the process if it is still running.
   ~NibProcess();
   NibProcess(const NibProcess&) = delete;
   NibProcess& operator=(const NibProcess&) = delete;
 
   pid_t pid() const { return pid_; }
+  // Writes `text` to its stdin (pipe_stdin only); false when it cannot.
+  bool write_stdin(const std::string& text);
+  void close_stdin();
   void send_signal(int signal_number);
   // Blocks until stdout contains `text`; false if the process ended without printing it.
   bool wait_for_stdout(const std::string& text);
@@ -56,6 +60,7 @@ class NibProcess {
   void read_stream(int fd, std::string& into, std::vector<Arrival>* arrivals);
 
   pid_t pid_ = -1;
+  int stdin_fd_ = -1;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::string out_, err_;

@@ -11,8 +11,9 @@ namespace nib::testing {
 
 SpawnedProcess spawn_with_pipes(const std::vector<std::string>& argv_strings,
                                 const std::vector<std::string>& environment,
-                                const std::filesystem::path& cwd) {
-  int out_pipe[2], err_pipe[2];
+                                const std::filesystem::path& cwd, bool pipe_stdin) {
+  int out_pipe[2], err_pipe[2], in_pipe[2] = {-1, -1};
+  if (pipe_stdin && pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   if (pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
     close(out_pipe[0]);
@@ -28,7 +29,11 @@ SpawnedProcess spawn_with_pipes(const std::vector<std::string>& argv_strings,
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (pipe_stdin) {
+    posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
@@ -44,12 +49,14 @@ SpawnedProcess spawn_with_pipes(const std::vector<std::string>& argv_strings,
   posix_spawnattr_destroy(&attributes);
   close(out_pipe[1]);
   close(err_pipe[1]);
+  if (pipe_stdin) close(in_pipe[0]);
   if (status != 0) {
     close(out_pipe[0]);
     close(err_pipe[0]);
+    if (pipe_stdin) close(in_pipe[1]);
     throw std::runtime_error("cannot start " + argv_strings.at(0));
   }
-  return {pid, out_pipe[0], err_pipe[0]};
+  return {pid, out_pipe[0], err_pipe[0], in_pipe[1]};
 }
 
 }  // namespace nib::testing

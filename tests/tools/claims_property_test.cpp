@@ -171,9 +171,8 @@ class PausingTool final : public core::Tool {
     monitor_.leave(context.tool_call_id);
     return output;
   }
-  std::vector<core::ResourceClaim> claims(const json& args,
-                                          const core::ToolContext& context) const override {
-    return inner_->claims(args, context);
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    return inner_->access(args, context);
   }
 
  private:

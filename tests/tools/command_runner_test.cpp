@@ -244,10 +244,11 @@ TEST_P(CommandRunnerTest, ACommandIsInTheRegistryUntilNothingOfItRuns) {
   const pid_t sleeper = testing::host_pid(std::stoi(background.stdout_capture.tail()), sandboxed());
   ASSERT_GT(sleeper, 0);
   EXPECT_EQ(registry_entries().size(), 1u);
-  // ...until it has ended, which the next command's end notices. In the sandbox the sleeper's
-  // ancestors up to this process (bubblewrap's) carry the command's tag too: all must be gone.
+  // ...until it has ended, which the next command's end notices. Its ancestors up to the
+  // process that adopted it (this one, or in the sandbox the init of the commands' shared pid
+  // namespace) carry the command's tag too: all must be gone.
   std::vector<int> waited;
-  for (pid_t pid = sleeper; pid > 1 && pid != ::getpid();) {
+  for (pid_t pid = sleeper; pid > 1 && !adopts_orphans(pid);) {
     const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
     ASSERT_GE(fd, 0);
     waited.push_back(fd);

@@ -14,6 +14,7 @@
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "support/tool_claims.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/read.hpp"
@@ -80,9 +81,10 @@ TEST_F(EditToolTest, SpecDescribesTheRealBehaviour) {
 }
 
 TEST_F(EditToolTest, ClaimsItsFileExclusively) {
-  const auto claims = edit_->claims({{"path", "./a//b.txt"}}, {"call-1", dir_.path()});
+  const auto claims =
+      testing::call_claims(*edit_, {{"path", "./a//b.txt"}}, {"call-1", dir_.path()});
   ASSERT_EQ(claims.size(), 1u);
-  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "a/b.txt"));
+  EXPECT_EQ(claims[0].key, core::file_claim_key(dir_.path() / "a/b.txt"));
   EXPECT_TRUE(claims[0].exclusive);
 }
 

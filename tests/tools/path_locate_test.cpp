@@ -10,6 +10,7 @@
 #include "core/claim_table.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/path.hpp"
+#include "tools/path_access.hpp"
 
 namespace nib::tools {
 namespace {
@@ -171,58 +172,64 @@ TEST_F(DidYouMeanTest, NamesAtMostAFewAndShowsUnprintableNamesEscaped) {
   EXPECT_EQ(suggest("raw/cafe"), " Did you mean caf\\xe9? (in raw)");
 }
 
-TEST_F(LocatePathTest, ClaimsCoverTheSpellingAndTheFileItMeans) {
+// The claims of a call whose path argument is in `args`: the path as the file tools open it
+// and its target (path_access.hpp), exclusive for a writer.
+std::vector<core::ResourceClaim> claims(const nlohmann::json& args, const fs::path& cwd,
+                                        bool exclusive, std::string_view fallback = {}) {
+  core::CallAccess access = path_argument_access(
+      args, {"call-1", cwd}, exclusive ? LocateFor::kCreate : LocateFor::kExisting, fallback);
+  access.kind = exclusive ? core::AccessKind::kWrite : core::AccessKind::kRead;
+  return core::claims_of(access);
+}
+
+TEST_F(LocatePathTest, ClaimsAreOnTheFileASpellingMeans) {
   const auto path = touch("notes.md");
-  const auto claims = claim_path_argument({{"path", "@notes.md"}}, dir_.path(), true);
-  ASSERT_EQ(claims.size(), 2u);
-  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "@notes.md"));
-  EXPECT_EQ(claims[1].key, file_claim_key(path));
-  EXPECT_TRUE(claims[1].exclusive);
+  const auto edit = claims({{"path", "@notes.md"}}, dir_.path(), true);
+  ASSERT_EQ(edit.size(), 1u);
+  EXPECT_EQ(edit[0].key, core::file_claim_key(path));
+  EXPECT_TRUE(edit[0].exclusive);
   // So a read of the real name and an edit through "@" conflict.
-  const auto read = claim_path_argument({{"path", "notes.md"}}, dir_.path(), false);
+  const auto read = claims({{"path", "notes.md"}}, dir_.path(), false);
   ASSERT_EQ(read.size(), 1u);
-  EXPECT_EQ(read[0].key, claims[1].key);
-  EXPECT_TRUE(claim_path_argument({{"other", 1}}, dir_.path(), false).empty());
+  EXPECT_EQ(read[0].key, edit[0].key);
+  EXPECT_TRUE(claims({{"other", 1}}, dir_.path(), false).empty());
 }
 
 TEST_F(LocatePathTest, ClaimsOfANewFileNameTheDirectoryItGoesInto) {
   fs::create_directories(dir_.path() / "src");
-  const auto claims = claim_path_argument({{"path", "@src/new.cpp"}}, dir_.path(), true);
-  ASSERT_EQ(claims.size(), 2u);
-  EXPECT_EQ(claims[1].key, file_claim_key(dir_.path() / "src/new.cpp"));
+  const auto write = claims({{"path", "@src/new.cpp"}}, dir_.path(), true);
+  ASSERT_EQ(write.size(), 1u);
+  EXPECT_EQ(write[0].key, core::file_claim_key(dir_.path() / "src/new.cpp"));
 }
 
 TEST_F(LocatePathTest, ClaimsThroughASymbolicLinkNameItsTargetToo) {
   const auto target = touch("notes.md");
   fs::create_symlink("notes.md", dir_.path() / "link.md");
-  const auto read = claim_path_argument({{"path", "link.md"}}, dir_.path(), false);
+  const auto read = claims({{"path", "link.md"}}, dir_.path(), false);
   ASSERT_EQ(read.size(), 2u);
-  EXPECT_EQ(read[0].key, file_claim_key(dir_.path() / "link.md")) << "as the tool opens it";
-  EXPECT_EQ(read[1].key, file_claim_key(target)) << "the file it reads";
-  const auto edit = claim_path_argument({{"path", "notes.md"}}, dir_.path(), true);
-  EXPECT_TRUE(core::claims_conflict(read, edit));
+  EXPECT_EQ(read[0].key, core::file_claim_key(dir_.path() / "link.md")) << "as the tool opens it";
+  EXPECT_EQ(read[1].key, core::file_claim_key(target)) << "the file it reads";
+  EXPECT_TRUE(core::claims_conflict(read, claims({{"path", "notes.md"}}, dir_.path(), true)));
 }
 
 TEST_F(LocatePathTest, ClaimsInALinkedDirectoryNameTheRealOne) {
   fs::create_directories(dir_.path() / "src");
   fs::create_directory_symlink("src", dir_.path() / "alias");
   // A new file's claim resolves the existing part of its path.
-  const auto write = claim_path_argument({{"path", "alias/new.cpp"}}, dir_.path(), true);
+  const auto write = claims({{"path", "alias/new.cpp"}}, dir_.path(), true);
   ASSERT_EQ(write.size(), 2u);
-  EXPECT_EQ(write[1].key, file_claim_key(dir_.path() / "src/new.cpp"));
-  const auto search = claim_path_argument({{"path", "src"}}, dir_.path(), false);
-  EXPECT_TRUE(core::claims_conflict(search, write));
-  const auto search_alias = claim_path_argument({{"path", "alias"}}, dir_.path(), false);
-  EXPECT_TRUE(core::claims_conflict(
-      search_alias, claim_path_argument({{"path", "src/a.cpp"}}, dir_.path(), true)));
+  EXPECT_EQ(write[1].key, core::file_claim_key(dir_.path() / "src/new.cpp"));
+  EXPECT_TRUE(core::claims_conflict(claims({{"path", "src"}}, dir_.path(), false), write));
+  EXPECT_TRUE(core::claims_conflict(claims({{"path", "alias"}}, dir_.path(), false),
+                                    claims({{"path", "src/a.cpp"}}, dir_.path(), true)));
 }
 
 TEST_F(LocatePathTest, ClaimsOfAMissingOrBlankPathAreTheFallbackOrNothing) {
-  const std::vector<core::ResourceClaim> cwd{{file_claim_key(dir_.path()), false}};
-  EXPECT_EQ(claim_path_argument(nlohmann::json::object(), dir_.path(), false, "."), cwd);
-  EXPECT_EQ(claim_path_argument({{"path", " "}}, dir_.path(), false, "."), cwd);
-  EXPECT_TRUE(claim_path_argument({{"path", " "}}, dir_.path(), false).empty());
-  EXPECT_TRUE(claim_path_argument(nlohmann::json::object(), dir_.path(), false).empty());
+  const std::vector<core::ResourceClaim> cwd{{core::file_claim_key(dir_.path()), false}};
+  EXPECT_EQ(claims(nlohmann::json::object(), dir_.path(), false, "."), cwd);
+  EXPECT_EQ(claims({{"path", " "}}, dir_.path(), false, "."), cwd);
+  EXPECT_TRUE(claims({{"path", " "}}, dir_.path(), false).empty());
+  EXPECT_TRUE(claims(nlohmann::json::object(), dir_.path(), false).empty());
 }
 
 }  // namespace

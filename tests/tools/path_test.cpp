@@ -1,5 +1,8 @@
 #include "tools/path.hpp"
 
+#include "core/call_access.hpp"
+#include "util/home_directory.hpp"
+
 #include <gtest/gtest.h>
 
 namespace nib::tools {
@@ -40,8 +43,8 @@ TEST(ResolvePathTest, UsesTheProcessDirectoryForAnEmptyCwd) {
 }
 
 TEST(ResolvePathTest, DefaultsHomeToTheEnvironment) {
-  EXPECT_EQ(resolve_path("~/x", kCwd), home_directory() / "x");
-  EXPECT_TRUE(home_directory().is_absolute());
+  EXPECT_EQ(resolve_path("~/x", kCwd), util::home_directory() / "x");
+  EXPECT_TRUE(util::home_directory().is_absolute());
 }
 
 TEST(DisplayPathTest, IsRelativeInsideTheWorkingDirectory) {
@@ -87,10 +90,10 @@ TEST(UnescapeNameTest, TurnsTheEscapesOfBytesAbove7fBack) {
 }
 
 TEST(FileClaimKeyTest, IsTheSameForEverySpellingOfAPath) {
-  EXPECT_EQ(file_claim_key(resolve_path("src/x.cpp", kCwd, kHome)),
-            file_claim_key(resolve_path("./src//x.cpp", kCwd, kHome)));
-  EXPECT_EQ(file_claim_key("/a/b/"), file_claim_key("/a/b"));
-  EXPECT_NE(file_claim_key("/a/b"), file_claim_key("/a/c"));
+  EXPECT_EQ(core::file_claim_key(resolve_path("src/x.cpp", kCwd, kHome)),
+            core::file_claim_key(resolve_path("./src//x.cpp", kCwd, kHome)));
+  EXPECT_EQ(core::file_claim_key("/a/b/"), core::file_claim_key("/a/b"));
+  EXPECT_NE(core::file_claim_key("/a/b"), core::file_claim_key("/a/c"));
 }
 
 }  // namespace

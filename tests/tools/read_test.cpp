@@ -14,9 +14,11 @@
 #include "core/schema_validator.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "support/tool_claims.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/text_page.hpp"
+#include "util/home_directory.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -77,9 +79,10 @@ TEST_F(ReadToolTest, SchemaChecksTypesAndMinimumsButToleratesExtraFields) {
 }
 
 TEST_F(ReadToolTest, ClaimsItsFileAsASharedResource) {
-  const auto claims = tool_->claims({{"path", "./a//b.txt"}}, {"call-1", dir_.path()});
+  const auto claims =
+      testing::call_claims(*tool_, {{"path", "./a//b.txt"}}, {"call-1", dir_.path()});
   ASSERT_EQ(claims.size(), 1u);
-  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "a/b.txt"));
+  EXPECT_EQ(claims[0].key, core::file_claim_key(dir_.path() / "a/b.txt"));
   EXPECT_FALSE(claims[0].exclusive);
 }
 
@@ -112,7 +115,7 @@ TEST_F(ReadToolTest, RecordsNothingForErrorsAndBinaryNotices) {
 TEST_F(ReadToolTest, AcceptsAbsoluteAndHomePaths) {
   const auto file = dir_.write("abs.txt", "x\n");
   EXPECT_EQ(read_path(file.string()).output, "x");
-  if (const auto home = home_directory();
+  if (const auto home = util::home_directory();
       !home.empty() && dir_.path().string().starts_with(home.string() + "/")) {
     EXPECT_EQ(read_path("~/" + file.lexically_relative(home).string()).output, "x");
   }

@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/claim_table.hpp"
 #include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "support/tool_claims.hpp"
 #include "tools/edit.hpp"
 #include "tools/find.hpp"
 #include "tools/grep.hpp"
@@ -167,7 +169,7 @@ TEST_F(ToolPathsTest, AMissingPathSuggestsTheClosestNames) {
 TEST_F(ToolPathsTest, SearchesShareTheirPathSoEditsUnderItWait) {
   fs::create_directories(dir_.path() / "src");
   const auto claims = [this](const core::ToolPtr& tool, const json& args) {
-    return tool->claims(args, {"call-1", dir_.path()});
+    return testing::call_claims(*tool, args, {"call-1", dir_.path()});
   };
   const auto edit_in_src = claims(edit_, {{"path", "src/app.cpp"}});
   for (const auto& search : {grep_, find_, ls_}) {
@@ -175,7 +177,7 @@ TEST_F(ToolPathsTest, SearchesShareTheirPathSoEditsUnderItWait) {
     const auto pattern = search->name() == "ls" ? json::object() : json{{"pattern", "x"}};
     const auto everywhere = claims(search, pattern);
     ASSERT_EQ(everywhere.size(), 1u) << "the working directory by default";
-    EXPECT_EQ(everywhere[0], (core::ResourceClaim{file_claim_key(dir_.path()), false}));
+    EXPECT_EQ(everywhere[0], (core::ResourceClaim{core::file_claim_key(dir_.path()), false}));
     auto in_src = pattern;
     in_src["path"] = "src";
     EXPECT_TRUE(core::claims_conflict(everywhere, edit_in_src));
@@ -184,6 +186,64 @@ TEST_F(ToolPathsTest, SearchesShareTheirPathSoEditsUnderItWait) {
     EXPECT_FALSE(core::claims_conflict(claims(search, in_src), claims(edit_, {{"path", "srcs"}})));
     EXPECT_FALSE(core::claims_conflict(everywhere, claims(read_, {{"path", "src/app.cpp"}})));
   }
+}
+
+// What each file tool says its call touches is what it then opens: every spelling a model
+// writes resolves there, to the file it means, and a link to where it leads.
+TEST_F(ToolPathsTest, EachFileToolsAccessIsTheFileItOpens) {
+  fs::create_directories(dir_.path() / "home" / ".ssh");
+  const auto key = dir_.write("home/.ssh/id_rsa", "secret\n");
+  const auto notes = dir_.write("my" + kNnbsp + "notes.md", "notes\n");
+  fs::create_symlink(dir_.path() / "home/.bashrc", dir_.path() / "dangling");
+  setenv("HOME", (dir_.path() / "home").c_str(), 1);
+  const core::ToolContext context{"call-1", dir_.path() / "tree"};
+  fs::create_directories(context.cwd);
+  fs::create_symlink(notes, context.cwd / "link.md");
+  struct Case {
+    std::string written;
+    fs::path path, target;
+  };
+  const std::vector<Case> cases = {
+      {"~/.ssh/id_rsa", key, key},
+      {"@~/.ssh/id_rsa", key, key},
+      {"@../my notes.md", notes, notes},
+      {"link.md", context.cwd / "link.md", notes},
+  };
+  for (const auto& tool : {read_, grep_, find_, ls_, edit_}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(tool->name() + " " + c.written);
+      core::CallAccess access = tool->access({{"path", c.written}, {"pattern", "x"}}, context);
+      ASSERT_EQ(access.paths.size(), 1u);
+      EXPECT_EQ(access.paths[0].written, c.written);
+      EXPECT_EQ(access.paths[0].path, c.path);
+      EXPECT_EQ(access.paths[0].target, c.target);
+    }
+  }
+  // write creates what a dangling link names, so that is what it touches.
+  const core::CallAccess write =
+      write_->access({{"path", "../dangling"}, {"content", "x"}}, context);
+  ASSERT_EQ(write.paths.size(), 1u);
+  EXPECT_EQ(write.paths[0].path, dir_.path() / "dangling");
+  EXPECT_EQ(write.paths[0].target, dir_.path() / "home/.bashrc");
+  const core::CallAccess created =
+      write_->access({{"path", "@~/new.txt"}, {"content", ""}}, context);
+  EXPECT_EQ(created.paths.at(0).path, dir_.path() / "home/new.txt");
+  unsetenv("HOME");
+}
+
+// A call acts only on the file it was judged on: should the spelling mean another file by the
+// time it runs (a link made in between), it refuses rather than act on one nobody judged.
+TEST_F(ToolPathsTest, ACallRefusesAFileThatChangedSinceItWasJudged) {
+  dir_.write("a.txt", "hello\n");
+  core::ToolContext context{"call-1", dir_.path()};
+  core::CallAccess judged = write_->access({{"path", "a.txt"}, {"content", "x"}}, context);
+  context.access = std::make_shared<const core::CallAccess>(judged);
+  fs::remove(dir_.path() / "a.txt");
+  fs::create_symlink("/etc/hostname", dir_.path() / "a.txt");
+  const auto output = write_->execute({{"path", "a.txt"}, {"content", "x"}}, {}, context);
+  EXPECT_TRUE(output.is_error);
+  EXPECT_TRUE(contains(output.output, "not the file this call was checked for")) << output.output;
+  EXPECT_TRUE(fs::is_symlink(dir_.path() / "a.txt"));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "support/file_size_limit.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
+#include "support/tool_claims.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/read.hpp"
@@ -60,9 +61,9 @@ TEST_F(WriteToolTest, SpecAndClaims) {
   const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"content", ""}}).empty());
   EXPECT_FALSE(schema->validate({{"path", "a"}}).empty());
-  const auto claims = write_->claims({{"path", "x/y.txt"}}, {"call-1", dir_.path()});
+  const auto claims = testing::call_claims(*write_, {{"path", "x/y.txt"}}, {"call-1", dir_.path()});
   ASSERT_EQ(claims.size(), 1u);
-  EXPECT_EQ(claims[0].key, file_claim_key(dir_.path() / "x/y.txt"));
+  EXPECT_EQ(claims[0].key, core::file_claim_key(dir_.path() / "x/y.txt"));
   EXPECT_TRUE(claims[0].exclusive);
 }
 

@@ -27,7 +27,7 @@ using permissions::ApprovalAnswer;
 using permissions::ApprovalQuestion;
 
 ApprovalQuestion question_for(const std::string& tool) {
-  return {"call_1", tool, nlohmann::json::object()};
+  return {"call_1", tool, nlohmann::json::object(), {}};
 }
 
 TEST(RunWorker, RunsOneJobAtATimeAndSaysWhenItFinished) {

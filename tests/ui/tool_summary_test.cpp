@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/tool_registry.hpp"
 #include "support/presenting_tools.hpp"
 
 namespace nib::ui {
@@ -32,6 +33,37 @@ TEST(ToolSummary, AToolThatSaysNothingGetsItsNameAndCompactArguments) {
             R"(mcp__git__log {"limit":3,"ref":"main"})");
   EXPECT_EQ(presenter.call("task", "{}"), "task");
   EXPECT_EQ(presenter.result("read", "{}", core::ToolResult{}), std::nullopt);
+}
+
+// A tool's own presentation code runs only on arguments its schema accepts: a model's call of
+// job_output with {"id": "1"} once ended the run when its describe_call read the id as a number.
+TEST(ToolSummary, ArgumentsTheSchemaRefusesAreShownCompactlyWithoutTheToolsCode) {
+  const auto thrower = core::make_tool(
+      {"strict", "", {{"type", "object"}, {"properties", {{"id", {{"type", "integer"}}}}}}},
+      [](const nlohmann::json&, std::stop_token, const core::ToolContext&) {
+        return core::ToolOutput{"ran"};
+      });
+  class Describing final : public core::Tool {
+   public:
+    Describing()
+        : Tool({"counted",
+                "",
+                {{"type", "object"}, {"properties", {{"id", {{"type", "integer"}}}}}}}) {}
+    core::ToolOutput execute(const nlohmann::json&, std::stop_token,
+                             const core::ToolContext&) override {
+      return {"ran"};
+    }
+    std::string describe_call(const nlohmann::json& args) const override {
+      return "job " + std::to_string(args.value("id", 0));  // throws on a string
+    }
+  };
+  auto registry = core::ToolRegistry::create({thrower, std::make_shared<Describing>()}, {});
+  ASSERT_TRUE(registry.ok());
+  const ToolPresenter presenter(registry.value().get());
+  EXPECT_EQ(presenter.call("counted", R"({"id": 3})"), "counted job 3");
+  EXPECT_EQ(presenter.call("counted", R"({"id": "1"})"), R"(counted {"id":"1"})");
+  EXPECT_EQ(presenter.call("counted", R"({"id": null})"), R"(counted {"id":null})");
+  EXPECT_EQ(presenter.result("counted", R"({"id": "1"})", core::ToolResult{}), std::nullopt);
 }
 
 TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
