@@ -29,6 +29,7 @@
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
 #include "core/slot_pool.hpp"
+#include "provider/curl_library.hpp"
 #include "tools/command_registry.hpp"
 #include "tools/process_reaper.hpp"
 #include "util/secret_redaction.hpp"
@@ -79,10 +80,20 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
+// The subcommands dispatch() hands their own arguments to; any other command line is nib's
+// options and prompt.
+bool names_subcommand(int argc, char** argv) {
+  if (argc < 2) return false;
+  const std::string_view first = argv[1];
+  return first == "permissions" || first == "tool" || first == "hooks" || first == "mcp" ||
+         (first == "sessions" && argc == 2);
+}
+
 // The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
 // release after every command has ended (the sandbox's placeholders must outlive the commands
 // they protect from, sandbox/protected_paths.hpp).
-int dispatch(int argc, char** argv, std::stop_source& stop, std::unique_ptr<RunGuard>& guard) {
+int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_options,
+             std::stop_source& stop, std::unique_ptr<RunGuard>& guard) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -146,16 +157,7 @@ int dispatch(int argc, char** argv, std::stop_source& stop, std::unique_ptr<RunG
     return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context, make,
                            stop.get_token(), std::cout, std::cerr);
   }
-  const auto parsed = parse_command_line(argc, argv);
-  if (!parsed.options) {
-    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << '\n';
-    return parsed.exit_code;
-  }
-  const CliOptions& options = *parsed.options;
-  if (options.version) {
-    std::cout << "nib " << NIB_VERSION << '\n';
-    return 0;
-  }
+  const CliOptions& options = *parsed_options;
   const auto loaded = load();
   if (!loaded) return 2;
   const Configuration& configuration = *loaded;
@@ -225,6 +227,24 @@ int dispatch(int argc, char** argv, std::stop_source& stop, std::unique_ptr<RunG
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The command line first: --version, --help and bad usage are answered before anything starts
+  // (no sweep, no signal thread), and a run that will not happen costs nothing more.
+  std::optional<CliOptions> options;
+  std::optional<provider::CurlPreload> curl_preload;  // waited for before main returns
+  if (!names_subcommand(argc, argv)) {
+    ParseOutcome parsed = parse_command_line(argc, argv);
+    if (!parsed.options) {
+      (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << '\n';
+      return parsed.exit_code;
+    }
+    if (parsed.options->version) {
+      std::cout << "nib " << NIB_VERSION << '\n';
+      return 0;
+    }
+    options = std::move(parsed.options);
+    // A run: its first request will need libcurl, opened meanwhile on a thread of its own.
+    curl_preload.emplace();
+  }
   tools::become_subreaper();
   // Before anything else (a resumed session asks what was ended): commands of nibs that died
   // without cleaning up are ended now.
@@ -248,7 +268,7 @@ int main(int argc, char** argv) {
   int status = 1;
   std::unique_ptr<RunGuard> guard;
   try {
-    status = dispatch(argc, argv, stop, guard);
+    status = dispatch(argc, argv, options, stop, guard);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.

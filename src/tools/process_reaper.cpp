@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <mutex>
 #include <unordered_set>
@@ -24,6 +25,14 @@ struct GuardedPids {
 GuardedPids& registered() {
   static GuardedPids children;
   return children;
+}
+
+// Whether spawn_registered ever started a child. Every descendant comes from such a child
+// (nib is a subreaper: orphans of commands come back to it), so until then there is nothing to
+// kill and /proc, which holds every process of the machine, need not be read.
+std::atomic<bool>& spawned_any() {
+  static std::atomic<bool> spawned = false;
+  return spawned;
 }
 
 // Processes other than nib that reap the orphans of commands (add_adopter).
@@ -58,6 +67,7 @@ bool become_subreaper() {
 }
 
 void kill_all_descendants() {
+  if (!spawned_any().load()) return;
   freeze_and_kill({.parents = {::getpid()}});
 }
 
@@ -135,6 +145,8 @@ void reap_adopted_zombies() {
 
 pid_t spawn_registered(const std::function<pid_t()>& spawn) {
   std::lock_guard lock(registered().mutex);
+  // Set before the spawn: a kill_all_descendants racing with it must scan.
+  spawned_any().store(true);
   const pid_t pid = spawn();
   if (pid > 0) registered().pids.insert(pid);
   return pid;

@@ -38,7 +38,8 @@ bool become_subreaper();
 
 // Kills every process descended from this one, then reaps those that became unregistered
 // children. For nib's exit (normal, SIGINT, SIGTERM): no process started by a tool outlives it.
-// Registered children are killed but left to their owners to reap.
+// Registered children are killed but left to their owners to reap. A process that never
+// spawned a child has no descendants: then nothing is scanned.
 void kill_all_descendants();
 
 // Kills one command's tree: the process group `leader` leads, every descendant of `leader`, and

@@ -4,7 +4,7 @@
 
 namespace nib::tools {
 
-SpawnThread::SpawnThread() : thread_([this] { serve(); }) {}
+SpawnThread::SpawnThread() = default;
 
 SpawnThread::~SpawnThread() {
   {
@@ -12,7 +12,7 @@ SpawnThread::~SpawnThread() {
     stopping_ = true;
   }
   wake_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 util::Result<SpawnedProcess> SpawnThread::spawn(const SpawnRequest& request) {
@@ -21,6 +21,8 @@ util::Result<SpawnedProcess> SpawnThread::spawn(const SpawnRequest& request) {
   // One spawn at a time: a caller waits for the slot, then for its own result.
   wake_.wait(lock, [this] { return !task_ || stopping_; });
   if (stopping_) return util::Result<SpawnedProcess>::failure("nib is shutting down");
+  // Started by the first spawn, not with its owner: most runs start no background job.
+  if (!thread_.joinable()) thread_ = std::thread([this] { serve(); });
   task_ = [&] { result = spawn_process(request); };
   wake_.notify_all();
   wake_.wait(lock, [&] { return result.has_value(); });

@@ -5,7 +5,8 @@
 // is spawned here, on a thread that lives as long as its owner (the job table, for nib's whole
 // run), instead of on a tool's worker thread, which ends with the call. The signal then fires
 // when nib dies, as for any command, and never when the call that started it returns.
-// Thread-safe: spawn() may be called from any number of threads; they take turns.
+// Thread-safe: spawn() may be called from any number of threads; they take turns. The thread
+// starts with the first spawn.
 
 #include <condition_variable>
 #include <functional>
@@ -34,7 +35,7 @@ class SpawnThread {
   std::condition_variable wake_;
   std::function<void()> task_;  // the spawn waiting to run; guarded by mutex_
   bool stopping_ = false;       // guarded by mutex_
-  std::thread thread_;
+  std::thread thread_;  // started by the first spawn; guarded by mutex_ until then
 };
 
 }  // namespace nib::tools

@@ -12,6 +12,7 @@
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 
 namespace nib::testing {
 namespace {
@@ -38,6 +39,24 @@ class PrintModeTest : public ::testing::Test {
   MockModelServer server_;
   TempDir dir_;
 };
+
+// libcurl and the thirty libraries it pulls in are opened when a run needs them (the first
+// request), not at every start: --version and --help answer without them. The dynamic loader
+// names each library it loads on stderr under LD_DEBUG=libs.
+TEST_F(PrintModeTest, OnlyARunLoadsTheNetworkLibraries) {
+  std::map<std::string, std::string> loader_env = env();
+  loader_env["LD_DEBUG"] = "libs";
+  for (const char* flag : {"--version", "--help"}) {
+    const auto answer = run_nib({flag}, dir_.path(), loader_env);
+    EXPECT_EQ(answer.exit_code, 0) << flag;
+    EXPECT_FALSE(contains(answer.err, "libcurl")) << flag << " loaded libcurl";
+  }
+  server_.enqueue(MockReply::text("ok"));
+  const auto result = run_nib({"-p", "hello"}, dir_.path(), loader_env);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "libcurl.so.4"));
+  EXPECT_EQ(server_.requests().size(), 1u);
+}
 
 TEST_F(PrintModeTest, ReadsAFileThenAnswers) {
   dir_.write("README.md", "# Demo\nStart with: make run\n");

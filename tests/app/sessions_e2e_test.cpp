@@ -180,7 +180,10 @@ TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTol
   EXPECT_FALSE(tools::has_exited(*daemon_info)) << "nothing of nib was left to end it";
   EXPECT_FALSE(tools::has_exited(*child_info));
 
-  ASSERT_EQ(run({"--version"}).exit_code, 0);  // any nib that starts
+  // Any nib that starts (but for --version and --help, which answer before anything else).
+  ASSERT_EQ(run({"--version"}).exit_code, 0);
+  EXPECT_FALSE(ended(daemon, daemon_info->start_time)) << "--version should only answer";
+  ASSERT_EQ(run({"sessions"}).exit_code, 0);
   EXPECT_TRUE(ended(daemon, daemon_info->start_time));
   EXPECT_TRUE(ended(child, child_info->start_time));
 
