@@ -7,13 +7,19 @@
 //   4. the loop overhead per turn of the same session against the mock with Nagle's algorithm
 //      on (as Python's http.server and any server that does not set TCP_NODELAY leave it),
 //      whose every write after a reply's first waits for nib's ACK of the bytes before: nib
-//      should not make it wait, so the target is the same as in 2.
+//      should not make it wait, so the target is the same as in 2;
+//   5. a long session (--long-turns, 300 by default): nib's CPU per turn near turn 10 and near
+//      the last turn, and the whole session's CPU. Work that grows with the history (the whole
+//      history serialised again each turn, say) shows as a later turn costing more.
 // Prints a report, then one "summary<TAB>metric<TAB>value<TAB>target<TAB>verdict" line per
 // figure for bench/run. Runs one nib at a time; not a test (timings depend on the machine and
 // its load: on a busy machine, `chrt -f 50 loop_bench` keeps other processes from interfering).
 //
-// Usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] [--verbose]
+// Usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] [--long-turns N]
+//                   [--verbose]
 //   --nib: the binary to measure (default NIB_BINARY, this build's nib)
+
+#include <dirent.h>
 
 #include <algorithm>
 #include <chrono>
@@ -50,6 +56,10 @@ using testing::TempDir;
 constexpr double kFirstRequestTargetMs = 20.0;
 constexpr double kTurnOverheadTargetMs = 2.0;
 constexpr double kPeakRssTargetMiB = 20.0;
+// A long session: a late turn costs at most this much more CPU than an early one, and the whole
+// session at most this much.
+constexpr double kLateTurnCpuRatioTarget = 1.5;
+constexpr double kLongSessionCpuTargetS = 0.6;
 // A run that has not finished after this long is hung, not slow.
 constexpr auto kHangLimit = std::chrono::seconds(60);
 
@@ -232,6 +242,72 @@ void bench_session_nagle(int turns, int sessions, bool verbose) {
   print_overhead_summaries("Nagle server: overhead per turn", overhead);
 }
 
+// --- 5. a long session: CPU per turn --------------------------------------------------------
+
+// The CPU time all of a process's threads have used so far, in milliseconds (each thread's
+// schedstat counts nanoseconds; /proc/PID/stat counts clock ticks of 10 ms, too coarse for a
+// turn). Threads that have already ended are not counted: nib's per-call worker threads end,
+// so the figure is a lower bound, and the session's total comes from wait4 instead.
+double live_cpu_ms(pid_t pid) {
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = ::opendir(tasks.c_str());
+  if (dir == nullptr) return 0;
+  double total_ns = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    std::FILE* file = std::fopen((tasks + "/" + entry->d_name + "/schedstat").c_str(), "r");
+    if (file == nullptr) continue;
+    unsigned long long ns = 0;
+    if (std::fscanf(file, "%llu", &ns) == 1) total_ns += static_cast<double>(ns);
+    std::fclose(file);
+  }
+  ::closedir(dir);
+  return total_ns / 1e6;
+}
+
+// The mean CPU per turn over the turns [first, last) of `at_request`, nib's CPU when each
+// request arrived.
+double cpu_per_turn(const std::vector<double>& at_request, std::size_t first, std::size_t last) {
+  return (at_request[last] - at_request[first]) / static_cast<double>(last - first);
+}
+
+void bench_long_session(int turns) {
+  TempDir dir;
+  dir.write("tiny.txt", "one small line\n");
+  MockModelServer server;
+  for (int k = 1; k < turns; ++k) {
+    server.enqueue(
+        MockReply::tool_calls({{"call_" + std::to_string(k), "read", R"({"path":"tiny.txt"})"}}));
+  }
+  server.enqueue(MockReply::text("done"));
+  NibProcess process({"-p", "read tiny.txt many times", "--output-format", "stream-json"},
+                     dir.path(), mock_model_env(server), nib_binary);
+  // nib's CPU as each request arrives: the turn before it is then done.
+  std::vector<double> at_request;
+  for (int k = 1; k <= turns; ++k) {
+    if (!server.wait_for_requests(static_cast<std::size_t>(k), kHangLimit)) {
+      throw std::runtime_error("long session: request " + std::to_string(k) + " never came");
+    }
+    at_request.push_back(live_cpu_ms(process.pid()));
+  }
+  const auto result = finish_successfully(process, "long session");
+  const auto count = static_cast<std::size_t>(turns);
+  const std::size_t window = std::min<std::size_t>(10, count / 4);
+  const double early = cpu_per_turn(at_request, 5, 5 + window);
+  const double late = cpu_per_turn(at_request, count - 1 - window, count - 1);
+  std::printf(
+      "\n5. a long session (%d turns: %d `read` calls of a tiny file, then a text reply; the last "
+      "request carries %zu bytes)\n",
+      turns, turns - 1, server.requests().back().raw_body.size());
+  std::printf("  CPU per turn, turns %zu-%zu: %.3f ms\n", std::size_t{6}, 5 + window, early);
+  std::printf("  CPU per turn, turns %zu-%zu: %.3f ms\n", count - window, count - 1, late);
+  std::printf("  whole session: %.3f s of CPU (wait4: user + system), peak RSS %.1f MiB\n",
+              result.cpu_ms / 1e3, static_cast<double>(result.peak_rss_kb) / 1024.0);
+  print_summary("long session, late turn CPU / early turn CPU", late / early, "x",
+                kLateTurnCpuRatioTarget);
+  print_summary("long session, whole CPU", result.cpu_ms / 1e3, "s", kLongSessionCpuTargetS);
+}
+
 int parse_count(const char* text, const char* flag) {
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
@@ -242,7 +318,7 @@ int parse_count(const char* text, const char* flag) {
 }
 
 int run(int argc, char** argv) {
-  int runs = 20, turns = 40, sessions = 3;
+  int runs = 20, turns = 40, sessions = 3, long_turns = 300;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -253,13 +329,15 @@ int run(int argc, char** argv) {
       runs = parse_count(argv[++i], "--runs");
     } else if (arg == "--turns" && has_value) {
       turns = std::max(parse_count(argv[++i], "--turns"), 2);
+    } else if (arg == "--long-turns" && has_value) {
+      long_turns = std::max(parse_count(argv[++i], "--long-turns"), 40);
     } else if (arg == "--sessions" && has_value) {
       sessions = parse_count(argv[++i], "--sessions");
     } else if (arg == "--verbose") {
       verbose = true;
     } else {
       std::cerr << "usage: loop_bench [--nib PATH] [--runs N] [--turns N] [--sessions N] "
-                   "[--verbose]\n";
+                   "[--long-turns N] [--verbose]\n";
       return 2;
     }
   }
@@ -267,6 +345,7 @@ int run(int argc, char** argv) {
   bench_first_request(runs);
   bench_session(turns, sessions, verbose);
   bench_session_nagle(turns, sessions, verbose);
+  bench_long_session(long_turns);
   return 0;
 }
 

@@ -20,6 +20,8 @@ struct Citation {
   std::string url;
   std::string title;
   std::string replay;
+
+  bool operator==(const Citation&) const = default;
 };
 
 struct TextBlock {
@@ -29,12 +31,16 @@ struct TextBlock {
   // Only in replies: the text continues the text block before it without a paragraph break
   // (a service that splits one sentence into blocks to cite parts of it). See assistant_text.
   bool glued = false;
+
+  bool operator==(const TextBlock&) const = default;
 };
 
 // An image attachment: base64 data plus its MIME type ("image/png").
 struct ImageBlock {
   std::string data_base64;
   std::string mime_type;
+
+  bool operator==(const ImageBlock&) const = default;
 };
 
 using ContentBlock = std::variant<TextBlock, ImageBlock>;
@@ -48,6 +54,8 @@ struct ThinkingBlock {
   std::string text;
   std::string signature;
   bool redacted = false;  // the service withheld the text; only `signature` carries it
+
+  bool operator==(const ThinkingBlock&) const = default;
 };
 
 // One tool call as the model wrote it. `arguments` is the raw argument text: it may be
@@ -56,12 +64,16 @@ struct ToolCall {
   std::string id;
   std::string name;
   std::string arguments;
+
+  bool operator==(const ToolCall&) const = default;
 };
 
 // A page a hosted web search found.
 struct WebSearchResult {
   std::string title;
   std::string url;
+
+  bool operator==(const WebSearchResult&) const = default;
 };
 
 // A web search the service ran itself while it wrote the reply (Anthropic's web_search server
@@ -77,6 +89,8 @@ struct WebSearchBlock {
   std::vector<WebSearchResult> results = {};
   std::string error = {};  // the service's error code when the search failed
   std::string replay = {};
+
+  bool operator==(const WebSearchBlock&) const = default;
 };
 
 using AssistantBlock = std::variant<TextBlock, ThinkingBlock, ToolCall, WebSearchBlock>;
@@ -97,6 +111,8 @@ struct Usage {
 
   Usage& operator+=(const Usage& other);
   friend Usage operator+(Usage a, const Usage& b) { return a += b; }
+
+  bool operator==(const Usage&) const = default;
 };
 
 // Why a request failed, as far as retrying and recovery care.
@@ -115,6 +131,8 @@ bool is_transient(ErrorKind kind);
 
 struct UserMessage {
   Content content;
+
+  bool operator==(const UserMessage&) const = default;
 };
 
 struct AssistantMessage {
@@ -129,6 +147,8 @@ struct AssistantMessage {
   // The wire protocol that produced the message ("openai-chat", "anthropic-messages",
   // "openai-responses"): a provider sends thinking signatures back only to its own protocol.
   std::string api;
+
+  bool operator==(const AssistantMessage&) const = default;
 };
 
 // The outcome of one tool call, as it enters history (no UI-only fields).
@@ -138,11 +158,15 @@ struct ToolResult {
   Content content;
   bool is_error = false;
   std::optional<int> exit_code;
+
+  bool operator==(const ToolResult&) const = default;
 };
 
 // Exactly one result per tool call of the assistant message before it, in call order.
 struct ToolResultMessage {
   std::vector<ToolResult> results;
+
+  bool operator==(const ToolResultMessage&) const = default;
 };
 
 using Message = std::variant<UserMessage, AssistantMessage, ToolResultMessage>;

@@ -22,7 +22,7 @@ core::AssistantMessage AnthropicProvider::stream(const core::ProviderRequest& re
                                                  const core::DeltaSink& on_delta) {
   HttpRequest http;
   http.url = url_;
-  http.body = request_body(build_anthropic_request(request));
+  http.body = build_anthropic_request(request, &wire_history_);
   http.headers.emplace_back("anthropic-version", kAnthropicVersion);
   if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);
   http.headers.insert(http.headers.end(), config_.extra_headers.begin(),

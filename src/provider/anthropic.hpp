@@ -13,6 +13,7 @@
 #include "core/provider.hpp"
 #include "provider/anthropic_request.hpp"  // kAnthropicApi
 #include "provider/http_stream.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -46,6 +47,7 @@ class AnthropicProvider : public core::Provider {
   AnthropicConfig config_;
   std::string url_;
   ConnectionPool connections_;
+  WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 
 }  // namespace nib::provider

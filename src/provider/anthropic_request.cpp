@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "provider/openai_chat_request.hpp"  // kImageOmittedText
+#include "provider/wire_history.hpp"
 #include "util/json_depth.hpp"
 
 namespace nib::provider {
@@ -179,47 +180,80 @@ json tool_result_blocks(const core::ToolResultMessage& message, bool images_allo
   return blocks;
 }
 
-// Appends `blocks` as a message of `role`, merged into the previous message when that has the
-// same role: the service requires user and assistant turns to alternate.
-void append_message(json& messages, const char* role, json blocks) {
-  if (blocks.empty()) return;
-  if (!messages.empty() && messages.back()["role"] == role) {
-    json& content = messages.back()["content"];
-    for (auto& block : blocks) content.push_back(std::move(block));
-    return;
+// The content blocks of one history message (a user message's, a reply's, or a batch of tool
+// results, which the service takes in a user message).
+json history_blocks(const core::Message& message, bool images_allowed) {
+  if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+    return content_blocks(user->content, images_allowed);
   }
-  messages.push_back({{"role", role}, {"content", std::move(blocks)}});
-}
-
-json build_messages(const std::vector<core::Message>& history, bool images_allowed) {
-  json messages = json::array();
-  for (const auto& message : history) {
-    if (const auto* user = std::get_if<core::UserMessage>(&message)) {
-      append_message(messages, "user", content_blocks(user->content, images_allowed));
-    } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
-      append_message(messages, "assistant", assistant_blocks(*assistant));
-    } else {
-      append_message(
-          messages, "user",
-          tool_result_blocks(std::get<core::ToolResultMessage>(message), images_allowed));
-    }
+  if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
+    return assistant_blocks(*assistant);
   }
-  return messages;
+  return tool_result_blocks(std::get<core::ToolResultMessage>(message), images_allowed);
 }
 
 json cache_breakpoint() {
   return {{"type", "ephemeral"}};
 }
 
-// Marks the last block of the last `count` user messages (see build_anthropic_request).
-void mark_user_turns(json& messages, std::size_t count) {
-  std::size_t marked = 0;
-  for (auto message = messages.rbegin(); message != messages.rend() && marked < count; ++message) {
-    if ((*message)["role"] != "user") continue;
-    (*message)["content"].back()["cache_control"] = cache_breakpoint();
-    ++marked;
+// The text of the messages array, written as the history is visited: consecutive messages of
+// one role are merged into one message (the service requires user and assistant turns to
+// alternate), and the last block of each of the last `marked_turns` user messages carries a
+// cache breakpoint (see build_anthropic_request).
+class MessagesText {
+ public:
+  explicit MessagesText(std::size_t marked_turns) : marked_turns_(marked_turns) {}
+
+  void add(const core::Message& message, const WireItems& blocks) {
+    if (blocks.empty()) return;
+    const bool assistant = std::holds_alternative<core::AssistantMessage>(message);
+    const std::string_view role = assistant ? "assistant" : "user";
+    if (open_role_ != role) {
+      close_message();
+      if (text_.size() > 1) text_ += ',';
+      text_ += R"({"role":")";
+      text_ += role;
+      text_ += R"(","content":[)";
+      open_role_ = role;
+    } else {
+      text_ += ',';
+    }
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (i > 0) text_ += ',';
+      text_ += blocks[i];
+    }
+    last_block_end_ = text_.size();
   }
-}
+
+  // The array's text, with the breakpoints.
+  std::string take() {
+    close_message();
+    text_ += ']';
+    const std::string breakpoint = R"("cache_control":)" + wire_text(cache_breakpoint());
+    const std::size_t count = std::min(marked_turns_, user_block_ends_.size());
+    // From the back, so that the offsets before each insertion stay valid.
+    for (std::size_t i = user_block_ends_.size(); i-- > user_block_ends_.size() - count;) {
+      const std::size_t brace = user_block_ends_[i] - 1;  // the block object's closing brace
+      const bool empty_object = text_[brace - 1] == '{';
+      text_.insert(brace, empty_object ? breakpoint : "," + breakpoint);
+    }
+    return std::move(text_);
+  }
+
+ private:
+  void close_message() {
+    if (open_role_.empty()) return;
+    text_ += "]}";
+    if (open_role_ == "user") user_block_ends_.push_back(last_block_end_);
+    open_role_ = {};
+  }
+
+  std::size_t marked_turns_;
+  std::string text_ = "[";
+  std::string_view open_role_;                // the role of the message being written, if any
+  std::size_t last_block_end_ = 0;            // where its last block ends in text_
+  std::vector<std::size_t> user_block_ends_;  // the same, for each user message written
+};
 
 json tool_specs(const std::vector<core::ToolSpec>& tools) {
   // The service requires an object schema even for a tool without parameters.
@@ -333,7 +367,7 @@ std::string anthropic_tool_use_id(const std::string& id) {
   return out + suffix;
 }
 
-json build_anthropic_request(const core::ProviderRequest& request) {
+std::string build_anthropic_request(const core::ProviderRequest& request, WireHistory* cache) {
   static const std::vector<core::Message> kNoMessages;
   const std::vector<core::Message>& history =
       request.messages != nullptr ? *request.messages : kNoMessages;
@@ -359,11 +393,18 @@ json build_anthropic_request(const core::ProviderRequest& request) {
     ++breakpoints;
     body["tools"] = std::move(tools);
   }
-  json messages = build_messages(history, request.model.supports_images);
-  mark_user_turns(messages, std::min(kUserTurnBreakpoints, kMaxCacheBreakpoints - breakpoints));
-  body["messages"] = std::move(messages);
+  const bool images_allowed = request.model.supports_images;
+  MessagesText messages(std::min(kUserTurnBreakpoints, kMaxCacheBreakpoints - breakpoints));
+  WireHistory::visit(
+      cache, history, images_allowed ? "anthropic, images" : "anthropic, no images",
+      [images_allowed](const core::Message& message) {
+        return wire_items(history_blocks(message, images_allowed));
+      },
+      [&messages](const core::Message& message, const WireItems& blocks) {
+        messages.add(message, blocks);
+      });
   add_thinking(request, history, body);
-  return body;
+  return with_first_member(wire_text(body), "messages", messages.take());
 }
 
 }  // namespace nib::provider

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -90,6 +91,9 @@ std::string anthropic_tool_use_id(const std::string& id);
 // Thinking with a fixed budget is left off for a request that continues a tool-use cycle whose
 // first reply did not begin with replayable thinking (say, one from another protocol): the
 // service rejects such a request.
-nlohmann::json build_anthropic_request(const core::ProviderRequest& request);
+//
+// With a `cache`, messages serialised for an earlier request are not serialised again.
+std::string build_anthropic_request(const core::ProviderRequest& request,
+                                    WireHistory* cache = nullptr);
 
 }  // namespace nib::provider

@@ -15,7 +15,7 @@ core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& r
                                                   const core::DeltaSink& on_delta) {
   HttpRequest http;
   http.url = url_;
-  http.body = request_body(build_chat_request(request, token_limit_field_));
+  http.body = build_chat_request(request, token_limit_field_, &wire_history_);
   http.bearer_token = config_.api_key;
   http.headers = config_.extra_headers;
 

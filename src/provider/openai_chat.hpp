@@ -14,6 +14,7 @@
 #include "core/provider.hpp"
 #include "provider/http_stream.hpp"
 #include "provider/openai_chat_request.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -46,6 +47,7 @@ class OpenAIChatProvider : public core::Provider {
   std::string url_;
   TokenLimitField token_limit_field_;
   ConnectionPool connections_;
+  WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 
 }  // namespace nib::provider

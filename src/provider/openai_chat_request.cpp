@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 namespace nib::provider {
 namespace {
 
@@ -83,6 +85,20 @@ void add_tool_results(const core::ToolResultMessage& message, bool images_allowe
   }
 }
 
+// The Chat Completions messages of one history message.
+json history_messages(const core::Message& message, bool images_allowed) {
+  json messages = json::array();
+  if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+    messages.push_back(
+        {{"role", "user"}, {"content", user_content(user->content, images_allowed)}});
+  } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
+    add_assistant(*assistant, messages);
+  } else {
+    add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, messages);
+  }
+  return messages;
+}
+
 json tool_specs(const std::vector<core::ToolSpec>& tools) {
   // The service requires an object schema even for a tool without parameters.
   static const json kNoParameters = {{"type", "object"}, {"properties", json::object()}};
@@ -110,35 +126,33 @@ TokenLimitField token_limit_field_for(const std::string& base_url) {
   return openai ? TokenLimitField::kMaxCompletionTokens : TokenLimitField::kMaxTokens;
 }
 
-json build_chat_request(const core::ProviderRequest& request, TokenLimitField field) {
+std::string build_chat_request(const core::ProviderRequest& request, TokenLimitField field,
+                               WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
-  json messages = json::array();
+  std::string messages = "[";
   if (!request.system_prompt.empty()) {
-    messages.push_back({{"role", "system"}, {"content", request.system_prompt}});
+    append_wire_item(messages, wire_text({{"role", "system"}, {"content", request.system_prompt}}));
   }
   if (request.messages != nullptr) {
-    for (const auto& message : *request.messages) {
-      if (const auto* user = std::get_if<core::UserMessage>(&message)) {
-        messages.push_back(
-            {{"role", "user"}, {"content", user_content(user->content, images_allowed)}});
-      } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
-        add_assistant(*assistant, messages);
-      } else {
-        add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, messages);
-      }
-    }
+    WireHistory::visit(
+        cache, *request.messages, images_allowed ? "chat, images" : "chat, no images",
+        [images_allowed](const core::Message& message) {
+          return wire_items(history_messages(message, images_allowed));
+        },
+        [&messages](const core::Message&, const WireItems& items) {
+          for (const std::string& item : items) append_wire_item(messages, item);
+        });
   }
-  json body = {{"model", request.model.id},
-               {"messages", std::move(messages)},
-               {"stream", true},
-               {"stream_options", {{"include_usage", true}}}};
+  messages += ']';
+  json body = {
+      {"model", request.model.id}, {"stream", true}, {"stream_options", {{"include_usage", true}}}};
   if (!request.tools.empty()) body["tools"] = tool_specs(request.tools);
   if (request.model.max_output_tokens > 0) {
     const char* name =
         field == TokenLimitField::kMaxCompletionTokens ? "max_completion_tokens" : "max_tokens";
     body[name] = request.model.max_output_tokens;
   }
-  return body;
+  return with_first_member(wire_text(body), "messages", messages);
 }
 
 }  // namespace nib::provider

@@ -1,12 +1,11 @@
 #pragma once
 // Builds the JSON body of an OpenAI Chat Completions streaming request from nib's history.
-// Pure functions; thread-safe.
+// Thread-safe.
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "core/provider.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -33,7 +32,8 @@ TokenLimitField token_limit_field_for(const std::string& base_url);
 // with neither text nor tool calls is skipped); each tool result -> one `tool` message with
 // its text; images from tool results, which `tool` messages cannot carry, follow in one
 // `user` message after the batch's tool messages, each group introduced by a line naming its
-// call.
-nlohmann::json build_chat_request(const core::ProviderRequest& request, TokenLimitField field);
+// call. With a `cache`, messages serialised for an earlier request are not serialised again.
+std::string build_chat_request(const core::ProviderRequest& request, TokenLimitField field,
+                               WireHistory* cache = nullptr);
 
 }  // namespace nib::provider

@@ -13,7 +13,7 @@ core::AssistantMessage OpenAIResponsesProvider::stream(const core::ProviderReque
                                                        const core::DeltaSink& on_delta) {
   HttpRequest http;
   http.url = url_;
-  http.body = request_body(build_responses_request(request));
+  http.body = build_responses_request(request, &wire_history_);
   http.bearer_token = config_.api_key;
   http.headers = config_.extra_headers;
 

@@ -14,6 +14,7 @@
 #include "core/provider.hpp"
 #include "provider/http_stream.hpp"
 #include "provider/openai_chat.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -44,6 +45,7 @@ class OpenAIResponsesProvider : public core::Provider {
   OpenAIResponsesConfig config_;
   std::string url_;
   ConnectionPool connections_;
+  WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 
 }  // namespace nib::provider

@@ -112,6 +112,19 @@ void add_tool_results(const core::ToolResultMessage& message, bool images_allowe
   if (!image_parts.empty()) input.push_back(user_message(std::move(image_parts)));
 }
 
+// The input items of one history message.
+json history_items(const core::Message& message, bool images_allowed) {
+  json input = json::array();
+  if (const auto* user = std::get_if<core::UserMessage>(&message)) {
+    input.push_back(user_message(user_parts(user->content, images_allowed)));
+  } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
+    add_assistant(*assistant, input);
+  } else {
+    add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, input);
+  }
+  return input;
+}
+
 json tool_specs(const std::vector<core::ToolSpec>& tools) {
   // The service requires an object schema even for a tool without parameters.
   static const json kNoParameters = {{"type", "object"}, {"properties", json::object()}};
@@ -196,22 +209,21 @@ json decode_reasoning_signature(const std::string& signature) {
   return item;
 }
 
-json build_responses_request(const core::ProviderRequest& request) {
+std::string build_responses_request(const core::ProviderRequest& request, WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
-  json input = json::array();
+  std::string input = "[";
   if (request.messages != nullptr) {
-    for (const auto& message : *request.messages) {
-      if (const auto* user = std::get_if<core::UserMessage>(&message)) {
-        input.push_back(user_message(user_parts(user->content, images_allowed)));
-      } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
-        add_assistant(*assistant, input);
-      } else {
-        add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, input);
-      }
-    }
+    WireHistory::visit(
+        cache, *request.messages, images_allowed ? "responses, images" : "responses, no images",
+        [images_allowed](const core::Message& message) {
+          return wire_items(history_items(message, images_allowed));
+        },
+        [&input](const core::Message&, const WireItems& items) {
+          for (const std::string& item : items) append_wire_item(input, item);
+        });
   }
+  input += ']';
   json body = {{"model", request.model.id},
-               {"input", std::move(input)},
                {"stream", true},
                // nib keeps the history itself and sends it whole each turn.
                {"store", false}};
@@ -232,7 +244,7 @@ json build_responses_request(const core::ProviderRequest& request) {
       body["reasoning"] = {{"effort", *effort}, {"summary", "auto"}};
     }
   }
-  return body;
+  return with_first_member(wire_text(body), "input", input);
 }
 
 }  // namespace nib::provider

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "provider/wire_history.hpp"
 
 namespace nib::provider {
 
@@ -44,7 +45,10 @@ inline constexpr std::size_t kMaxCallIdLength = 64;
 // no effort value switches reasoning off on every model ("none" is rejected before gpt-5.1,
 // "minimal" by gpt-5.1 and later and by the o-series), so the model keeps its own default:
 // none for gpt-5.1 and later, medium for earlier models.
-nlohmann::json build_responses_request(const core::ProviderRequest& request);
+//
+// With a `cache`, messages serialised for an earlier request are not serialised again.
+std::string build_responses_request(const core::ProviderRequest& request,
+                                    WireHistory* cache = nullptr);
 
 // The call_id sent for a tool call id: the id itself when it has at most kMaxCallIdLength
 // characters, otherwise its first characters plus a hash of the whole id, kMaxCallIdLength

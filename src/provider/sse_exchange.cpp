@@ -22,10 +22,6 @@ std::string endpoint_url(std::string base_url, std::string_view path) {
   return base_url + std::string(path);
 }
 
-std::string request_body(const nlohmann::json& body) {
-  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 void complete_tool_calls(std::vector<core::AssistantBlock>& blocks) {
   std::size_t position = 0;
   for (auto& block : blocks) {

@@ -43,10 +43,6 @@ class StreamAssembler {
 // `base_url` (trailing slashes dropped) followed by `path` ("/chat/completions").
 std::string endpoint_url(std::string base_url, std::string_view path);
 
-// The JSON text of a request body. Invalid UTF-8 in the history (say, from a tool's output) is
-// replaced rather than thrown on.
-std::string request_body(const nlohmann::json& body);
-
 // Makes assembled tool calls usable: a call whose arguments stayed empty gets "{}" (services
 // stream no arguments for a tool without parameters), and one without an id gets
 // "call_<position among the calls>" so that its result can refer to it.

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "provider/openai_chat_request.hpp"  // kImageOmittedText
 
 #include "support/message_builders.hpp"
@@ -15,12 +17,12 @@ namespace {
 using nlohmann::json;
 using testing::sample_png;
 
-core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
+core::ProviderRequest anthropic_request(const std::vector<core::Message>& messages) {
   return testing::request_over(messages, "claude-sonnet-4-5");
 }
 
-core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks,
-                                 std::string api = kAnthropicApi) {
+core::AssistantMessage anthropic_assistant(std::vector<core::AssistantBlock> blocks,
+                                           std::string api = kAnthropicApi) {
   return testing::assistant_message(std::move(blocks), std::move(api));
 }
 
@@ -49,9 +51,9 @@ int count_breakpoints(const json& value) {
 
 TEST(AnthropicRequestTest, StreamsWithSystemBlockAndMaxTokens) {
   const std::vector<core::Message> messages = {user("hi")};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = anthropic_request(messages);
   request.system_prompt = "You are nib.";
-  const json body = build_anthropic_request(request);
+  const json body = json::parse(build_anthropic_request(request));
   EXPECT_EQ(body["model"], "claude-sonnet-4-5");
   EXPECT_EQ(body["stream"], true);
   EXPECT_EQ(body["max_tokens"], kClaudeCurrentMaxTokens);
@@ -67,7 +69,7 @@ TEST(AnthropicRequestTest, StreamsWithSystemBlockAndMaxTokens) {
 TEST(AnthropicRequestTest, OmitsEmptySystemPromptAndCopesWithoutHistory) {
   core::ProviderRequest request;
   request.model.id = "claude-opus-4-1";
-  const json body = build_anthropic_request(request);
+  const json body = json::parse(build_anthropic_request(request));
   EXPECT_FALSE(body.contains("system"));
   EXPECT_EQ(body["messages"], json::array());
 }
@@ -106,7 +108,7 @@ TEST(AnthropicRequestTest, ThinkingStyleIsAdaptiveFromClaude46On) {
 TEST(AnthropicRequestTest, UserImagesBecomeBase64Blocks) {
   const std::vector<core::Message> messages = {
       core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
-  const json body = build_anthropic_request(make_request(messages));
+  const json body = json::parse(build_anthropic_request(anthropic_request(messages)));
   EXPECT_EQ(without_cache_control(body["messages"]), json::parse(R"([
     {"role": "user", "content": [
       {"type": "text", "text": "what is this?"},
@@ -117,12 +119,12 @@ TEST(AnthropicRequestTest, UserImagesBecomeBase64Blocks) {
 TEST(AnthropicRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouched) {
   const std::vector<core::Message> messages = {
       core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
-      assistant({core::ToolCall{"toolu_1", "read", R"({"path":"a.png"})"}}),
+      anthropic_assistant({core::ToolCall{"toolu_1", "read", R"({"path":"a.png"})"}}),
       core::ToolResultMessage{{core::ToolResult{"toolu_1", "read", {sample_png()}}}},
   };
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = anthropic_request(messages);
   request.model.supports_images = false;
-  const json body = without_cache_control(build_anthropic_request(request));
+  const json body = without_cache_control(json::parse(build_anthropic_request(request)));
   EXPECT_EQ(body["messages"][0]["content"][1],
             json({{"type", "text"}, {"text", kImageOmittedText}}));
   EXPECT_EQ(body["messages"][2]["content"][0]["content"],
@@ -137,12 +139,14 @@ TEST(AnthropicRequestTest, AssistantBlocksKeepOrderAndOwnSignedThinkingOnly) {
   core::ThinkingBlock unsigned_thinking{"cut off before its signature", ""};
   const std::vector<core::Message> messages = {
       user("list files"),
-      assistant({signed_thinking, redacted, unsigned_thinking, core::TextBlock{"Looking."},
-                 core::TextBlock{" \n"}, core::ToolCall{"toolu_1", "ls", R"({"path":"."})"},
-                 core::ToolCall{"toolu_2", "read", R"({"path":"a)"},
-                 core::ToolCall{"toolu_3", "bash", R"(["not","an","object"])"}}),
+      anthropic_assistant({signed_thinking, redacted, unsigned_thinking,
+                           core::TextBlock{"Looking."}, core::TextBlock{" \n"},
+                           core::ToolCall{"toolu_1", "ls", R"({"path":"."})"},
+                           core::ToolCall{"toolu_2", "read", R"({"path":"a)"},
+                           core::ToolCall{"toolu_3", "bash", R"(["not","an","object"])"}}),
   };
-  const json body = without_cache_control(build_anthropic_request(make_request(messages)));
+  const json body =
+      without_cache_control(json::parse(build_anthropic_request(anthropic_request(messages))));
   EXPECT_EQ(body["messages"][1], json::parse(R"({"role": "assistant", "content": [
     {"type": "thinking", "thinking": "let me think", "signature": "sig-1"},
     {"type": "redacted_thinking", "data": "encrypted-data"},
@@ -155,11 +159,13 @@ TEST(AnthropicRequestTest, AssistantBlocksKeepOrderAndOwnSignedThinkingOnly) {
 TEST(AnthropicRequestTest, ThinkingFromAnotherProtocolIsDropped) {
   const std::vector<core::Message> messages = {
       user("hi"),
-      assistant({core::ThinkingBlock{"reasoning", "rs_encrypted"}, core::TextBlock{"Hello."}},
-                "openai-responses"),
+      anthropic_assistant(
+          {core::ThinkingBlock{"reasoning", "rs_encrypted"}, core::TextBlock{"Hello."}},
+          "openai-responses"),
       user("again"),
   };
-  const json body = without_cache_control(build_anthropic_request(make_request(messages)));
+  const json body =
+      without_cache_control(json::parse(build_anthropic_request(anthropic_request(messages))));
   EXPECT_EQ(body["messages"][1], json::parse(R"({"role": "assistant", "content": [
     {"type": "text", "text": "Hello."}]})"));
 }
@@ -170,11 +176,13 @@ TEST(AnthropicRequestTest, ToolResultsBecomeToolResultBlocksInOneUserMessage) {
   core::ToolResult empty{"toolu_3", "bash", {core::TextBlock{""}}};
   const std::vector<core::Message> messages = {
       user("go"),
-      assistant({core::ToolCall{"toolu_1", "read", "{}"}, core::ToolCall{"toolu_2", "read", "{}"},
-                 core::ToolCall{"toolu_3", "bash", "{}"}}),
+      anthropic_assistant({core::ToolCall{"toolu_1", "read", "{}"},
+                           core::ToolCall{"toolu_2", "read", "{}"},
+                           core::ToolCall{"toolu_3", "bash", "{}"}}),
       core::ToolResultMessage{{image, failed, empty}},
   };
-  const json body = without_cache_control(build_anthropic_request(make_request(messages)));
+  const json body =
+      without_cache_control(json::parse(build_anthropic_request(anthropic_request(messages))));
   ASSERT_EQ(body["messages"].size(), 3u);
   EXPECT_EQ(body["messages"][2], json::parse(R"json({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": false, "content": [
@@ -190,16 +198,18 @@ TEST(AnthropicRequestTest, ToolResultsBecomeToolResultBlocksInOneUserMessage) {
 TEST(AnthropicRequestTest, ConsecutiveRolesMergeAndEmptyMessagesAreSkipped) {
   const std::vector<core::Message> messages = {
       user("first"),
-      assistant({core::ToolCall{"toolu_1", "ls", "{}"}}),
+      anthropic_assistant({core::ToolCall{"toolu_1", "ls", "{}"}}),
       core::ToolResultMessage{{core::ToolResult{"toolu_1", "ls", core::text_content("a.txt")}}},
       // The run stopped here; the user typed a new prompt.
       user("now read it"),
-      assistant({}),  // an aborted reply that produced nothing
-      assistant({core::ThinkingBlock{"unsigned", ""}}, kAnthropicApi),  // nothing replayable
-      user("   "),                                                      // blank text only
+      anthropic_assistant({}),  // an aborted reply that produced nothing
+      anthropic_assistant({core::ThinkingBlock{"unsigned", ""}},
+                          kAnthropicApi),  // nothing replayable
+      user("   "),                         // blank text only
       user("hello?"),
   };
-  const json body = without_cache_control(build_anthropic_request(make_request(messages)));
+  const json body =
+      without_cache_control(json::parse(build_anthropic_request(anthropic_request(messages))));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "user", "content": [{"type": "text", "text": "first"}]},
     {"role": "assistant", "content": [
@@ -215,12 +225,13 @@ TEST(AnthropicRequestTest, ToolCallIdsFromOtherProtocolsAreSanitisedConsistently
   const std::string foreign = "functions.Bash:0|fc_abc";
   const std::vector<core::Message> messages = {
       user("go"),
-      assistant({core::ToolCall{foreign, "bash", "{}"}, core::ToolCall{"call_ok-1", "ls", "{}"}},
-                "openai-chat"),
+      anthropic_assistant(
+          {core::ToolCall{foreign, "bash", "{}"}, core::ToolCall{"call_ok-1", "ls", "{}"}},
+          "openai-chat"),
       core::ToolResultMessage{{core::ToolResult{foreign, "bash", core::text_content("x")},
                                core::ToolResult{"call_ok-1", "ls", core::text_content("y")}}},
   };
-  const json body = build_anthropic_request(make_request(messages));
+  const json body = json::parse(build_anthropic_request(anthropic_request(messages)));
   const std::string call_id = body["messages"][1]["content"][0]["id"];
   EXPECT_EQ(body["messages"][2]["content"][0]["tool_use_id"], call_id);
   EXPECT_EQ(call_id, anthropic_tool_use_id(foreign));
@@ -250,12 +261,12 @@ TEST(AnthropicRequestTest, SanitisedIdsAreValidBoundedAndDistinct) {
 
 TEST(AnthropicRequestTest, ToolSpecsCarryInputSchemaAndTheLastOneACacheBreakpoint) {
   const std::vector<core::Message> messages = {user("hi")};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = anthropic_request(messages);
   request.tools.push_back(core::ToolSpec{
       "read", "Reads a file.",
       json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})"), true});
   request.tools.push_back(core::ToolSpec{"now", "The time.", nullptr});
-  const json body = build_anthropic_request(request);
+  const json body = json::parse(build_anthropic_request(request));
   EXPECT_EQ(body["tools"], json::parse(R"([
     {"name": "read", "description": "Reads a file.",
      "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
@@ -270,14 +281,14 @@ TEST(AnthropicRequestTest, CacheBreakpointsSitOnTheLastTwoUserTurns) {
     const std::string id = "toolu_" + std::to_string(turn);
     // emplace_back with the alternative named: pushing a temporary variant trips GCC 12's
     // -Wmaybe-uninitialized.
-    messages.emplace_back(assistant({core::ToolCall{id, "ls", "{}"}}));
+    messages.emplace_back(anthropic_assistant({core::ToolCall{id, "ls", "{}"}}));
     messages.emplace_back(std::in_place_type<core::ToolResultMessage>,
                           std::vector{core::ToolResult{id, "ls", core::text_content("ok")}});
   }
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = anthropic_request(messages);
   request.system_prompt = "sys";
   request.tools.push_back(core::ToolSpec{"ls", "Lists.", nullptr});
-  const json body = build_anthropic_request(request);
+  const json body = json::parse(build_anthropic_request(request));
   EXPECT_EQ(count_breakpoints(body), static_cast<int>(kMaxCacheBreakpoints));
   const json& sent = body["messages"];
   ASSERT_EQ(sent.size(), 11u);
@@ -288,13 +299,13 @@ TEST(AnthropicRequestTest, CacheBreakpointsSitOnTheLastTwoUserTurns) {
   // Without system prompt and tools the user turns still get two, not four.
   request.system_prompt.clear();
   request.tools.clear();
-  EXPECT_EQ(count_breakpoints(build_anthropic_request(request)), 2);
+  EXPECT_EQ(count_breakpoints(json::parse(build_anthropic_request(request))), 2);
 }
 
 core::ProviderRequest reasoning_request(const std::vector<core::Message>& messages,
                                         core::ThinkingLevel level, const std::string& id,
                                         int max_output_tokens = 0) {
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = anthropic_request(messages);
   request.model.id = id;
   request.model.reasoning = true;
   request.model.max_output_tokens = max_output_tokens;
@@ -305,8 +316,8 @@ core::ProviderRequest reasoning_request(const std::vector<core::Message>& messag
 TEST(AnthropicRequestTest, ThinkingLevelsMapToBudgetsBelowMaxTokens) {
   const std::vector<core::Message> messages = {user("think")};
   const auto thinking = [&](core::ThinkingLevel level, int max_output_tokens = 0) {
-    return build_anthropic_request(
-        reasoning_request(messages, level, "claude-sonnet-4-5", max_output_tokens));
+    return json::parse(build_anthropic_request(
+        reasoning_request(messages, level, "claude-sonnet-4-5", max_output_tokens)));
   };
   EXPECT_FALSE(thinking(core::ThinkingLevel::kOff).contains("thinking"));
   EXPECT_EQ(thinking(core::ThinkingLevel::kLow)["thinking"],
@@ -328,20 +339,20 @@ TEST(AnthropicRequestTest, ModelWithoutReasoningNeverThinks) {
   core::ProviderRequest request =
       reasoning_request(messages, core::ThinkingLevel::kHigh, "claude-3-5-haiku-latest");
   request.model.reasoning = false;
-  EXPECT_FALSE(build_anthropic_request(request).contains("thinking"));
+  EXPECT_FALSE(json::parse(build_anthropic_request(request)).contains("thinking"));
 }
 
 TEST(AnthropicRequestTest, AdaptiveModelsGetAnEffort) {
   const std::vector<core::Message> messages = {user("think")};
-  const json low = build_anthropic_request(
-      reasoning_request(messages, core::ThinkingLevel::kLow, "claude-opus-4-6"));
+  const json low = json::parse(build_anthropic_request(
+      reasoning_request(messages, core::ThinkingLevel::kLow, "claude-opus-4-6")));
   EXPECT_EQ(low["thinking"], json({{"type", "adaptive"}}));
   EXPECT_EQ(low["output_config"], json({{"effort", "low"}}));
-  const json high = build_anthropic_request(
-      reasoning_request(messages, core::ThinkingLevel::kHigh, "claude-opus-4-7"));
+  const json high = json::parse(build_anthropic_request(
+      reasoning_request(messages, core::ThinkingLevel::kHigh, "claude-opus-4-7")));
   EXPECT_EQ(high["output_config"], json({{"effort", "high"}}));
-  const json off = build_anthropic_request(
-      reasoning_request(messages, core::ThinkingLevel::kOff, "claude-opus-4-6"));
+  const json off = json::parse(build_anthropic_request(
+      reasoning_request(messages, core::ThinkingLevel::kOff, "claude-opus-4-6")));
   EXPECT_FALSE(off.contains("thinking"));
   EXPECT_FALSE(off.contains("output_config"));
 }
@@ -352,43 +363,46 @@ TEST(AnthropicRequestTest, BudgetThinkingStaysOffInAToolCycleThatDidNotStartWith
   // The cycle's first reply came from another protocol: its thinking cannot be sent back.
   const std::vector<core::Message> foreign = {
       user("list"),
-      assistant({core::ThinkingBlock{"hmm", "rs_x"}, core::ToolCall{"call_1", "ls", "{}"}},
-                "openai-responses"),
+      anthropic_assistant(
+          {core::ThinkingBlock{"hmm", "rs_x"}, core::ToolCall{"call_1", "ls", "{}"}},
+          "openai-responses"),
       results,
   };
-  EXPECT_FALSE(build_anthropic_request(
-                   reasoning_request(foreign, core::ThinkingLevel::kMedium, "claude-sonnet-4-5"))
+  EXPECT_FALSE(json::parse(build_anthropic_request(reasoning_request(
+                               foreign, core::ThinkingLevel::kMedium, "claude-sonnet-4-5")))
                    .contains("thinking"));
   // Adaptive thinking allows replies without thinking.
-  EXPECT_TRUE(build_anthropic_request(
-                  reasoning_request(foreign, core::ThinkingLevel::kMedium, "claude-opus-4-6"))
+  EXPECT_TRUE(json::parse(build_anthropic_request(reasoning_request(
+                              foreign, core::ThinkingLevel::kMedium, "claude-opus-4-6")))
                   .contains("thinking"));
 
   // A cycle that began with signed thinking; later replies in it need none.
   const std::vector<core::Message> own = {
       user("list"),
-      assistant({core::ThinkingBlock{"plan", "sig"}, core::ToolCall{"call_1", "ls", "{}"}}),
+      anthropic_assistant(
+          {core::ThinkingBlock{"plan", "sig"}, core::ToolCall{"call_1", "ls", "{}"}}),
       results,
-      assistant({core::ToolCall{"call_2", "ls", "{}"}}),
+      anthropic_assistant({core::ToolCall{"call_2", "ls", "{}"}}),
       core::ToolResultMessage{{core::ToolResult{"call_2", "ls", core::text_content("b.txt")}}},
   };
-  EXPECT_TRUE(build_anthropic_request(
-                  reasoning_request(own, core::ThinkingLevel::kMedium, "claude-sonnet-4-5"))
+  EXPECT_TRUE(json::parse(build_anthropic_request(reasoning_request(
+                              own, core::ThinkingLevel::kMedium, "claude-sonnet-4-5")))
                   .contains("thinking"));
 
   // A prompt merged after the tool results still continues the cycle.
   std::vector<core::Message> prompted = foreign;
   prompted.emplace_back(std::in_place_type<core::UserMessage>, core::text_content("and now?"));
-  EXPECT_FALSE(build_anthropic_request(
-                   reasoning_request(prompted, core::ThinkingLevel::kMedium, "claude-sonnet-4-5"))
+  EXPECT_FALSE(json::parse(build_anthropic_request(reasoning_request(
+                               prompted, core::ThinkingLevel::kMedium, "claude-sonnet-4-5")))
                    .contains("thinking"));
 
   // A prompt after a finished reply starts a new turn, whatever came before.
   std::vector<core::Message> answered = foreign;
-  answered.emplace_back(assistant({core::TextBlock{"a.txt is there"}}, "openai-responses"));
+  answered.emplace_back(
+      anthropic_assistant({core::TextBlock{"a.txt is there"}}, "openai-responses"));
   answered.emplace_back(std::in_place_type<core::UserMessage>, core::text_content("and now?"));
-  EXPECT_TRUE(build_anthropic_request(
-                  reasoning_request(answered, core::ThinkingLevel::kMedium, "claude-sonnet-4-5"))
+  EXPECT_TRUE(json::parse(build_anthropic_request(reasoning_request(
+                              answered, core::ThinkingLevel::kMedium, "claude-sonnet-4-5")))
                   .contains("thinking"));
 }
 

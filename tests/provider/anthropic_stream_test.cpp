@@ -11,9 +11,9 @@ namespace {
 using nlohmann::json;
 
 // Feeds events to an assembler, as the service names them, and records the deltas it emits.
-class AssemblerHarness {
+class AnthropicHarness {
  public:
-  AssemblerHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
+  AnthropicHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
 
   bool feed(const std::string& type, json fields = json::object()) {
     json payload = {{"type", type}};
@@ -64,7 +64,7 @@ class AssemblerHarness {
 };
 
 TEST(AnthropicStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   EXPECT_TRUE(harness.message_start());
   EXPECT_TRUE(harness.start(0, {{"type", "text"}, {"text", ""}}));
   EXPECT_TRUE(harness.feed("ping"));
@@ -88,7 +88,7 @@ TEST(AnthropicStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
 }
 
 TEST(AnthropicStreamAssemblerTest, ToolUseInputIsAssembledFromFragmentsAfterText) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.text_block(0, "Let me look.");
   harness.tool_block(1, "toolu_a", "read", {"", "{\"path\":", " \"a.txt\"", "}"});
@@ -123,7 +123,7 @@ TEST(AnthropicStreamAssemblerTest, ToolUseInputIsAssembledFromFragmentsAfterText
 }
 
 TEST(AnthropicStreamAssemblerTest, DeltasFollowTheirBlockIndex) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   // Blocks numbered from 3 and deltas for an unknown index: the index picks the block.
   harness.start(3, {{"type", "tool_use"}, {"id", "t1"}, {"name", "a"}, {"input", json::object()}});
@@ -139,7 +139,7 @@ TEST(AnthropicStreamAssemblerTest, DeltasFollowTheirBlockIndex) {
 }
 
 TEST(AnthropicStreamAssemblerTest, ToolWithoutInputGetsAnEmptyObject) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.tool_block(0, "toolu_1", "now", {""});
   harness.message_delta("tool_use");
@@ -147,7 +147,7 @@ TEST(AnthropicStreamAssemblerTest, ToolWithoutInputGetsAnEmptyObject) {
 }
 
 TEST(AnthropicStreamAssemblerTest, InputSentWholeAtTheStartIsKept) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.start(
       0, {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "ls"}, {"input", {{"path", "src"}}}});
@@ -165,7 +165,7 @@ TEST(AnthropicStreamAssemblerTest, InputSentWholeAtTheStartIsKept) {
 }
 
 TEST(AnthropicStreamAssemblerTest, ThinkingWithSignatureAndRedactedThinking) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.start(0, {{"type", "thinking"}, {"thinking", ""}, {"signature", ""}});
   harness.delta(0, {{"type", "thinking_delta"}, {"thinking", "Let me "}});
@@ -193,7 +193,7 @@ TEST(AnthropicStreamAssemblerTest, ThinkingWithSignatureAndRedactedThinking) {
 
 TEST(AnthropicStreamAssemblerTest, StopReasonsMapToStopReasons) {
   const auto finish = [](const std::string& reason, bool with_call) {
-    AssemblerHarness harness;
+    AnthropicHarness harness;
     harness.message_start();
     harness.text_block(0, "some text");
     if (with_call) harness.tool_block(1, "toolu_1", "write", {R"({"path":"a","con)"});
@@ -217,7 +217,7 @@ TEST(AnthropicStreamAssemblerTest, StopReasonsMapToStopReasons) {
 }
 
 TEST(AnthropicStreamAssemblerTest, UsageKeepsCacheCountsApartAndTakesTheLatestCounts) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start({{"input_tokens", 20},
                          {"cache_creation_input_tokens", 1500},
                          {"cache_read_input_tokens", 9000},
@@ -234,7 +234,7 @@ TEST(AnthropicStreamAssemblerTest, UsageKeepsCacheCountsApartAndTakesTheLatestCo
 }
 
 TEST(AnthropicStreamAssemblerTest, ErrorEventIsAnErrorWithItsKind) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.start(0, {{"type", "text"}, {"text", ""}});
   harness.delta(0, {{"type", "text_delta"}, {"text", "partial"}});
@@ -249,7 +249,7 @@ TEST(AnthropicStreamAssemblerTest, ErrorEventIsAnErrorWithItsKind) {
 
 TEST(AnthropicStreamAssemblerTest, ErrorKindsFollowTheErrorType) {
   const auto kind_of = [](const std::string& type, const std::string& message) {
-    AssemblerHarness harness;
+    AnthropicHarness harness;
     harness.feed("error", {{"error", {{"type", type}, {"message", message}}}});
     return harness.assembler().error_kind();
   };
@@ -262,14 +262,14 @@ TEST(AnthropicStreamAssemblerTest, ErrorKindsFollowTheErrorType) {
 }
 
 TEST(AnthropicStreamAssemblerTest, NonJsonEventIsAnErrorNamingIt) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   EXPECT_FALSE(harness.assembler().consume({"message", "<html>oops</html>"}));
   EXPECT_NE(harness.assembler().error().find("not JSON: <html>oops</html>"), std::string::npos)
       << harness.assembler().error();
 }
 
 TEST(AnthropicStreamAssemblerTest, UnknownEventsBlocksAndDeltasAreIgnored) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   EXPECT_TRUE(harness.feed("future_event", {{"anything", 1}}));
   EXPECT_TRUE(harness.start(0, {{"type", "server_tool_use"}, {"id", "srvtoolu_1"}}));
@@ -284,7 +284,7 @@ TEST(AnthropicStreamAssemblerTest, UnknownEventsBlocksAndDeltasAreIgnored) {
 }
 
 TEST(AnthropicStreamAssemblerTest, EmptyBlocksAreDropped) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.start(0, {{"type", "text"}, {"text", ""}});
   harness.stop(0);
@@ -294,7 +294,7 @@ TEST(AnthropicStreamAssemblerTest, EmptyBlocksAreDropped) {
 }
 
 TEST(AnthropicStreamAssemblerTest, TypeComesFromTheDataEvenWithoutAnEventLine) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   EXPECT_TRUE(harness.assembler().consume({"message", R"({"type":"message_start","message":{}})"}));
   EXPECT_FALSE(harness.assembler().consume({"message", R"({"type":"message_stop"})"}));
   EXPECT_TRUE(harness.assembler().complete());
@@ -302,7 +302,7 @@ TEST(AnthropicStreamAssemblerTest, TypeComesFromTheDataEvenWithoutAnEventLine) {
 }
 
 TEST(AnthropicStreamAssemblerTest, ASecondMessageStartStartsTheMessageAfresh) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start({{"input_tokens", 10}, {"output_tokens", 1}});
   harness.text_block(0, "Abandoned");
   harness.start(1, {{"type", "tool_use"}, {"id", "toolu_old"}, {"name", "write"}});
@@ -324,7 +324,7 @@ TEST(AnthropicStreamAssemblerTest, ASecondMessageStartStartsTheMessageAfresh) {
 }
 
 TEST(AnthropicStreamAssemblerTest, AMessageStartBeforeAnyDeltaNeedsNoRestartEvent) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.message_start();
   harness.text_block(0, "Only");
@@ -333,7 +333,7 @@ TEST(AnthropicStreamAssemblerTest, AMessageStartBeforeAnyDeltaNeedsNoRestartEven
 }
 
 TEST(AnthropicStreamAssemblerTest, BlocksInsideMessageStartCount) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.feed(
       "message_start",
       {{"message",
@@ -354,7 +354,7 @@ TEST(AnthropicStreamAssemblerTest, BlocksInsideMessageStartCount) {
 }
 
 TEST(AnthropicStreamAssemblerTest, NothingIsReadAfterMessageStop) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.text_block(0, "whole");
   harness.message_delta("end_turn");
@@ -367,7 +367,7 @@ TEST(AnthropicStreamAssemblerTest, NothingIsReadAfterMessageStop) {
 }
 
 TEST(AnthropicStreamAssemblerTest, UnreadableEventAfterTheStopReasonEndsTheReplyWithoutError) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.text_block(0, "whole");
   harness.message_delta("end_turn");
@@ -377,7 +377,7 @@ TEST(AnthropicStreamAssemblerTest, UnreadableEventAfterTheStopReasonEndsTheReply
 }
 
 TEST(AnthropicStreamAssemblerTest, TextBlocksAroundAToolCallAreSetApart) {
-  AssemblerHarness harness;
+  AnthropicHarness harness;
   harness.message_start();
   harness.text_block(0, "Before.");
   harness.tool_block(1, "toolu_1", "ls", {"{}"});

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "provider/anthropic_request.hpp"
 #include "provider/anthropic_stream.hpp"
 
@@ -28,9 +30,10 @@ namespace {
 using nlohmann::json;
 
 // Feeds the service's events, in order, to one assembler.
-class SearchStream {
+class AnthropicSearchStream {
  public:
-  SearchStream() : assembler_([this](const core::Event& event) { events_.push_back(event); }) {
+  AnthropicSearchStream()
+      : assembler_([this](const core::Event& event) { events_.push_back(event); }) {
     feed({{"type", "message_start"},
           {"message",
            {{"id", "msg_1"},
@@ -88,15 +91,15 @@ const json kSearchResult = json::parse(R"({
      "url": "https://example.org/shannon", "encrypted_content": "Eo0BCioIAhgB", "page_age": null}
   ]})");
 
-const json kCitation = {{"type", "web_search_result_location"},
-                        {"url", "https://en.wikipedia.org/wiki/Claude_Shannon"},
-                        {"title", "Claude Shannon - Wikipedia"},
-                        {"encrypted_index", "Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm"},
-                        {"cited_text", "Claude Elwood Shannon (April 30, 1916 - ..."}};
+const json kAnthropicCitation = {{"type", "web_search_result_location"},
+                                 {"url", "https://en.wikipedia.org/wiki/Claude_Shannon"},
+                                 {"title", "Claude Shannon - Wikipedia"},
+                                 {"encrypted_index", "Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm"},
+                                 {"cited_text", "Claude Elwood Shannon (April 30, 1916 - ..."}};
 
 // The documentation's example turn: a sentence, the search, then the answer in two text
 // blocks, the second citing a result.
-core::AssistantMessage documented_turn(SearchStream& stream) {
+core::AssistantMessage documented_anthropic_turn(AnthropicSearchStream& stream) {
   stream.text(0, "I'll search for when Claude Shannon was born.");
   stream.start(1, {{"type", "server_tool_use"},
                    {"id", "srvtoolu_01"},
@@ -110,7 +113,7 @@ core::AssistantMessage documented_turn(SearchStream& stream) {
   stream.stop(2);
   stream.text(3, "Based on the search results, ");
   stream.start(4, {{"type", "text"}, {"text", ""}});
-  stream.delta(4, {{"type", "citations_delta"}, {"citation", kCitation}});
+  stream.delta(4, {{"type", "citations_delta"}, {"citation", kAnthropicCitation}});
   stream.delta(4, {{"type", "text_delta"}, {"text", "Claude Shannon was born on April 30, 1916"}});
   stream.stop(4);
   return stream.finish();
@@ -119,28 +122,28 @@ core::AssistantMessage documented_turn(SearchStream& stream) {
 TEST(AnthropicWebSearchTest, TheToolIsOfferedOnlyWhenTurnedOn) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   core::ProviderRequest request = testing::request_over(messages, "claude-sonnet-4-5");
-  EXPECT_FALSE(build_anthropic_request(request).contains("tools"));
+  EXPECT_FALSE(json::parse(build_anthropic_request(request)).contains("tools"));
   request.web_search = true;
-  json tools = build_anthropic_request(request)["tools"];
+  json tools = json::parse(build_anthropic_request(request))["tools"];
   ASSERT_EQ(tools.size(), 1u);
   EXPECT_EQ(tools[0]["type"], "web_search_20250305");
   EXPECT_EQ(tools[0]["name"], "web_search");
   EXPECT_EQ(tools[0]["max_uses"], kAnthropicWebSearchMaxUses);
 
   request.tools = {{"read", "Reads a file.", json::object()}};
-  tools = build_anthropic_request(request)["tools"];
+  tools = json::parse(build_anthropic_request(request))["tools"];
   ASSERT_EQ(tools.size(), 2u);
   EXPECT_EQ(tools[0]["name"], "read");
   EXPECT_EQ(tools[1]["type"], "web_search_20250305");
   // The cache breakpoint stays on the last tool.
   EXPECT_TRUE(tools[1].contains("cache_control"));
   request.web_search = false;
-  EXPECT_EQ(build_anthropic_request(request)["tools"].size(), 1u);
+  EXPECT_EQ(json::parse(build_anthropic_request(request))["tools"].size(), 1u);
 }
 
 TEST(AnthropicWebSearchTest, TheSearchBecomesABlockWithItsQueryAndResults) {
-  SearchStream stream;
-  const core::AssistantMessage message = documented_turn(stream);
+  AnthropicSearchStream stream;
+  const core::AssistantMessage message = documented_anthropic_turn(stream);
   ASSERT_TRUE(stream.error().empty()) << stream.error();
   EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn);
   const auto searches = core::web_searches_of(message);
@@ -155,8 +158,8 @@ TEST(AnthropicWebSearchTest, TheSearchBecomesABlockWithItsQueryAndResults) {
 }
 
 TEST(AnthropicWebSearchTest, CitedTextContinuesTheSentenceAndKeepsItsCitation) {
-  SearchStream stream;
-  const core::AssistantMessage message = documented_turn(stream);
+  AnthropicSearchStream stream;
+  const core::AssistantMessage message = documented_anthropic_turn(stream);
   const std::string answer =
       "I'll search for when Claude Shannon was born.\n\nBased on the search results, Claude "
       "Shannon was born on April 30, 1916";
@@ -166,11 +169,11 @@ TEST(AnthropicWebSearchTest, CitedTextContinuesTheSentenceAndKeepsItsCitation) {
   ASSERT_EQ(citations.size(), 1u);
   EXPECT_EQ(citations[0].url, "https://en.wikipedia.org/wiki/Claude_Shannon");
   EXPECT_EQ(citations[0].title, "Claude Shannon - Wikipedia");
-  EXPECT_EQ(json::parse(citations[0].replay), kCitation);
+  EXPECT_EQ(json::parse(citations[0].replay), kAnthropicCitation);
 }
 
 TEST(AnthropicWebSearchTest, AFailedSearchKeepsItsErrorCode) {
-  SearchStream stream;
+  AnthropicSearchStream stream;
   stream.start(0, kServerToolUse);
   stream.stop(0);
   const json failed = {
@@ -190,7 +193,7 @@ TEST(AnthropicWebSearchTest, AFailedSearchKeepsItsErrorCode) {
 }
 
 TEST(AnthropicWebSearchTest, AnEndlessQueryIsCutWithAnError) {
-  SearchStream stream;
+  AnthropicSearchStream stream;
   stream.start(0, {{"type", "server_tool_use"},
                    {"id", "srvtoolu_01"},
                    {"name", "web_search"},
@@ -203,14 +206,14 @@ TEST(AnthropicWebSearchTest, AnEndlessQueryIsCutWithAnError) {
 }
 
 TEST(AnthropicWebSearchTest, HistorySendsTheBlocksBackUnchanged) {
-  SearchStream stream;
-  const core::AssistantMessage reply = documented_turn(stream);
+  AnthropicSearchStream stream;
+  const core::AssistantMessage reply = documented_anthropic_turn(stream);
   const std::vector<core::Message> history = {
       core::UserMessage{core::text_content("When was Claude Shannon born?")}, reply,
       core::UserMessage{core::text_content("And where?")}};
   core::ProviderRequest request = testing::request_over(history, "claude-sonnet-4-5");
   request.web_search = true;
-  const json content = build_anthropic_request(request)["messages"][1]["content"];
+  const json content = json::parse(build_anthropic_request(request))["messages"][1]["content"];
   ASSERT_EQ(content.size(), 5u) << content.dump(1);
   EXPECT_EQ(content[0],
             json({{"type", "text"}, {"text", "I'll search for when Claude Shannon was born."}}));
@@ -219,7 +222,7 @@ TEST(AnthropicWebSearchTest, HistorySendsTheBlocksBackUnchanged) {
   EXPECT_EQ(content[3], json({{"type", "text"}, {"text", "Based on the search results, "}}));
   EXPECT_EQ(content[4], json({{"type", "text"},
                               {"text", "Claude Shannon was born on April 30, 1916"},
-                              {"citations", json::array({kCitation})}}));
+                              {"citations", json::array({kAnthropicCitation})}}));
   // The encrypted parts, byte for byte.
   EXPECT_EQ(content[2]["content"][0]["encrypted_content"], "EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5");
   EXPECT_EQ(content[4]["citations"][0]["encrypted_index"], "Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm");
@@ -237,14 +240,14 @@ TEST(AnthropicWebSearchTest, AnotherProtocolsSearchesAndCitationsStayHome) {
   const std::vector<core::Message> history = {
       core::UserMessage{core::text_content("q")},
       testing::assistant_message({search, text}, "openai-responses")};
-  const json content = build_anthropic_request(
-      testing::request_over(history, "claude-sonnet-4-5"))["messages"][1]["content"];
+  const json content = json::parse(build_anthropic_request(
+      testing::request_over(history, "claude-sonnet-4-5")))["messages"][1]["content"];
   EXPECT_EQ(content, json::array({{{"type", "text"}, {"text", "Cited."}}}));
 }
 
 TEST(AnthropicWebSearchTest, AnUnansweredSearchIsNotSentBack) {
   // A stream cut after the server_tool_use: the service would reject the lone block.
-  SearchStream stream;
+  AnthropicSearchStream stream;
   stream.start(0, kServerToolUse);
   stream.stop(0);
   stream.text(1, "Searching.");
@@ -252,8 +255,8 @@ TEST(AnthropicWebSearchTest, AnUnansweredSearchIsNotSentBack) {
   ASSERT_EQ(core::web_searches_of(reply).size(), 1u);
   EXPECT_TRUE(core::web_searches_of(reply)[0].replay.empty());
   const std::vector<core::Message> history = {core::UserMessage{core::text_content("q")}, reply};
-  const json content = build_anthropic_request(
-      testing::request_over(history, "claude-sonnet-4-5"))["messages"][1]["content"];
+  const json content = json::parse(build_anthropic_request(
+      testing::request_over(history, "claude-sonnet-4-5")))["messages"][1]["content"];
   EXPECT_EQ(content, json::array({{{"type", "text"}, {"text", "Searching."}}}));
 }
 

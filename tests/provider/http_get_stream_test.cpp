@@ -17,7 +17,7 @@ namespace {
 using testing::LocalWebServer;
 using testing::WebPage;
 
-BodyCallback collect_into(std::string& body) {
+BodyCallback append_body_to(std::string& body) {
   return [&body](std::string_view bytes) {
     body.append(bytes);
     return BodyAction::kContinue;
@@ -32,7 +32,8 @@ TEST(HttpGetStreamTest, DeliversTheBodyAndHeaders) {
   LocalWebServer server;
   server.page("/page", WebPage{200, "text/plain; charset=utf-8", "hello", {}});
   std::string body;
-  const HttpStreamResult result = http_get_stream(get(server.url("/page")), {}, collect_into(body));
+  const HttpStreamResult result =
+      http_get_stream(get(server.url("/page")), {}, append_body_to(body));
   EXPECT_EQ(result.status, 200);
   EXPECT_EQ(result.transport_error, "");
   EXPECT_EQ(result.header("content-type"), "text/plain; charset=utf-8");
@@ -45,7 +46,8 @@ TEST(HttpGetStreamTest, ARedirectIsReturnedWithItsAbsoluteTargetAndNotFollowed) 
   server.redirect("/old", "/new?x=1");
   server.page("/new", WebPage{200, "text/plain", "new", {}});
   std::string body;
-  const HttpStreamResult result = http_get_stream(get(server.url("/old")), {}, collect_into(body));
+  const HttpStreamResult result =
+      http_get_stream(get(server.url("/old")), {}, append_body_to(body));
   EXPECT_EQ(result.status, 302);
   EXPECT_EQ(result.redirect_url, server.url("/new?x=1"));
   EXPECT_EQ(server.requests("/new"), 0u);
@@ -65,7 +67,7 @@ TEST(HttpGetStreamTest, TheAddressCheckSeesTheAddressConnectedToAndARefusalIsThe
     return std::string("127.0.0.1 is refused by the test");
   };
   std::string body;
-  const HttpStreamResult result = http_get_stream(request, {}, collect_into(body));
+  const HttpStreamResult result = http_get_stream(request, {}, append_body_to(body));
   EXPECT_EQ(result.status, 0);
   EXPECT_EQ(result.transport_error, "127.0.0.1 is refused by the test");
   EXPECT_EQ(checked, std::vector<std::string>{server.url("").substr(7)});
@@ -79,7 +81,7 @@ TEST(HttpGetStreamTest, AnAllowedAddressIsConnectedTo) {
   HttpGetRequest request = get(server.url("/page"));
   request.check_address = [](const sockaddr&) { return std::string(); };
   std::string body;
-  EXPECT_EQ(http_get_stream(request, {}, collect_into(body)).status, 200);
+  EXPECT_EQ(http_get_stream(request, {}, append_body_to(body)).status, 200);
   EXPECT_EQ(body, "fine");
 }
 
@@ -89,7 +91,7 @@ TEST(HttpGetStreamTest, TheOverallTimeoutEndsAServerThatNeverAnswers) {
   HttpGetRequest request = get(server.url("/slow"));
   request.total_timeout = std::chrono::milliseconds(50);
   std::string body;
-  const HttpStreamResult result = http_get_stream(request, {}, collect_into(body));
+  const HttpStreamResult result = http_get_stream(request, {}, append_body_to(body));
   EXPECT_TRUE(result.timed_out);
   EXPECT_NE(result.transport_error, "");
   EXPECT_EQ(server.requests("/slow"), 1u);
@@ -102,7 +104,7 @@ TEST(HttpGetStreamTest, AbortEndsTheWaitForAHeldAnswer) {
   HttpStreamResult result;
   std::string body;
   std::thread client([&] {
-    result = http_get_stream(get(server.url("/slow")), stop.get_token(), collect_into(body));
+    result = http_get_stream(get(server.url("/slow")), stop.get_token(), append_body_to(body));
   });
   server.wait_for_request("/slow");
   stop.request_stop();
@@ -114,7 +116,7 @@ TEST(HttpGetStreamTest, AbortEndsTheWaitForAHeldAnswer) {
 TEST(HttpGetStreamTest, OtherSchemesAreRefused) {
   std::string body;
   const HttpStreamResult result =
-      http_get_stream(get("file:///etc/passwd"), {}, collect_into(body));
+      http_get_stream(get("file:///etc/passwd"), {}, append_body_to(body));
   EXPECT_NE(result.transport_error, "");
   EXPECT_EQ(body, "");
 }

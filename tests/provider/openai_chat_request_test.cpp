@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "support/message_builders.hpp"
 
 namespace nib::provider {
@@ -12,19 +14,19 @@ namespace {
 using nlohmann::json;
 using testing::sample_png;
 
-core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
+core::ProviderRequest chat_request(const std::vector<core::Message>& messages) {
   return testing::request_over(messages, "gpt-test");
 }
 
-core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks) {
+core::AssistantMessage chat_assistant(std::vector<core::AssistantBlock> blocks) {
   return testing::assistant_message(std::move(blocks));
 }
 
 TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = chat_request(messages);
   request.system_prompt = "You are nib.";
-  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["model"], "gpt-test");
   EXPECT_EQ(body["stream"], true);
   EXPECT_EQ(body["stream_options"], json({{"include_usage", true}}));
@@ -38,7 +40,8 @@ TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
 
 TEST(OpenAIChatRequestTest, OmitsEmptySystemPrompt) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   ASSERT_EQ(body["messages"].size(), 1u);
   EXPECT_EQ(body["messages"][0]["role"], "user");
 }
@@ -46,7 +49,8 @@ TEST(OpenAIChatRequestTest, OmitsEmptySystemPrompt) {
 TEST(OpenAIChatRequestTest, UserImagesBecomeDataUrlParts) {
   const std::vector<core::Message> messages = {
       core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["messages"][0]["content"], json::parse(R"([
     {"type": "text", "text": "what is this?"},
     {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}])"));
@@ -55,13 +59,14 @@ TEST(OpenAIChatRequestTest, UserImagesBecomeDataUrlParts) {
 TEST(OpenAIChatRequestTest, AssistantTextAndToolCallsWithoutThinking) {
   const std::vector<core::Message> messages = {
       core::UserMessage{core::text_content("list files")},
-      assistant({core::ThinkingBlock{"let me think", "sig"}, core::TextBlock{"Looking."},
-                 core::ToolCall{"call_1", "ls", R"({"path":"."})"},
-                 core::ToolCall{"call_2", "read", R"({"path":"a)"}}),
-      assistant({core::ToolCall{"call_3", "ls", "{}"}}),
-      assistant({core::ThinkingBlock{"only thoughts", ""}}),
+      chat_assistant({core::ThinkingBlock{"let me think", "sig"}, core::TextBlock{"Looking."},
+                      core::ToolCall{"call_1", "ls", R"({"path":"."})"},
+                      core::ToolCall{"call_2", "read", R"({"path":"a)"}}),
+      chat_assistant({core::ToolCall{"call_3", "ls", "{}"}}),
+      chat_assistant({core::ThinkingBlock{"only thoughts", ""}}),
   };
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   ASSERT_EQ(body["messages"].size(), 3u);  // the thinking-only reply is skipped
   EXPECT_EQ(body["messages"][1], json::parse(R"({
     "role": "assistant", "content": "Looking.",
@@ -77,11 +82,12 @@ TEST(OpenAIChatRequestTest, AGluedTextBlockContinuesTheOneBeforeIt) {
   // A cited sentence that Anthropic split into blocks, sent to a Chat Completions model.
   const std::vector<core::Message> messages = {
       core::UserMessage{core::text_content("when?")},
-      assistant({core::TextBlock{"Searching."}, core::WebSearchBlock{.id = "srvtoolu_1"},
-                 core::TextBlock{"He was born "},
-                 core::TextBlock{.text = "in 1916.", .citations = {}, .glued = true}}),
+      chat_assistant({core::TextBlock{"Searching."}, core::WebSearchBlock{.id = "srvtoolu_1"},
+                      core::TextBlock{"He was born "},
+                      core::TextBlock{.text = "in 1916.", .citations = {}, .glued = true}}),
   };
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["messages"][1]["content"], "Searching.\nHe was born in 1916.");
 }
 
@@ -89,7 +95,8 @@ TEST(OpenAIChatRequestTest, ToolResultsBecomeOneToolMessageEach) {
   core::ToolResult ok{"call_1", "ls", {core::TextBlock{"a.txt"}, core::TextBlock{"b.txt"}}};
   core::ToolResult failed{"call_2", "read", core::text_content("Error: no such file"), true};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{ok, failed}}};
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "tool", "tool_call_id": "call_1", "content": "a.txt\nb.txt"},
     {"role": "tool", "tool_call_id": "call_2", "content": "Error: no such file"}])"));
@@ -99,7 +106,8 @@ TEST(OpenAIChatRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllToolMe
   core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, sample_png()}};
   core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
-  const json body = build_chat_request(make_request(messages), TokenLimitField::kMaxTokens);
+  const json body =
+      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "tool", "tool_call_id": "call_1",
      "content": "Read image a.png\n[image: see the next user message]"},
@@ -114,9 +122,9 @@ TEST(OpenAIChatRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouc
       core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
       core::ToolResultMessage{{core::ToolResult{"call_1", "read", {sample_png()}}}},
   };
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = chat_request(messages);
   request.model.supports_images = false;
-  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "user", "content": "look\n[image omitted: the current model does not accept images]"},
     {"role": "tool", "tool_call_id": "call_1",
@@ -128,12 +136,12 @@ TEST(OpenAIChatRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouc
 
 TEST(OpenAIChatRequestTest, ToolSpecsAreFunctionTools) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = chat_request(messages);
   request.tools.push_back(core::ToolSpec{
       "read", "Reads a file.",
       json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})"), true});
   request.tools.push_back(core::ToolSpec{"now", "The time.", nullptr});
-  const json body = build_chat_request(request, TokenLimitField::kMaxTokens);
+  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
   EXPECT_EQ(body["tools"], json::parse(R"([
     {"type": "function", "function": {"name": "read", "description": "Reads a file.",
       "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
@@ -143,12 +151,13 @@ TEST(OpenAIChatRequestTest, ToolSpecsAreFunctionTools) {
 
 TEST(OpenAIChatRequestTest, TokenLimitUsesTheRequestedField) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = chat_request(messages);
   request.model.max_output_tokens = 4096;
-  const json openai = build_chat_request(request, TokenLimitField::kMaxCompletionTokens);
+  const json openai =
+      json::parse(build_chat_request(request, TokenLimitField::kMaxCompletionTokens));
   EXPECT_EQ(openai["max_completion_tokens"], 4096);
   EXPECT_FALSE(openai.contains("max_tokens"));
-  const json compatible = build_chat_request(request, TokenLimitField::kMaxTokens);
+  const json compatible = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
   EXPECT_EQ(compatible["max_tokens"], 4096);
   EXPECT_FALSE(compatible.contains("max_completion_tokens"));
 }

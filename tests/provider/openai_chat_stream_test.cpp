@@ -10,9 +10,9 @@ namespace {
 using nlohmann::json;
 
 // Feeds chunk payloads to an assembler and records the deltas it emits.
-class AssemblerHarness {
+class ChatHarness {
  public:
-  AssemblerHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
+  ChatHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
 
   bool feed(const json& payload) { return assembler_.consume({"message", payload.dump()}); }
   bool feed_raw(const std::string& data) { return assembler_.consume({"message", data}); }
@@ -34,7 +34,7 @@ json call_fragment(const json& fragment) {
 }
 
 TEST(ChatStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   EXPECT_TRUE(harness.feed(delta({{"role", "assistant"}, {"content", ""}})));
   EXPECT_TRUE(harness.feed(delta({{"content", "Hel"}})));
   EXPECT_TRUE(harness.feed(delta({{"content", "lo"}})));
@@ -52,7 +52,7 @@ TEST(ChatStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
 }
 
 TEST(ChatStreamAssemblerTest, ReasoningFieldsBecomeThinkingBeforeText) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"reasoning_content", "Think"}}));
   harness.feed(delta({{"reasoning", "ing"}}));
   harness.feed(delta({{"reasoning_content", "."}, {"reasoning", "."}}));  // both: counted once
@@ -66,13 +66,13 @@ TEST(ChatStreamAssemblerTest, ReasoningFieldsBecomeThinkingBeforeText) {
 }
 
 TEST(ChatStreamAssemblerTest, RefusalIsText) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"refusal", "I can't help with that."}}, "stop"));
   EXPECT_EQ(assistant_text(harness.assembler().take_message()), "I can't help with that.");
 }
 
 TEST(ChatStreamAssemblerTest, ToolCallsAreAssembledByIndexFromInterleavedFragments) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(call_fragment({{"index", 0},
                               {"id", "call_a"},
                               {"type", "function"},
@@ -110,7 +110,7 @@ TEST(ChatStreamAssemblerTest, ToolCallsAreAssembledByIndexFromInterleavedFragmen
 }
 
 TEST(ChatStreamAssemblerTest, ServiceIndexesAreMappedToCallPositions) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(call_fragment({{"index", 3}, {"id", "x"}, {"function", {{"name", "a"}}}}));
   harness.feed(call_fragment({{"index", 7}, {"id", "y"}, {"function", {{"name", "b"}}}}));
   ASSERT_EQ(harness.events.size(), 2u);
@@ -119,7 +119,7 @@ TEST(ChatStreamAssemblerTest, ServiceIndexesAreMappedToCallPositions) {
 }
 
 TEST(ChatStreamAssemblerTest, ToleratesMissingIndexReusedIndexAndMissingIdsOrArguments) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   // No index at all: fragments continue the latest call.
   harness.feed(
       call_fragment({{"id", "c1"}, {"function", {{"name", "a"}, {"arguments", "{\"x\""}}}}));
@@ -144,7 +144,7 @@ TEST(ChatStreamAssemblerTest, ToleratesMissingIndexReusedIndexAndMissingIdsOrArg
 
 TEST(ChatStreamAssemblerTest, FinishReasonsMapToStopReasons) {
   const auto stop_reason_for = [](const char* reason, bool with_call) {
-    AssemblerHarness harness;
+    ChatHarness harness;
     if (with_call)
       harness.feed(call_fragment({{"index", 0}, {"id", "c"}, {"function", {{"name", "a"}}}}));
     harness.feed(delta(json::object(), reason));
@@ -160,7 +160,7 @@ TEST(ChatStreamAssemblerTest, FinishReasonsMapToStopReasons) {
 }
 
 TEST(ChatStreamAssemblerTest, UsageSeparatesCachedPromptTokens) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"content", "x"}}, "stop"));
   harness.feed({{"choices", json::array()},
                 {"usage",
@@ -176,14 +176,14 @@ TEST(ChatStreamAssemblerTest, UsageSeparatesCachedPromptTokens) {
 }
 
 TEST(ChatStreamAssemblerTest, NonJsonEventIsAnErrorNamingIt) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   EXPECT_FALSE(harness.feed_raw("this is not json"));
   EXPECT_NE(harness.assembler().error().find("not JSON"), std::string::npos);
   EXPECT_NE(harness.assembler().error().find("this is not json"), std::string::npos);
 }
 
 TEST(ChatStreamAssemblerTest, ErrorObjectInTheStreamIsAnError) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"content", "partial"}}));
   EXPECT_FALSE(harness.feed({{"error", {{"message", "overloaded"}, {"type", "server_error"}}}}));
   EXPECT_NE(harness.assembler().error().find("overloaded"), std::string::npos);
@@ -191,13 +191,13 @@ TEST(ChatStreamAssemblerTest, ErrorObjectInTheStreamIsAnError) {
 }
 
 TEST(ChatStreamAssemblerTest, ErrorEventNameIsAnError) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   EXPECT_FALSE(harness.assembler().consume({"error", R"({"message":"bad gateway"})"}));
   EXPECT_NE(harness.assembler().error().find("bad gateway"), std::string::npos);
 }
 
 TEST(ChatStreamAssemblerTest, ContentPartsSplitIntoThinkingAndText) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta(
       {{"content",
         json::array({{{"type", "thinking"},
@@ -215,7 +215,7 @@ TEST(ChatStreamAssemblerTest, ContentPartsSplitIntoThinkingAndText) {
 }
 
 TEST(ChatStreamAssemblerTest, OnlyChoiceZeroIsAssembled) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   const auto choice = [](int index, const json& fields, const json& finish = nullptr) {
     return json{{"choices",
                  json::array({{{"index", index}, {"delta", fields}, {"finish_reason", finish}}})}};
@@ -237,7 +237,7 @@ TEST(ChatStreamAssemblerTest, OnlyChoiceZeroIsAssembled) {
 }
 
 TEST(ChatStreamAssemblerTest, NothingIsReadAfterDone) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"content", "whole"}}, "stop"));
   EXPECT_FALSE(harness.feed_raw("[DONE]"));
   EXPECT_FALSE(harness.feed_raw("{\"trunc"));
@@ -247,7 +247,7 @@ TEST(ChatStreamAssemblerTest, NothingIsReadAfterDone) {
 }
 
 TEST(ChatStreamAssemblerTest, UnreadableEventAfterTheFinishEndsTheReplyWithoutError) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   harness.feed(delta({{"content", "whole"}}, "stop"));
   EXPECT_FALSE(harness.feed_raw("data that is cut"));
   EXPECT_TRUE(harness.assembler().complete());
@@ -255,7 +255,7 @@ TEST(ChatStreamAssemblerTest, UnreadableEventAfterTheFinishEndsTheReplyWithoutEr
 }
 
 TEST(ChatStreamAssemblerTest, DeeplyNestedEventIsRefused) {
-  AssemblerHarness harness;
+  ChatHarness harness;
   const std::string deep = R"({"choices":[{"index":0,"delta":{"content":"x"},"x":)" +
                            std::string(300, '[') + std::string(300, ']') + "}]}";
   EXPECT_FALSE(harness.feed_raw(deep));

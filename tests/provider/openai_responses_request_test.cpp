@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "provider/openai_responses.hpp"
 
 #include "support/message_builders.hpp"
@@ -14,12 +16,12 @@ namespace {
 using nlohmann::json;
 using testing::sample_png;
 
-core::ProviderRequest make_request(const std::vector<core::Message>& messages) {
+core::ProviderRequest responses_request(const std::vector<core::Message>& messages) {
   return testing::request_over(messages, "gpt-test");
 }
 
-core::AssistantMessage assistant(std::vector<core::AssistantBlock> blocks,
-                                 std::string api = kOpenAIResponsesApi) {
+core::AssistantMessage responses_assistant(std::vector<core::AssistantBlock> blocks,
+                                           std::string api = kOpenAIResponsesApi) {
   return testing::assistant_message(std::move(blocks), std::move(api));
 }
 
@@ -35,9 +37,9 @@ std::string reasoning_signature(const std::string& id, const std::string& encryp
 
 TEST(OpenAIResponsesRequestTest, StreamsStatelesslyWithInstructions) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.system_prompt = "You are nib.";
-  const json body = build_responses_request(request);
+  const json body = json::parse(build_responses_request(request));
   EXPECT_EQ(body["model"], "gpt-test");
   EXPECT_EQ(body["stream"], true);
   EXPECT_EQ(body["store"], false);
@@ -51,9 +53,9 @@ TEST(OpenAIResponsesRequestTest, StreamsStatelesslyWithInstructions) {
 
 TEST(OpenAIResponsesRequestTest, OmitsEmptyInstructionsAndSendsTheTokenLimit) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.model.max_output_tokens = 4096;
-  const json body = build_responses_request(request);
+  const json body = json::parse(build_responses_request(request));
   EXPECT_FALSE(body.contains("instructions"));
   EXPECT_EQ(body["max_output_tokens"], 4096);
 }
@@ -61,7 +63,7 @@ TEST(OpenAIResponsesRequestTest, OmitsEmptyInstructionsAndSendsTheTokenLimit) {
 TEST(OpenAIResponsesRequestTest, UserImagesBecomeDataUrlParts) {
   const std::vector<core::Message> messages = {
       core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
-  const json body = build_responses_request(make_request(messages));
+  const json body = json::parse(build_responses_request(responses_request(messages)));
   EXPECT_EQ(body["input"][0]["content"], json::parse(R"([
     {"type": "input_text", "text": "what is this?"},
     {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}])"));
@@ -69,11 +71,12 @@ TEST(OpenAIResponsesRequestTest, UserImagesBecomeDataUrlParts) {
 
 TEST(OpenAIResponsesRequestTest, AssistantBlocksBecomeItemsInOrder) {
   const std::vector<core::Message> messages = {
-      assistant({core::ThinkingBlock{"Thinking.", reasoning_signature("rs_1", "enc1")},
-                 core::TextBlock{"Looking."}, core::ToolCall{"call_1", "ls", R"({"path":"."})"},
-                 core::ToolCall{"call_2", "read", R"({"path":"a)"}}),
+      responses_assistant({core::ThinkingBlock{"Thinking.", reasoning_signature("rs_1", "enc1")},
+                           core::TextBlock{"Looking."},
+                           core::ToolCall{"call_1", "ls", R"({"path":"."})"},
+                           core::ToolCall{"call_2", "read", R"({"path":"a)"}}),
   };
-  const json body = build_responses_request(make_request(messages));
+  const json body = json::parse(build_responses_request(responses_request(messages)));
   EXPECT_EQ(body["input"], json::parse(R"([
     {"type": "reasoning", "id": "rs_1", "encrypted_content": "enc1",
      "summary": [{"type": "summary_text", "text": "Thinking."}]},
@@ -87,16 +90,19 @@ TEST(OpenAIResponsesRequestTest, ReasoningIsReplayedOnlyWhenItCanBe) {
   const std::string signature = reasoning_signature("rs_1", "enc1");
   const std::vector<core::Message> messages = {
       // Nothing follows the reasoning item (a reply cut short): the service would reject it.
-      assistant({core::ThinkingBlock{"alone", signature}}),
+      responses_assistant({core::ThinkingBlock{"alone", signature}}),
       // No encrypted content: with store:false the service cannot look the item up.
-      assistant({core::ThinkingBlock{"t", reasoning_signature("rs_2", "")}, core::TextBlock{"a"}}),
+      responses_assistant(
+          {core::ThinkingBlock{"t", reasoning_signature("rs_2", "")}, core::TextBlock{"a"}}),
       // A signature that is not a reasoning item.
-      assistant({core::ThinkingBlock{"t", "garbage"}, core::TextBlock{"b"}}),
+      responses_assistant({core::ThinkingBlock{"t", "garbage"}, core::TextBlock{"b"}}),
       // Produced by another protocol: its signature means nothing here.
-      assistant({core::ThinkingBlock{"t", signature}, core::TextBlock{"c"}}, "anthropic-messages"),
-      assistant({core::ThinkingBlock{"t", signature}, core::TextBlock{"d"}}, "openai-chat"),
+      responses_assistant({core::ThinkingBlock{"t", signature}, core::TextBlock{"c"}},
+                          "anthropic-messages"),
+      responses_assistant({core::ThinkingBlock{"t", signature}, core::TextBlock{"d"}},
+                          "openai-chat"),
   };
-  const json body = build_responses_request(make_request(messages));
+  const json body = json::parse(build_responses_request(responses_request(messages)));
   ASSERT_EQ(body["input"].size(), 4u);
   for (const json& item : body["input"]) {
     EXPECT_EQ(item["type"], "message") << item.dump();
@@ -108,13 +114,14 @@ TEST(OpenAIResponsesRequestTest, HistoryFromAnotherProtocolKeepsTextAndCalls) {
   core::ToolResult result{long_id, "ls", core::text_content("a.txt")};
   const std::vector<core::Message> messages = {
       core::UserMessage{core::text_content("list")},
-      assistant({core::ThinkingBlock{"hmm", "EqQBCkYIBRgCKkD"}, core::TextBlock{"Sure."},
-                 core::ToolCall{"toolu_01A", "ls", "{}"}, core::ToolCall{long_id, "ls", "{}"}},
-                "anthropic-messages"),
+      responses_assistant(
+          {core::ThinkingBlock{"hmm", "EqQBCkYIBRgCKkD"}, core::TextBlock{"Sure."},
+           core::ToolCall{"toolu_01A", "ls", "{}"}, core::ToolCall{long_id, "ls", "{}"}},
+          "anthropic-messages"),
       core::ToolResultMessage{
           {core::ToolResult{"toolu_01A", "ls", core::text_content("b")}, result}},
   };
-  const json input = build_responses_request(make_request(messages))["input"];
+  const json input = json::parse(build_responses_request(responses_request(messages)))["input"];
   ASSERT_EQ(input.size(), 6u);
   EXPECT_EQ(input[1]["type"], "message");
   EXPECT_EQ(input[2]["call_id"], "toolu_01A");
@@ -148,7 +155,7 @@ TEST(OpenAIResponsesRequestTest, ToolResultsBecomeFunctionCallOutputs) {
   core::ToolResult ok{"call_1", "ls", {core::TextBlock{"a.txt"}, core::TextBlock{"b.txt"}}};
   core::ToolResult failed{"call_2", "read", core::text_content("Error: no such file"), true};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{ok, failed}}};
-  const json body = build_responses_request(make_request(messages));
+  const json body = json::parse(build_responses_request(responses_request(messages)));
   EXPECT_EQ(body["input"], json::parse(R"([
     {"type": "function_call_output", "call_id": "call_1", "output": "a.txt\nb.txt"},
     {"type": "function_call_output", "call_id": "call_2", "output": "Error: no such file"}])"));
@@ -158,7 +165,7 @@ TEST(OpenAIResponsesRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllO
   core::ToolResult image{"call_1", "read", {core::TextBlock{"Read image a.png"}, sample_png()}};
   core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
-  const json body = build_responses_request(make_request(messages));
+  const json body = json::parse(build_responses_request(responses_request(messages)));
   EXPECT_EQ(body["input"], json::parse(R"([
     {"type": "function_call_output", "call_id": "call_1",
      "output": "Read image a.png\n[image: see the next user message]"},
@@ -174,9 +181,9 @@ TEST(OpenAIResponsesRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsU
       core::UserMessage{{core::TextBlock{"look"}, sample_png()}},
       core::ToolResultMessage{{core::ToolResult{"call_1", "read", {sample_png()}}}},
   };
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.model.supports_images = false;
-  const json body = build_responses_request(request);
+  const json body = json::parse(build_responses_request(request));
   EXPECT_EQ(body["input"], json::parse(R"([
     {"type": "message", "role": "user", "content": [
       {"type": "input_text", "text": "look"},
@@ -189,20 +196,20 @@ TEST(OpenAIResponsesRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsU
 
 TEST(OpenAIResponsesRequestTest, EmptyAssistantTextIsNotSent) {
   const std::vector<core::Message> messages = {
-      assistant({core::TextBlock{""}, core::ToolCall{"call_1", "ls", "{}"}})};
-  const json input = build_responses_request(make_request(messages))["input"];
+      responses_assistant({core::TextBlock{""}, core::ToolCall{"call_1", "ls", "{}"}})};
+  const json input = json::parse(build_responses_request(responses_request(messages)))["input"];
   ASSERT_EQ(input.size(), 1u);
   EXPECT_EQ(input[0]["type"], "function_call");
 }
 
 TEST(OpenAIResponsesRequestTest, ToolSpecsAreFlatNonStrictFunctions) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.tools.push_back(core::ToolSpec{
       "read", "Reads a file.",
       json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})"), true});
   request.tools.push_back(core::ToolSpec{"now", "The time.", nullptr});
-  const json body = build_responses_request(request);
+  const json body = json::parse(build_responses_request(request));
   EXPECT_EQ(body["tools"], json::parse(R"([
     {"type": "function", "name": "read", "description": "Reads a file.", "strict": false,
      "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}},
@@ -212,7 +219,7 @@ TEST(OpenAIResponsesRequestTest, ToolSpecsAreFlatNonStrictFunctions) {
 
 TEST(OpenAIResponsesRequestTest, ThinkingLevelMapsToReasoningEffort) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.model.reasoning = true;
   const std::pair<core::ThinkingLevel, const char*> levels[] = {
       {core::ThinkingLevel::kLow, "low"},
@@ -221,23 +228,23 @@ TEST(OpenAIResponsesRequestTest, ThinkingLevelMapsToReasoningEffort) {
   };
   for (const auto& [level, effort] : levels) {
     request.thinking = level;
-    const json body = build_responses_request(request);
+    const json body = json::parse(build_responses_request(request));
     EXPECT_EQ(body["reasoning"], json({{"effort", effort}, {"summary", "auto"}}));
     EXPECT_EQ(body["include"], json::array({"reasoning.encrypted_content"}));
   }
   // Off: no effort value is accepted by every model, so none is sent; the model may still
   // reason by default, and its reasoning must come back encrypted for replay.
   request.thinking = core::ThinkingLevel::kOff;
-  const json off = build_responses_request(request);
+  const json off = json::parse(build_responses_request(request));
   EXPECT_FALSE(off.contains("reasoning"));
   EXPECT_EQ(off["include"], json::array({"reasoning.encrypted_content"}));
 }
 
 TEST(OpenAIResponsesRequestTest, ModelWithoutReasoningGetsNoReasoningFields) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
-  core::ProviderRequest request = make_request(messages);
+  core::ProviderRequest request = responses_request(messages);
   request.thinking = core::ThinkingLevel::kHigh;
-  const json body = build_responses_request(request);
+  const json body = json::parse(build_responses_request(request));
   EXPECT_FALSE(body.contains("reasoning"));
   EXPECT_FALSE(body.contains("include"));
 }

@@ -18,9 +18,9 @@ using testing::MockResponsesStream;
 using testing::MockToolCall;
 
 // Feeds events to an assembler and records the deltas it emits.
-class AssemblerHarness {
+class ResponsesHarness {
  public:
-  AssemblerHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
+  ResponsesHarness() : assembler_([this](const core::Event& event) { events.push_back(event); }) {}
 
   // One event as the service writes it: its type both as the SSE event name and in the data.
   bool feed(const std::string& type, json fields = json::object()) {
@@ -75,7 +75,7 @@ class AssemblerHarness {
 };
 
 TEST(ResponsesStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_reply(testing::responses_text("Hello, wörld!", 4)));
   EXPECT_TRUE(harness.assembler().complete());
   EXPECT_EQ(harness.assembler().error(), "");
@@ -88,7 +88,7 @@ TEST(ResponsesStreamAssemblerTest, TextDeltasBecomeOneTextBlock) {
 }
 
 TEST(ResponsesStreamAssemblerTest, NotCompleteBeforeTheTerminalEvent) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_TRUE(harness.feed_reply(MockResponsesStream().text("so far", 2).unfinished()));
   EXPECT_FALSE(harness.assembler().complete());
   EXPECT_TRUE(harness.assembler().saw_events());
@@ -101,7 +101,7 @@ TEST(ResponsesStreamAssemblerTest, FunctionCallArgumentsAreAssembledFromFragment
       {"call_b", "ls", "{}"},
       {"call_c", "bash", R"({"command":"echo \"😀\""})"},
   };
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(testing::responses_function_calls(calls, 2));
   const core::AssistantMessage message = harness.assembler().take_message();
   EXPECT_EQ(message.stop_reason, core::StopReason::kToolUse);
@@ -127,7 +127,7 @@ TEST(ResponsesStreamAssemblerTest, FunctionCallArgumentsAreAssembledFromFragment
 
 TEST(ResponsesStreamAssemblerTest, ReasoningSummaryBecomesThinkingWithItsItemAsSignature) {
   MockReasoning reasoning{"rs_42", {"**Planning**\n\nFirst part.", "Second part."}, "gAAAA-enc"};
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(MockResponsesStream()
                          .reasoning(reasoning, 3)
                          .text("Answer", 1)
@@ -149,7 +149,7 @@ TEST(ResponsesStreamAssemblerTest, ReasoningSummaryBecomesThinkingWithItsItemAsS
 }
 
 TEST(ResponsesStreamAssemblerTest, ReasoningWithoutSummaryKeepsItsSignature) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(MockResponsesStream().reasoning({"rs_1", {}, "enc"}).text("ok").completed());
   const core::AssistantMessage message = harness.assembler().take_message();
   ASSERT_EQ(message.blocks.size(), 2u);
@@ -159,7 +159,7 @@ TEST(ResponsesStreamAssemblerTest, ReasoningWithoutSummaryKeepsItsSignature) {
 }
 
 TEST(ResponsesStreamAssemblerTest, InterleavedItemsAreMatchedByOutputIndex) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed("response.output_item.added", {{"output_index", 0},
                                               {"item",
                                                {{"id", "fc_0"},
@@ -189,7 +189,7 @@ TEST(ResponsesStreamAssemblerTest, InterleavedItemsAreMatchedByOutputIndex) {
 }
 
 TEST(ResponsesStreamAssemblerTest, FinishedItemsFillInWhatDeltasMissed) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   // A server that sends no deltas at all, only finished items.
   harness.feed("response.output_item.done",
                {{"output_index", 0},
@@ -231,7 +231,7 @@ TEST(ResponsesStreamAssemblerTest, FinishedItemsFillInWhatDeltasMissed) {
 }
 
 TEST(ResponsesStreamAssemblerTest, RefusalIsText) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed("response.output_item.added",
                {{"output_index", 0}, {"item", {{"id", "m"}, {"type", "message"}}}});
   harness.feed("response.refusal.delta", {{"output_index", 0}, {"delta", "I can't help."}});
@@ -242,7 +242,7 @@ TEST(ResponsesStreamAssemblerTest, RefusalIsText) {
 }
 
 TEST(ResponsesStreamAssemblerTest, UsageSeparatesCachedInputTokens) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(testing::responses_text("x", 1, {1500, 40, 1024}));
   const core::Usage usage = harness.assembler().take_message().usage;
   EXPECT_EQ(usage.input_tokens, 476);
@@ -252,7 +252,7 @@ TEST(ResponsesStreamAssemblerTest, UsageSeparatesCachedInputTokens) {
 }
 
 TEST(ResponsesStreamAssemblerTest, IncompleteAtTheOutputLimitIsMaxTokens) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(MockResponsesStream()
                          .function_call({"call_1", "write", R"({"path":"a","con)"})
                          .incomplete("max_output_tokens", {10, 20, 0}));
@@ -265,7 +265,7 @@ TEST(ResponsesStreamAssemblerTest, IncompleteAtTheOutputLimitIsMaxTokens) {
 }
 
 TEST(ResponsesStreamAssemblerTest, IncompleteForAnotherReasonIsAnError) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed_reply(testing::responses_incomplete("partial", "content_filter"));
   EXPECT_NE(harness.assembler().error().find("content_filter"), std::string::npos)
       << harness.assembler().error();
@@ -273,7 +273,7 @@ TEST(ResponsesStreamAssemblerTest, IncompleteForAnotherReasonIsAnError) {
 }
 
 TEST(ResponsesStreamAssemblerTest, FailedResponseIsAnErrorWithItsKind) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_reply(testing::responses_failed("server_error", "The model crashed")));
   EXPECT_FALSE(harness.assembler().complete());
   EXPECT_EQ(harness.assembler().error(),
@@ -299,7 +299,7 @@ TEST(ResponsesStreamAssemblerTest, ErrorEventsAreErrorsWithTheirKind) {
       {{{"code", nullptr}, {"message", "Something odd."}}, core::ErrorKind::kOther},
   };
   for (const auto& test : cases) {
-    AssemblerHarness harness;
+    ResponsesHarness harness;
     harness.feed("response.output_item.added",
                  {{"output_index", 0}, {"item", {{"id", "m"}, {"type", "message"}}}});
     harness.feed("response.output_text.delta", {{"output_index", 0}, {"delta", "partial"}});
@@ -312,14 +312,14 @@ TEST(ResponsesStreamAssemblerTest, ErrorEventsAreErrorsWithTheirKind) {
 }
 
 TEST(ResponsesStreamAssemblerTest, NonJsonEventIsAnErrorNamingIt) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_raw("message", "<html>oops</html>"));
   EXPECT_NE(harness.assembler().error().find("not JSON: <html>oops</html>"), std::string::npos);
 }
 
 TEST(ResponsesStreamAssemblerTest, UnknownEventsAndItemsAreIgnored) {
   // A hosted tool nib never requests (web_search_call is read: see openai_responses_web_search).
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_TRUE(harness.feed("keepalive"));
   EXPECT_TRUE(harness.feed("response.file_search_call.searching", {{"output_index", 0}}));
   EXPECT_TRUE(
@@ -334,7 +334,7 @@ TEST(ResponsesStreamAssemblerTest, UnknownEventsAndItemsAreIgnored) {
 }
 
 TEST(ResponsesStreamAssemblerTest, DeltasWithoutAnAnnouncedItemStillCount) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed("response.output_text.delta", {{"output_index", 3}, {"delta", "a"}});
   harness.feed("response.output_text.delta", {{"output_index", 3}, {"delta", "b"}});
   harness.feed("response.function_call_arguments.delta", {{"output_index", 4}, {"delta", "{}"}});
@@ -348,7 +348,7 @@ TEST(ResponsesStreamAssemblerTest, DeltasWithoutAnAnnouncedItemStillCount) {
 }
 
 TEST(ResponsesStreamAssemblerTest, EventNameServesWhenTheDataHasNoType) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_TRUE(harness.feed_raw("response.output_text.delta", R"({"output_index":0,"delta":"x"})"));
   EXPECT_FALSE(harness.feed_raw("response.completed", R"({"response":{"status":"completed"}})"));
   EXPECT_TRUE(harness.assembler().complete());
@@ -356,14 +356,14 @@ TEST(ResponsesStreamAssemblerTest, EventNameServesWhenTheDataHasNoType) {
 }
 
 TEST(ResponsesStreamAssemblerTest, DoneMarkerBeforeTheEndStopsReadingIncomplete) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_raw("message", "[DONE]"));
   EXPECT_FALSE(harness.assembler().complete());
   EXPECT_EQ(harness.assembler().error(), "");
 }
 
 TEST(ResponsesStreamAssemblerTest, TheFinishedItemsTextWinsOverItsDeltas) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   const auto done = [&](int index, const std::string& text) {
     harness.feed("response.output_item.done",
                  {{"output_index", index},
@@ -387,7 +387,7 @@ TEST(ResponsesStreamAssemblerTest, TheFinishedItemsTextWinsOverItsDeltas) {
 }
 
 TEST(ResponsesStreamAssemblerTest, TwoMessageItemsStayTwoSeparatedBlocks) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_reply(
       MockResponsesStream().text("Let me check.").text("It is 4.", 2).completed()));
   EXPECT_EQ(harness.text_deltas(), "Let me check.\n\nIt is 4.");
@@ -398,7 +398,7 @@ TEST(ResponsesStreamAssemblerTest, TwoMessageItemsStayTwoSeparatedBlocks) {
 }
 
 TEST(ResponsesStreamAssemblerTest, NothingIsReadAfterTheEnd) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed("response.output_text.delta", {{"output_index", 0}, {"delta", "whole"}});
   EXPECT_FALSE(harness.feed("response.completed", {{"response", {{"status", "completed"}}}}));
   EXPECT_FALSE(harness.feed_raw("message", "[DO"));
@@ -410,7 +410,7 @@ TEST(ResponsesStreamAssemblerTest, NothingIsReadAfterTheEnd) {
 }
 
 TEST(ResponsesStreamAssemblerTest, ItemsOnlyInTheCompletedResponseCount) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   harness.feed("response.created", {{"response", {{"status", "in_progress"}}}});
   harness.feed(
       "response.completed",
@@ -433,7 +433,7 @@ TEST(ResponsesStreamAssemblerTest, ItemsOnlyInTheCompletedResponseCount) {
 }
 
 TEST(ResponsesStreamAssemblerTest, TheCompletedListDoesNotRepeatStreamedItems) {
-  AssemblerHarness harness;
+  ResponsesHarness harness;
   EXPECT_FALSE(harness.feed_reply(MockResponsesStream().text("once").completed()));
   EXPECT_EQ(assistant_text(harness.assembler().take_message()), "once");
 }

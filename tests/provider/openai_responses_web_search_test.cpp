@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "provider/openai_responses.hpp"
 #include "provider/openai_responses_request.hpp"
 #include "provider/openai_responses_stream.hpp"
@@ -28,9 +30,10 @@ namespace {
 
 using nlohmann::json;
 
-class SearchStream {
+class ResponsesSearchStream {
  public:
-  SearchStream() : assembler_([this](const core::Event& event) { events_.push_back(event); }) {}
+  ResponsesSearchStream()
+      : assembler_([this](const core::Event& event) { events_.push_back(event); }) {}
   void feed(const std::string& type, json fields) {
     fields["type"] = type;
     fields["sequence_number"] = sequence_++;
@@ -61,14 +64,14 @@ const json kFinishedSearch = json::parse(R"({
              "sources": [{"type": "url", "url": "https://www.example.com/news/otters"},
                          {"type": "url", "url": "https://news.example.org/river"}]}})");
 
-const json kCitation = json::parse(R"({
+const json kResponsesCitation = json::parse(R"({
   "type": "url_citation", "start_index": 20, "end_index": 60,
   "url": "https://www.example.com/news/otters", "title": "Otters return to the river"})");
 
 const std::string kAnswer = "Good news today: otters are back in the river.";
 
 // A search, then a message citing one of its sources.
-core::AssistantMessage documented_turn(SearchStream& stream) {
+core::AssistantMessage documented_responses_turn(ResponsesSearchStream& stream) {
   const std::string id = kFinishedSearch["id"];
   stream.feed("response.output_item.added",
               {{"output_index", 0},
@@ -92,35 +95,36 @@ core::AssistantMessage documented_turn(SearchStream& stream) {
   stream.feed("response.output_text.delta", delta);
   json annotation = at;
   annotation["annotation_index"] = 0;
-  annotation["annotation"] = kCitation;
+  annotation["annotation"] = kResponsesCitation;
   stream.feed("response.output_text.annotation.added", annotation);
-  stream.feed("response.output_item.done",
-              {{"output_index", 1},
-               {"item",
-                {{"id", "msg_1"},
-                 {"type", "message"},
-                 {"status", "completed"},
-                 {"role", "assistant"},
-                 {"content", json::array({{{"type", "output_text"},
-                                           {"text", kAnswer},
-                                           {"annotations", json::array({kCitation})}}})}}}});
+  stream.feed(
+      "response.output_item.done",
+      {{"output_index", 1},
+       {"item",
+        {{"id", "msg_1"},
+         {"type", "message"},
+         {"status", "completed"},
+         {"role", "assistant"},
+         {"content", json::array({{{"type", "output_text"},
+                                   {"text", kAnswer},
+                                   {"annotations", json::array({kResponsesCitation})}}})}}}});
   return stream.finish();
 }
 
 TEST(OpenAIResponsesWebSearchTest, TheToolIsOfferedOnlyWhenTurnedOn) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   core::ProviderRequest request = testing::request_over(messages, "gpt-test");
-  json body = build_responses_request(request);
+  json body = json::parse(build_responses_request(request));
   EXPECT_FALSE(body.contains("tools"));
   EXPECT_FALSE(body.contains("include"));
   request.web_search = true;
-  body = build_responses_request(request);
+  body = json::parse(build_responses_request(request));
   EXPECT_EQ(body["tools"], json::parse(R"([{"type": "web_search"}])"));
   EXPECT_EQ(body["include"], json::parse(R"(["web_search_call.action.sources"])"));
 
   request.model.reasoning = true;
   request.tools = {{"read", "Reads a file.", json::object()}};
-  body = build_responses_request(request);
+  body = json::parse(build_responses_request(request));
   ASSERT_EQ(body["tools"].size(), 2u);
   EXPECT_EQ(body["tools"][0]["name"], "read");
   EXPECT_EQ(body["tools"][1], json::parse(R"({"type": "web_search"})"));
@@ -130,8 +134,8 @@ TEST(OpenAIResponsesWebSearchTest, TheToolIsOfferedOnlyWhenTurnedOn) {
 }
 
 TEST(OpenAIResponsesWebSearchTest, TheSearchBecomesABlockWithItsQueryAndSources) {
-  SearchStream stream;
-  const core::AssistantMessage message = documented_turn(stream);
+  ResponsesSearchStream stream;
+  const core::AssistantMessage message = documented_responses_turn(stream);
   EXPECT_EQ(message.stop_reason, core::StopReason::kEndTurn);
   const auto searches = core::web_searches_of(message);
   ASSERT_EQ(searches.size(), 1u);
@@ -145,15 +149,15 @@ TEST(OpenAIResponsesWebSearchTest, TheSearchBecomesABlockWithItsQueryAndSources)
 }
 
 TEST(OpenAIResponsesWebSearchTest, UrlCitationsOfTheAnswerAreKept) {
-  SearchStream stream;
-  const auto citations = core::citations_of(documented_turn(stream));
+  ResponsesSearchStream stream;
+  const auto citations = core::citations_of(documented_responses_turn(stream));
   ASSERT_EQ(citations.size(), 1u);  // the annotation event and the finished item: one citation
   EXPECT_EQ(citations[0].url, "https://www.example.com/news/otters");
   EXPECT_EQ(citations[0].title, "Otters return to the river");
 }
 
 TEST(OpenAIResponsesWebSearchTest, AFailedSearchSaysSo) {
-  SearchStream stream;
+  ResponsesSearchStream stream;
   json failed = kFinishedSearch;
   failed["status"] = "failed";
   stream.feed("response.output_item.done", {{"output_index", 0}, {"item", failed}});
@@ -163,11 +167,12 @@ TEST(OpenAIResponsesWebSearchTest, AFailedSearchSaysSo) {
 }
 
 TEST(OpenAIResponsesWebSearchTest, HistorySendsTheItemBackWithItsId) {
-  SearchStream stream;
-  const core::AssistantMessage reply = documented_turn(stream);
+  ResponsesSearchStream stream;
+  const core::AssistantMessage reply = documented_responses_turn(stream);
   const std::vector<core::Message> history = {core::UserMessage{core::text_content("news?")}, reply,
                                               core::UserMessage{core::text_content("more")}};
-  const json input = build_responses_request(testing::request_over(history, "gpt-test"))["input"];
+  const json input =
+      json::parse(build_responses_request(testing::request_over(history, "gpt-test")))["input"];
   ASSERT_EQ(input.size(), 4u) << input.dump(1);
   EXPECT_EQ(input[1], kFinishedSearch);
   EXPECT_EQ(input[2]["type"], "message");
@@ -188,7 +193,8 @@ TEST(OpenAIResponsesWebSearchTest, ReasoningBeforeASearchIsReplayedWithIt) {
       core::UserMessage{core::text_content("q")},
       testing::assistant_message({core::ThinkingBlock{"", signature, false}, search},
                                  kOpenAIResponsesApi)};
-  const json input = build_responses_request(testing::request_over(history, "gpt-test"))["input"];
+  const json input =
+      json::parse(build_responses_request(testing::request_over(history, "gpt-test")))["input"];
   ASSERT_EQ(input.size(), 3u) << input.dump(1);
   EXPECT_EQ(input[1]["type"], "reasoning");
   EXPECT_EQ(input[2], kFinishedSearch);
@@ -203,7 +209,8 @@ TEST(OpenAIResponsesWebSearchTest, AnotherProtocolsSearchStaysHome) {
   const std::vector<core::Message> history = {
       core::UserMessage{core::text_content("q")},
       testing::assistant_message({search, core::TextBlock{"Answer."}}, "anthropic-messages")};
-  const json input = build_responses_request(testing::request_over(history, "gpt-test"))["input"];
+  const json input =
+      json::parse(build_responses_request(testing::request_over(history, "gpt-test")))["input"];
   ASSERT_EQ(input.size(), 2u) << input.dump(1);
   EXPECT_EQ(input[1]["type"], "message");
 }

@@ -11,7 +11,6 @@ using testing::assistant_calling;
 using testing::assistant_text_message;
 using testing::ok_result;
 using testing::results_message;
-using testing::same_messages;
 using testing::user_message;
 
 void expect_interrupted(const core::ToolResult& result, const std::string& id,
@@ -32,7 +31,7 @@ TEST(HistoryRepairTest, ACompleteHistoryIsKeptAsItIs) {
       user_message("hi"), assistant_calling({{"c1", "read"}}),
       results_message({ok_result("c1", "read", "text")}), assistant_text_message("done")};
   const auto repaired = repair_history(stored);
-  EXPECT_TRUE(same_messages(repaired.messages, stored));
+  EXPECT_TRUE(repaired.messages == stored);
   EXPECT_EQ(repaired.synthesized_results, 0u);
   EXPECT_EQ(repaired.dropped_results, 0u);
 }

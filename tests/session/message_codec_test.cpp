@@ -8,7 +8,6 @@ namespace nib::session {
 namespace {
 
 using nlohmann::json;
-using testing::same_message;
 
 // Through text, as a session file stores it.
 core::Message round_trip(const core::Message& message) {
@@ -19,7 +18,7 @@ core::Message round_trip(const core::Message& message) {
 }
 
 void expect_round_trip(const core::Message& message) {
-  EXPECT_TRUE(same_message(round_trip(message), message)) << encode_message(message).dump(2);
+  EXPECT_TRUE(round_trip(message) == message) << encode_message(message).dump(2);
 }
 
 TEST(MessageCodecTest, UserTextAndImageBlocksRoundTrip) {

@@ -99,7 +99,7 @@ TEST(SessionCrashTest, AKilledWriterLeavesALoadableSession) {
     ASSERT_GE(messages.size(), static_cast<std::size_t>(reported));
     ASSERT_LE(messages.size(), static_cast<std::size_t>(reported) + 1);
     for (std::size_t i = 0; i < messages.size(); ++i) {
-      EXPECT_TRUE(testing::same_message(messages[i], testing::user_message(line_text(int(i)))));
+      EXPECT_TRUE(messages[i] == testing::user_message(line_text(int(i))));
     }
 
     auto writer = SessionWriter::open_existing(file);

@@ -18,7 +18,6 @@ using testing::assistant_calling;
 using testing::assistant_text_message;
 using testing::ok_result;
 using testing::results_message;
-using testing::same_messages;
 using testing::user_message;
 
 SessionHeader sample_header() {
@@ -119,7 +118,7 @@ TEST_F(SessionFileTest, WriterAndLoaderRoundTripEveryEntryKind) {
   const LoadedSession loaded = load_ok();
   EXPECT_EQ(loaded.header.id, header_.id);
   EXPECT_EQ(loaded.header.cwd, header_.cwd);
-  EXPECT_TRUE(same_messages(loaded.messages, messages));
+  EXPECT_TRUE(loaded.messages == messages);
   ASSERT_EQ(loaded.entries.size(), 6u);
   const auto& change = std::get<ModelChangeEntry>(loaded.entries[1]);
   EXPECT_EQ(change.provider, "anthropic");
@@ -166,7 +165,8 @@ TEST_F(SessionFileTest, ACorruptMiddleLineIsSkippedAndNamedWithItsNumber) {
   EXPECT_NE(loaded.unreadable_lines[0].find(file_.string() + ":3: not valid JSON"),
             std::string::npos)
       << loaded.unreadable_lines[0];
-  EXPECT_TRUE(same_messages(loaded.messages, {user_message("one"), assistant_text_message("two")}));
+  EXPECT_TRUE(loaded.messages ==
+              (std::vector<core::Message>{user_message("one"), assistant_text_message("two")}));
   EXPECT_EQ(read_file(file_), before);  // loading never rewrites the file
 }
 
@@ -247,7 +247,8 @@ TEST_F(SessionFileTest, OpenExistingCutsATornTailBeforeAppending) {
   }
   const LoadedSession loaded = load_ok();
   EXPECT_FALSE(loaded.torn_tail);
-  EXPECT_TRUE(same_messages(loaded.messages, {user_message("one"), assistant_text_message("two")}));
+  EXPECT_TRUE(loaded.messages ==
+              (std::vector<core::Message>{user_message("one"), assistant_text_message("two")}));
 }
 
 TEST_F(SessionFileTest, OnlyOneWriterHoldsAFileAtATime) {

@@ -16,7 +16,6 @@ using testing::assistant_calling;
 using testing::assistant_text_message;
 using testing::ok_result;
 using testing::results_message;
-using testing::same_messages;
 using testing::user_message;
 
 core::ToolOutcome outcome_of(const core::ToolResult& result) {
@@ -55,11 +54,11 @@ TEST_F(SessionRecorderTest, TheFileHoldsWhatTheEventsAddedToTheHistory) {
   recorder.on_event(
       core::MessageEndEvent{std::get<core::AssistantMessage>(assistant_text_message("done"))});
   EXPECT_EQ(recorder.write_error(), "");
-  EXPECT_TRUE(same_messages(
-      load().messages,
-      {user_message("go"), assistant_calling({{"c1", "read"}, {"c2", "bash"}}),
-       results_message({ok_result("c1", "read", "one"), ok_result("c2", "bash", "two")}),
-       assistant_text_message("done")}));
+  EXPECT_TRUE(load().messages ==
+              (std::vector<core::Message>{
+                  user_message("go"), assistant_calling({{"c1", "read"}, {"c2", "bash"}}),
+                  results_message({ok_result("c1", "read", "one"), ok_result("c2", "bash", "two")}),
+                  assistant_text_message("done")}));
 }
 
 TEST_F(SessionRecorderTest, ACompactionIsRecordedAsAnIndexIntoTheFilesMessages) {

@@ -99,6 +99,10 @@ NibResult NibProcess::wait() {
   result_.out = out_;
   result_.err = err_;
   result_.peak_rss_kb = usage.ru_maxrss;
+  const auto ms = [](const timeval& time) {
+    return static_cast<double>(time.tv_sec) * 1e3 + static_cast<double>(time.tv_usec) / 1e3;
+  };
+  result_.cpu_ms = ms(usage.ru_utime) + ms(usage.ru_stime);
   return result_;
 }
 

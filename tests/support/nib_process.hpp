@@ -23,6 +23,7 @@ struct NibResult {
   std::string out;
   std::string err;
   long peak_rss_kb = 0;  // ru_maxrss from wait4: the process's (or a waited-for child's) peak
+  double cpu_ms = 0;     // user + system time from wait4, the process's own and its children's
 };
 
 class NibProcess {
