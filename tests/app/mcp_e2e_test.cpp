@@ -24,7 +24,7 @@ using nlohmann::json;
 
 const std::string kEverything = "@modelcontextprotocol/server-everything";
 
-std::string fake_server() {
+std::string fake_server_script() {
   return std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
 }
 
@@ -181,9 +181,10 @@ TEST_F(McpE2eTest, ASlowCallIsCancelledByAnInterrupt) {
 TEST_F(McpE2eTest, AServerThatNeverStartsFailsAtItsTimeoutAndIsNamedToTheModel) {
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__mute__anything", "{}"}}));
   server_.enqueue(MockReply::text("ok"));
-  const NibResult result = run(
-      {{"mute",
-        {{"command", "python3"}, {"args", {fake_server(), "silent"}}, {"startupTimeoutMs", 300}}}});
+  const NibResult result = run({{"mute",
+                                 {{"command", "python3"},
+                                  {"args", {fake_server_script(), "silent"}},
+                                  {"startupTimeoutMs", 300}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // The call waited for the server, which failed: an unknown tool, and the note says why.
   EXPECT_NE(tool_content(1, "c1").find("unknown tool"), std::string::npos) << tool_content(1, "c1");
@@ -198,7 +199,7 @@ TEST_F(McpE2eTest, AServerThatCrashesMidCallIsAnErrorAndIsRestartedOnce) {
   server_.enqueue(MockReply::tool_calls({{"c2", "mcp__fake__echo", R"({"text":"back"})"}}));
   server_.enqueue(MockReply::text("ok"));
   const NibResult result =
-      run({{"fake", {{"command", "python3"}, {"args", {fake_server(), "normal"}}}}});
+      run({{"fake", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(tool_content(1, "c1").find("the MCP server fake stopped before it answered: the "
                                        "server exited with status 1"),
@@ -212,7 +213,7 @@ TEST_F(McpE2eTest, GarbageOnStdoutIsSkipped) {
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__noisy__echo", R"({"text":"clean"})"}}));
   server_.enqueue(MockReply::text("ok"));
   const NibResult result =
-      run({{"noisy", {{"command", "python3"}, {"args", {fake_server(), "garbage"}}}}});
+      run({{"noisy", {{"command", "python3"}, {"args", {fake_server_script(), "garbage"}}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(tool_content(1, "c1"), "echo: clean");
   // The tool whose schema cannot be compiled is left out; the others are offered.
@@ -237,10 +238,11 @@ TEST_F(McpE2eTest, FilesystemServerReadsAFile) {
 }
 
 TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
-  dir_.write(".mcp.json",
-             json{{"mcpServers",
-                   {{"repo", {{"command", "python3"}, {"args", {fake_server(), "normal"}}}}}}}
-                 .dump());
+  dir_.write(
+      ".mcp.json",
+      json{{"mcpServers",
+            {{"repo", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}}}}
+          .dump());
   server_.enqueue(MockReply::text("one"));
   const NibResult refused = run_nib({"-p", "hi"}, dir_.path(), env());
   ASSERT_EQ(refused.exit_code, 0) << refused.err;
@@ -265,10 +267,11 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
   EXPECT_EQ(listed.out, "repo  ready  4 tools  " + (dir_.path() / ".mcp.json").string() + "\n")
       << listed.err;
   // A changed entry must be approved again.
-  dir_.write(".mcp.json",
-             json{{"mcpServers",
-                   {{"repo", {{"command", "python3"}, {"args", {fake_server(), "garbage"}}}}}}}
-                 .dump());
+  dir_.write(
+      ".mcp.json",
+      json{{"mcpServers",
+            {{"repo", {{"command", "python3"}, {"args", {fake_server_script(), "garbage"}}}}}}}
+          .dump());
   EXPECT_NE(run_nib({"mcp", "list"}, dir_.path(), env()).out.find("repo  not approved"),
             std::string::npos);
 }
@@ -276,10 +279,11 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
 // A server's tool acts outside the sandbox: without a rule, auto mode's print run refuses the
 // call, naming the rule that would allow it, and the server never sees it.
 TEST_F(McpE2eTest, AToolCallWithoutARuleIsRefusedInAutoModeNamingTheRule) {
-  dir_.write("servers.json",
-             json{{"mcpServers",
-                   {{"fake", {{"command", "python3"}, {"args", {fake_server(), "normal"}}}}}}}
-                 .dump());
+  dir_.write(
+      "servers.json",
+      json{{"mcpServers",
+            {{"fake", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}}}}
+          .dump());
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__fake__echo", R"({"text":"x"})"}}));
   server_.enqueue(MockReply::text("done"));
   const NibResult result =
@@ -335,7 +339,7 @@ TEST_F(McpE2eTest, PromptsOfEverythingAreSlashCommandsInPrintMode) {
 
 TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
   const NibResult added =
-      run_nib({"mcp", "add", "fake", "-e", "K=v", "--", "python3", fake_server(), "normal"},
+      run_nib({"mcp", "add", "fake", "-e", "K=v", "--", "python3", fake_server_script(), "normal"},
               dir_.path(), env());
   ASSERT_EQ(added.exit_code, 0) << added.err;
   const std::string file = (dir_.path() / ".config/nib/mcp.json").string();

@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string text_of(const json& result) {
+std::string result_text(const json& result) {
   std::string text;
   for (const json& block : result["content"]) text += block.value("text", "");
   return text;
@@ -45,11 +45,11 @@ TEST(McpServe, TheSdkClientListsAndCallsNibsTools) {
   EXPECT_EQ(names,
             (std::vector<std::string>{"read", "bash", "edit", "write", "find", "ls", "grep"}));
   EXPECT_EQ(out["tools"][0]["readOnly"], true);
-  EXPECT_NE(text_of(out["read"]).find("alpha"), std::string::npos) << out["read"].dump();
+  EXPECT_NE(result_text(out["read"]).find("alpha"), std::string::npos) << out["read"].dump();
   EXPECT_EQ(out["edit"]["isError"], false) << out["edit"].dump();
-  EXPECT_NE(text_of(out["bash"]).find("omega"), std::string::npos) << out["bash"].dump();
+  EXPECT_NE(result_text(out["bash"]).find("omega"), std::string::npos) << out["bash"].dump();
   EXPECT_EQ(out["invalid"]["isError"], true);
-  EXPECT_NE(text_of(out["invalid"]).find("/path"), std::string::npos) << out["invalid"].dump();
+  EXPECT_NE(result_text(out["invalid"]).find("/path"), std::string::npos) << out["invalid"].dump();
   EXPECT_NE(out["unknown"].get<std::string>().find("Unknown tool: no_such_tool"), std::string::npos)
       << out["unknown"];
 }

@@ -16,7 +16,7 @@ namespace {
 
 // Creates a FIFO at `path`; the command under test writes a pid into it, and reading it blocks
 // until the command has reached that point (no polling, no sleeps).
-void make_fifo(const std::filesystem::path& path) {
+void make_pid_fifo(const std::filesystem::path& path) {
   ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
 }
 
@@ -107,7 +107,7 @@ TEST(ToolCommandTest, NonZeroExitIsDataNotAnError) {
 
 TEST(ToolCommandTest, SigintAbortsWith130AndKillsTheCommand) {
   TempDir dir;
-  make_fifo(dir.path() / "sync");
+  make_pid_fifo(dir.path() / "sync");
   NibProcess nib({"tool", "bash", R"({"command":"echo $$ > sync; sleep 1000"})"}, dir.path());
   // The sandbox's $$ is not the host's pid.
   const pid_t shell = testing::host_pid_in(dir.path(), read_pid(dir.path() / "sync"));
@@ -120,7 +120,7 @@ TEST(ToolCommandTest, SigintAbortsWith130AndKillsTheCommand) {
 
 TEST(ToolCommandTest, SigtermKillsEveryProcessTheCallStarted) {
   TempDir dir;
-  make_fifo(dir.path() / "sync");
+  make_pid_fifo(dir.path() / "sync");
   NibProcess nib(
       {"tool", "bash", R"({"command":"setsid sleep 1000 & echo $! > sync; sleep 1000"})"},
       dir.path());

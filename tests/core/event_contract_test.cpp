@@ -44,7 +44,7 @@ class FullRecorder {
   std::vector<Event> events_;
 };
 
-std::string text_of(const ToolOutcome& outcome) {
+std::string outcome_text(const ToolOutcome& outcome) {
   return content_text(outcome.result.content) + (outcome.result.is_error ? " (error)" : "");
 }
 
@@ -71,10 +71,10 @@ void expect_contract(const std::vector<Event>& events, std::size_t expected_call
       seen[running->id].running.push_back(at);
     } else if (const auto* settled = std::get_if<ToolSettledEvent>(&event)) {
       seen[settled->outcome.result.tool_call_id].settled.push_back(at);
-      seen[settled->outcome.result.tool_call_id].settled_text = text_of(settled->outcome);
+      seen[settled->outcome.result.tool_call_id].settled_text = outcome_text(settled->outcome);
     } else if (const auto* tool_end = std::get_if<ToolEndEvent>(&event)) {
       seen[tool_end->outcome.result.tool_call_id].end.push_back(at);
-      seen[tool_end->outcome.result.tool_call_id].end_text = text_of(tool_end->outcome);
+      seen[tool_end->outcome.result.tool_call_id].end_text = outcome_text(tool_end->outcome);
     } else if (const auto* batch = std::get_if<ToolResultsEvent>(&event)) {
       results_at.push_back(at);
       std::vector<std::string> ids;

@@ -16,7 +16,7 @@ AgentParse parse(std::string_view text) {
                                 "agents/foo.md", Origin::kProjectClaude);
 }
 
-AgentDefinition parsed(std::string_view text) {
+AgentDefinition parsed_agent(std::string_view text) {
   AgentParse result = parse(text);
   EXPECT_TRUE(result.definition);
   for (const Problem& problem : result.problems) ADD_FAILURE() << problem.text();
@@ -32,7 +32,7 @@ Problem rejection(std::string_view text) {
 }
 
 TEST(AgentDefinitionTest, ReadsClaudeCodesFormat) {
-  const AgentDefinition agent = parsed(
+  const AgentDefinition agent = parsed_agent(
       "---\n"
       "name: code-reviewer\n"
       "description: Reviews code. Use after changes.\n"
@@ -56,40 +56,41 @@ TEST(AgentDefinitionTest, ReadsClaudeCodesFormat) {
 }
 
 TEST(AgentDefinitionTest, ToolsAsAYamlListAndNibsOwnNames) {
-  const AgentDefinition agent = parsed(
+  const AgentDefinition agent = parsed_agent(
       "---\nname: a\ndescription: d\ntools:\n  - Read\n  - edit\n  - MultiEdit\n  - Edit\n---\n");
   EXPECT_EQ(agent.tools, (Names{"read", "edit"}));
 }
 
 TEST(AgentDefinitionTest, WithoutToolsItGetsEveryToolButTask) {
-  const AgentDefinition agent = parsed("---\nname: a\ndescription: d\n---\n");
+  const AgentDefinition agent = parsed_agent("---\nname: a\ndescription: d\n---\n");
   EXPECT_FALSE(agent.tools);
   EXPECT_EQ(agent_tool_names(agent, kAvailable),
             (Names{"read", "grep", "find", "ls", "bash", "edit", "write"}));
   // An empty value is the same as none; an empty list grants nothing.
-  EXPECT_FALSE(parsed("---\nname: a\ndescription: d\ntools:\n---\n").tools);
-  const AgentDefinition none = parsed("---\nname: a\ndescription: d\ntools: []\n---\n");
+  EXPECT_FALSE(parsed_agent("---\nname: a\ndescription: d\ntools:\n---\n").tools);
+  const AgentDefinition none = parsed_agent("---\nname: a\ndescription: d\ntools: []\n---\n");
   EXPECT_EQ(none.tools, Names{});
   EXPECT_TRUE(agent_tool_names(none, kAvailable).empty());
 }
 
 TEST(AgentDefinitionTest, TaskOnlyWhenGranted) {
-  const AgentDefinition agent = parsed("---\nname: a\ndescription: d\ntools: Read, Task\n---\n");
+  const AgentDefinition agent =
+      parsed_agent("---\nname: a\ndescription: d\ntools: Read, Task\n---\n");
   EXPECT_EQ(agent_tool_names(agent, kAvailable), (Names{"read", "task"}));
   EXPECT_FALSE(agent.task_agents);
 
   const AgentDefinition limited =
-      parsed("---\nname: a\ndescription: d\ntools: Agent(worker, researcher), Read\n---\n");
+      parsed_agent("---\nname: a\ndescription: d\ntools: Agent(worker, researcher), Read\n---\n");
   EXPECT_EQ(limited.tools, (Names{"task", "read"}));
   EXPECT_EQ(limited.task_agents, (Names{"worker", "researcher"}));
 }
 
 TEST(AgentDefinitionTest, TheDenylistComesOffFirst) {
   const AgentDefinition denied =
-      parsed("---\nname: a\ndescription: d\ndisallowedTools: Write, Edit\n---\n");
+      parsed_agent("---\nname: a\ndescription: d\ndisallowedTools: Write, Edit\n---\n");
   EXPECT_EQ(agent_tool_names(denied, kAvailable), (Names{"read", "grep", "find", "ls", "bash"}));
-  const AgentDefinition both =
-      parsed("---\nname: a\ndescription: d\ntools: [Read, Bash]\ndisallowedTools: [Bash]\n---\n");
+  const AgentDefinition both = parsed_agent(
+      "---\nname: a\ndescription: d\ntools: [Read, Bash]\ndisallowedTools: [Bash]\n---\n");
   EXPECT_EQ(agent_tool_names(both, kAvailable), (Names{"read"}));
   EXPECT_EQ(both.disallowed_tools_line, 5);
 }
@@ -110,29 +111,31 @@ TEST(AgentDefinitionTest, ASpecifierNibCannotHoldIsTheSafeSide) {
 }
 
 TEST(AgentDefinitionTest, ModelThinkingAndTurns) {
-  AgentDefinition agent =
-      parsed("---\nname: a\ndescription: d\nmodel: inherit\nthinking: off\nmaxTurns: 12\n---\n");
+  AgentDefinition agent = parsed_agent(
+      "---\nname: a\ndescription: d\nmodel: inherit\nthinking: off\nmaxTurns: 12\n---\n");
   EXPECT_FALSE(agent.model);
   EXPECT_EQ(agent.thinking, core::ThinkingLevel::kOff);
   EXPECT_EQ(agent.max_turns, 12);
-  agent = parsed("---\nname: a\ndescription: d\nmodel: claude-opus-4-1\nthinking: high\n---\n");
+  agent =
+      parsed_agent("---\nname: a\ndescription: d\nmodel: claude-opus-4-1\nthinking: high\n---\n");
   EXPECT_EQ(agent.model, "claude-opus-4-1");
   EXPECT_EQ(agent.thinking, core::ThinkingLevel::kHigh);
   // Claude Code's effort: its levels above high are nib's high; thinking wins over it.
-  EXPECT_EQ(parsed("---\nname: a\ndescription: d\neffort: medium\n---\n").thinking,
+  EXPECT_EQ(parsed_agent("---\nname: a\ndescription: d\neffort: medium\n---\n").thinking,
             core::ThinkingLevel::kMedium);
-  EXPECT_EQ(parsed("---\nname: a\ndescription: d\neffort: max\n---\n").thinking,
+  EXPECT_EQ(parsed_agent("---\nname: a\ndescription: d\neffort: max\n---\n").thinking,
             core::ThinkingLevel::kHigh);
-  EXPECT_EQ(parsed("---\nname: a\ndescription: d\neffort: low\nthinking: off\n---\n").thinking,
-            core::ThinkingLevel::kOff);
+  EXPECT_EQ(
+      parsed_agent("---\nname: a\ndescription: d\neffort: low\nthinking: off\n---\n").thinking,
+      core::ThinkingLevel::kOff);
 }
 
 TEST(AgentDefinitionTest, SkillsToPreload) {
-  EXPECT_EQ(parsed("---\nname: a\ndescription: d\nskills: pdf-forms, commit\n---\n").skills,
+  EXPECT_EQ(parsed_agent("---\nname: a\ndescription: d\nskills: pdf-forms, commit\n---\n").skills,
             (Names{"pdf-forms", "commit"}));
-  EXPECT_EQ(parsed("---\nname: a\ndescription: d\nskills: [x, y, x]\n---\n").skills,
+  EXPECT_EQ(parsed_agent("---\nname: a\ndescription: d\nskills: [x, y, x]\n---\n").skills,
             (Names{"x", "y"}));
-  EXPECT_TRUE(parsed("---\nname: a\ndescription: d\n---\n").skills.empty());
+  EXPECT_TRUE(parsed_agent("---\nname: a\ndescription: d\n---\n").skills.empty());
   EXPECT_EQ(rejection("---\nname: a\ndescription: d\nskills: {x: 1}\n---\n").line, 4);
 }
 
@@ -189,7 +192,7 @@ TEST(AgentDefinitionTest, SeveralProblemsAreAllReported) {
 }
 
 TEST(AgentDefinitionTest, UnknownToolsAreReportedAgainstTheAvailableOnes) {
-  const AgentDefinition agent = parsed(
+  const AgentDefinition agent = parsed_agent(
       "---\nname: a\ndescription: d\ntools: Read, Wirte, WebSearch\ndisallowedTools: Bsh\n---\n");
   const std::vector<Problem> problems = validate_agent_tools(agent, kAvailable);
   ASSERT_EQ(problems.size(), 3u);
@@ -207,7 +210,7 @@ TEST(AgentDefinitionTest, UnknownToolsAreReportedAgainstTheAvailableOnes) {
   EXPECT_EQ(agent_tool_names(agent, kAvailable), Names{"read"});
   // MCP tools are not checked: their servers start in the background. Granted when there.
   const AgentDefinition mcp =
-      parsed("---\nname: a\ndescription: d\ntools: Read, mcp__github__get_issue\n---\n");
+      parsed_agent("---\nname: a\ndescription: d\ntools: Read, mcp__github__get_issue\n---\n");
   EXPECT_TRUE(validate_agent_tools(mcp, {"read"}).empty());
   EXPECT_EQ(agent_tool_names(mcp, {"read", "mcp__github__get_issue", "mcp__github__other"}),
             (Names{"read", "mcp__github__get_issue"}));

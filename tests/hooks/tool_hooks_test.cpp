@@ -44,14 +44,14 @@ class ToolHooksTest : public HookTest {
   }
 };
 
-using Kind = core::PreToolVerdict::Kind;
+using PreToolKind = core::PreToolVerdict::Kind;
 
 TEST_F(ToolHooksTest, ADenyByJsonBlocksNamingTheHook) {
   const std::string command = script(R"({"hookSpecificOutput": {"hookEventName": "PreToolUse",
       "permissionDecision": "deny", "permissionDecisionReason": "rm is not allowed"}})");
   const auto check = pre_tool_use_check(hooks("PreToolUse", "Bash", command));
   const auto decision = decide(check, "bash", {{"command", "rm -rf build"}});
-  EXPECT_EQ(decision.kind, Kind::kBlock);
+  EXPECT_EQ(decision.kind, PreToolKind::kBlock);
   EXPECT_EQ(decision.reason, "rm is not allowed");
   EXPECT_EQ(decision.source, "hook " + command);
 }
@@ -60,7 +60,7 @@ TEST_F(ToolHooksTest, ExitTwoBlocksWithStderr) {
   const auto check =
       pre_tool_use_check(hooks("PreToolUse", "", "echo 'use rg, not grep' >&2; exit 2"));
   const auto decision = decide(check, "bash", {{"command", "grep x"}});
-  EXPECT_EQ(decision.kind, Kind::kBlock);
+  EXPECT_EQ(decision.kind, PreToolKind::kBlock);
   EXPECT_EQ(decision.reason, "use rg, not grep");
 }
 
@@ -69,7 +69,7 @@ TEST_F(ToolHooksTest, ExitOneGarbageAndAMissingProgramBlockAsFailures) {
        {std::string("exit 1"), script("{\"permission"), std::string("/no/such/validator")}) {
     const auto check = pre_tool_use_check(hooks("PreToolUse", "*", command));
     const auto decision = decide(check, "bash", {{"command", "ls"}});
-    EXPECT_EQ(decision.kind, Kind::kBlock) << command;
+    EXPECT_EQ(decision.kind, PreToolKind::kBlock) << command;
     EXPECT_EQ(decision.reason.rfind("the hook failed (", 0), 0u) << decision.reason;
   }
 }
@@ -81,7 +81,7 @@ TEST_F(ToolHooksTest, AFailingHookThatAllowsOnFailureLetsTheInnerGateDecide) {
   ASSERT_TRUE(config.ok());
   const auto check = pre_tool_use_check(
       std::make_shared<HookSet>(std::move(config.value()), HookSession{}, settings()));
-  EXPECT_EQ(decide(check, "bash", {{"command", "ls"}}).kind, Kind::kNone);
+  EXPECT_EQ(decide(check, "bash", {{"command", "ls"}}).kind, PreToolKind::kNone);
 }
 
 TEST_F(ToolHooksTest, AllowAndAskReachTheGate) {
@@ -89,13 +89,13 @@ TEST_F(ToolHooksTest, AllowAndAskReachTheGate) {
   // rules still hold (as in Claude Code).
   const auto allow = pre_tool_use_check(hooks(
       "PreToolUse", "Read", script(R"({"hookSpecificOutput": {"permissionDecision": "allow"}})")));
-  EXPECT_EQ(decide(allow, "read", {{"path", "a"}}).kind, Kind::kAllow);
+  EXPECT_EQ(decide(allow, "read", {{"path", "a"}}).kind, PreToolKind::kAllow);
 
   const std::string ask_command = script(
       R"({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "prod"}})");
   const auto asked =
       decide(pre_tool_use_check(hooks("PreToolUse", "Read", ask_command)), "read", {{"path", "a"}});
-  EXPECT_EQ(asked.kind, Kind::kAsk);
+  EXPECT_EQ(asked.kind, PreToolKind::kAsk);
   EXPECT_EQ(asked.reason, "prod");
 }
 
@@ -104,7 +104,7 @@ TEST_F(ToolHooksTest, UpdatedInputAndContextComeWithTheVerdict) {
       "PreToolUse", "Bash", script(R"({"hookSpecificOutput": {"updatedInput": {"command": "ls -la"},
                        "additionalContext": "listing is cheap"}})")));
   const auto decision = decide(check, "bash", {{"command", "ls"}});
-  EXPECT_EQ(decision.kind, Kind::kNone);
+  EXPECT_EQ(decision.kind, PreToolKind::kNone);
   EXPECT_EQ(decision.updated_args, (Json{{"command", "ls -la"}}));
   EXPECT_EQ(decision.additional_context, "listing is cheap");
 }
@@ -142,17 +142,17 @@ TEST_F(ToolHooksTest, ClaudeCodesBashValidatorExampleBlocksWithItsAdvice) {
   const auto check = pre_tool_use_check(
       hooks("PreToolUse", "Bash", "python3 " + fixture("bash_command_validator.py")));
   const auto blocked = decide(check, "bash", {{"command", "grep -r TODO src"}});
-  EXPECT_EQ(blocked.kind, Kind::kBlock);
+  EXPECT_EQ(blocked.kind, PreToolKind::kBlock);
   EXPECT_EQ(blocked.reason, "- Use 'rg' (ripgrep) instead of 'grep' for better performance");
-  EXPECT_EQ(decide(check, "bash", {{"command", "ls src"}}).kind, Kind::kNone);
+  EXPECT_EQ(decide(check, "bash", {{"command", "ls src"}}).kind, PreToolKind::kNone);
 }
 
 TEST_F(ToolHooksTest, ClaudeCodesJqLoggerExampleLogsEachCommand) {
   const auto check =
       pre_tool_use_check(hooks("PreToolUse", "Bash", fixture("bash_command_logger.sh")));
-  EXPECT_EQ(decide(check, "bash", {{"command", "make test"}}).kind, Kind::kNone);
+  EXPECT_EQ(decide(check, "bash", {{"command", "make test"}}).kind, PreToolKind::kNone);
   EXPECT_EQ(decide(check, "bash", {{"command", "ls"}, {"description", "List the files"}}).kind,
-            Kind::kNone);
+            PreToolKind::kNone);
   EXPECT_EQ(testing::file_contents(dir_.path() / "bash-command-log.txt"),
             "make test - No description\nls - List the files\n");
 }

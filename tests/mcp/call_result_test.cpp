@@ -10,7 +10,7 @@
 namespace nib::mcp {
 namespace {
 
-std::string text_of(const core::ToolOutput& output) {
+std::string bar_terminated_texts(const core::ToolOutput& output) {
   std::string text;
   for (const core::ContentBlock& block : *output.content) {
     if (const auto* part = std::get_if<core::TextBlock>(&block)) text += part->text + "|";
@@ -32,7 +32,7 @@ TEST(CallResult, MapsEachKindOfContent) {
   const auto* image = std::get_if<core::ImageBlock>(&(*output.content)[1]);
   ASSERT_NE(image, nullptr);
   EXPECT_EQ(image->mime_type, "image/png");
-  EXPECT_EQ(text_of(output),
+  EXPECT_EQ(bar_terminated_texts(output),
             "hello|[audio (audio/wav, 3 bytes) not shown: nib cannot pass audio to the model]|"
             "[resource link: file:///a.txt \"a.txt\" (text/plain)]|[resource test://1 "
             "(text/plain)]\nbody|[resource test://2: binary application/zip, 3 bytes, not shown: "
@@ -42,18 +42,19 @@ TEST(CallResult, MapsEachKindOfContent) {
 TEST(CallResult, StructuredContentIsTheTextOnlyWhenThereIsNoText) {
   const auto alone =
       map_call_result(nlohmann::json::parse(R"({"content": [], "structuredContent": {"t": 22}})"));
-  EXPECT_EQ(text_of(alone), "{\n  \"t\": 22\n}|");
+  EXPECT_EQ(bar_terminated_texts(alone), "{\n  \"t\": 22\n}|");
   const auto with_text = map_call_result(nlohmann::json::parse(
       R"({"content": [{"type": "text", "text": "22 degrees"}], "structuredContent": {"t": 22}})"));
-  EXPECT_EQ(text_of(with_text), "22 degrees|");
+  EXPECT_EQ(bar_terminated_texts(with_text), "22 degrees|");
 }
 
 TEST(CallResult, IsErrorMakesAnErrorResultAndEmptyContentSaysSo) {
   const auto error = map_call_result(nlohmann::json::parse(
       R"({"isError": true, "content": [{"type": "text", "text": "bad input"}]})"));
   EXPECT_TRUE(error.is_error);
-  EXPECT_EQ(text_of(error), "bad input|");
-  EXPECT_EQ(text_of(map_call_result(nlohmann::json::object())), "(the tool returned no content)|");
+  EXPECT_EQ(bar_terminated_texts(error), "bad input|");
+  EXPECT_EQ(bar_terminated_texts(map_call_result(nlohmann::json::object())),
+            "(the tool returned no content)|");
   EXPECT_TRUE(map_call_result(nlohmann::json::array()).is_error);
 }
 

@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kMessageId = "msg_mock";
-constexpr const char* kModel = "mock-model";
+constexpr const char* kAnthropicReplyModel = "mock-model";
 
 // `text` cut into pieces of about `size` bytes, each end moved forward to a UTF-8 boundary.
 std::vector<std::string> pieces(const std::string& text, std::size_t size) {
@@ -39,7 +39,7 @@ MockAnthropicStream::MockAnthropicStream(const MockAnthropicUsage& usage) : usag
                             {"type", "message"},
                             {"role", "assistant"},
                             {"content", json::array()},
-                            {"model", kModel},
+                            {"model", kAnthropicReplyModel},
                             {"stop_reason", nullptr},
                             {"stop_sequence", nullptr},
                             {"usage",

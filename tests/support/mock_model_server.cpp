@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kHost = "127.0.0.1";
-constexpr const char* kModel = "mock-model";
+constexpr const char* kMockServerModel = "mock-model";
 
 // Splits `text` into pieces of about `size` bytes without cutting a UTF-8 sequence (a piece
 // holds at least one whole character, so it may exceed `size` for a wide one).
@@ -138,7 +138,7 @@ json MockReply::delta_chunk(const json& delta, const std::string& finish_reason)
   return {{"id", "chatcmpl-mock"},
           {"object", "chat.completion.chunk"},
           {"created", 1700000000},
-          {"model", kModel},
+          {"model", kMockServerModel},
           {"choices",
            json::array(
                {{{"index", 0},
@@ -152,7 +152,7 @@ json MockReply::usage_chunk(const MockUsage& usage) {
   return {{"id", "chatcmpl-mock"},
           {"object", "chat.completion.chunk"},
           {"created", 1700000000},
-          {"model", kModel},
+          {"model", kMockServerModel},
           {"choices", json::array()},
           {"usage",
            {{"prompt_tokens", usage.prompt_tokens},

@@ -14,7 +14,7 @@ constexpr const char* kModel = "mock-model";
 
 // `text` cut into `parts` pieces at even byte offsets, each moved back to a UTF-8 boundary
 // (empty pieces dropped).
-std::vector<std::string> even_pieces(const std::string& text, std::size_t parts) {
+std::vector<std::string> utf8_even_pieces(const std::string& text, std::size_t parts) {
   parts = std::max<std::size_t>(parts, 1);
   std::vector<std::string> pieces;
   std::size_t start = 0;
@@ -120,7 +120,7 @@ MockResponsesStream& MockResponsesStream::text(const std::string& text, std::siz
                                          {"content", json::array()},
                                          {"role", "assistant"}}}});
   event("response.content_part.added", merged(base, {{"part", empty_part}}));
-  for (const std::string& piece : even_pieces(text, split_into)) {
+  for (const std::string& piece : utf8_even_pieces(text, split_into)) {
     event("response.output_text.delta",
           merged(base, {{"delta", piece}, {"logprobs", json::array()}}));
   }
@@ -172,7 +172,7 @@ MockResponsesStream& MockResponsesStream::reasoning(const MockReasoning& reasoni
     const json base = {{"item_id", reasoning.id}, {"output_index", index}, {"summary_index", part}};
     event("response.reasoning_summary_part.added",
           merged(base, {{"part", {{"type", "summary_text"}, {"text", ""}}}}));
-    for (const std::string& piece : even_pieces(text, split_into)) {
+    for (const std::string& piece : utf8_even_pieces(text, split_into)) {
       event("response.reasoning_summary_text.delta", merged(base, {{"delta", piece}}));
     }
     event("response.reasoning_summary_text.done", merged(base, {{"text", text}}));

@@ -7,7 +7,7 @@
 namespace nib::testing {
 namespace {
 
-constexpr const char* kHost = "127.0.0.1";
+constexpr const char* kWebServerHost = "127.0.0.1";
 
 }  // namespace
 
@@ -15,7 +15,7 @@ LocalWebServer::LocalWebServer() {
   server_.Get(".*", [this](const httplib::Request& request, httplib::Response& response) {
     handle(request, response);
   });
-  port_ = server_.bind_to_any_port(kHost);
+  port_ = server_.bind_to_any_port(kWebServerHost);
   if (port_ <= 0) throw std::runtime_error("web server: cannot bind a port on 127.0.0.1");
   thread_ = std::thread([this] { server_.listen_after_bind(); });
   // stop() only works once the accept loop runs; wait for it so the destructor cannot hang.
@@ -33,7 +33,7 @@ LocalWebServer::~LocalWebServer() {
 }
 
 std::string LocalWebServer::url(const std::string& path) const {
-  return "http://" + std::string(kHost) + ":" + std::to_string(port_) + path;
+  return "http://" + std::string(kWebServerHost) + ":" + std::to_string(port_) + path;
 }
 
 void LocalWebServer::page(const std::string& path, WebPage page) {

@@ -16,7 +16,7 @@
 namespace nib::tools {
 namespace {
 
-std::string contents(const std::filesystem::path& path) {
+std::string bytes_on_disk(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
   buffer << in.rdbuf();
@@ -47,7 +47,7 @@ TEST(AtomicWriteTest, CreatesANewFileWithTheUsualMode) {
   const auto path = dir.path() / "new.txt";
   const auto result = atomic_write(path, "hello\n", std::nullopt);
   ASSERT_TRUE(result.ok()) << result.failed_step;
-  EXPECT_EQ(contents(path), "hello\n");
+  EXPECT_EQ(bytes_on_disk(path), "hello\n");
   EXPECT_EQ(stat_of(path).st_mode & 07777, 0666 & ~current_umask());
   EXPECT_EQ(result.written.st_ino, stat_of(path).st_ino);
   EXPECT_EQ(result.written.st_size, 6);
@@ -61,7 +61,7 @@ TEST(AtomicWriteTest, ReplacesAFileKeepingItsPermissions) {
   const struct stat before = stat_of(path);
   const auto result = atomic_write(path, "new\n", before);
   ASSERT_TRUE(result.ok()) << result.failed_step;
-  EXPECT_EQ(contents(path), "new\n");
+  EXPECT_EQ(bytes_on_disk(path), "new\n");
   const struct stat after = stat_of(path);
   EXPECT_EQ(after.st_mode & 07777, 0751u);
   EXPECT_EQ(after.st_uid, before.st_uid);
@@ -74,16 +74,16 @@ TEST(AtomicWriteTest, WritesEmptyAndBinaryContent) {
   const auto path = dir.path() / "data.bin";
   const std::string binary("\0\x01\xFF\r\n", 5);
   ASSERT_TRUE(atomic_write(path, binary, std::nullopt).ok());
-  EXPECT_EQ(contents(path), binary);
+  EXPECT_EQ(bytes_on_disk(path), binary);
   ASSERT_TRUE(atomic_write(path, "", stat_of(path)).ok());
-  EXPECT_EQ(contents(path), "");
+  EXPECT_EQ(bytes_on_disk(path), "");
 }
 
 TEST(AtomicWriteTest, AVeryLongNameStillGetsATemporaryFile) {
   testing::TempDir dir;
   const auto path = dir.path() / std::string(250, 'n');
   ASSERT_TRUE(atomic_write(path, "x", std::nullopt).ok());
-  EXPECT_EQ(contents(path), "x");
+  EXPECT_EQ(bytes_on_disk(path), "x");
   EXPECT_EQ(entries(dir.path()), 1u);
 }
 
@@ -98,7 +98,7 @@ TEST(AtomicWriteTest, FailureLeavesTheFileAndTheDirectoryAsTheyWere) {
   EXPECT_FALSE(result.ok());
   EXPECT_EQ(result.error_number, EACCES);
   EXPECT_TRUE(result.failed_step.starts_with("create a temporary file in ")) << result.failed_step;
-  EXPECT_EQ(contents(path), "original\n");
+  EXPECT_EQ(bytes_on_disk(path), "original\n");
   EXPECT_EQ(entries(locked), 1u);
 }
 
@@ -112,8 +112,8 @@ TEST(AtomicWriteTest, AFileWithSeveralHardLinksIsWrittenInPlace) {
   const auto result = atomic_write(path, "new\n", before);
   ASSERT_TRUE(result.ok()) << result.failed_step;
   EXPECT_TRUE(result.in_place);
-  EXPECT_EQ(contents(path), "new\n");
-  EXPECT_EQ(contents(other), "new\n");  // the other name still names the same file
+  EXPECT_EQ(bytes_on_disk(path), "new\n");
+  EXPECT_EQ(bytes_on_disk(other), "new\n");  // the other name still names the same file
   const struct stat after = stat_of(path);
   EXPECT_EQ(after.st_ino, before.st_ino);
   EXPECT_EQ(after.st_nlink, 2u);

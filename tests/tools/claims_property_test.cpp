@@ -331,11 +331,11 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
 }
 
 // A result as the model sees it.
-std::string shown(const core::ToolResult& result) {
+std::string shown_result(const core::ToolResult& result) {
   return (result.is_error ? "error: " : "") + core::content_text(result.content);
 }
 
-std::string describe(const std::vector<PlannedCall>& calls) {
+std::string describe_calls(const std::vector<PlannedCall>& calls) {
   std::string text;
   for (const auto& planned : calls) {
     text += "  " + planned.call.id + " " + planned.call.name + " " + planned.call.arguments + "\n";
@@ -383,7 +383,8 @@ class ClaimsPropertyTest : public ::testing::TestWithParam<Flags> {
     }
     std::map<std::string, std::string> results;
     for (auto& run : done) {
-      for (const auto& result : run.get().results) results[result.tool_call_id] = shown(result);
+      for (const auto& result : run.get().results)
+        results[result.tool_call_id] = shown_result(result);
     }
     return results;
   }
@@ -400,7 +401,7 @@ class ClaimsPropertyTest : public ::testing::TestWithParam<Flags> {
       options.tools = registries[planned->run].get();
       options.cwd = dir_.path();
       const auto message = core::ToolScheduler(options).execute_batch({planned->call}, {});
-      results[planned->call.id] = shown(message.results.at(0));
+      results[planned->call.id] = shown_result(message.results.at(0));
     }
     return results;
   }
@@ -453,7 +454,7 @@ class ClaimsPropertyTest : public ::testing::TestWithParam<Flags> {
     for (const auto& problem : problems) report += problem + "\n";
     ADD_FAILURE() << report << "seed " << seed << " (rerun with NIB_CLAIMS_SEED=" << seed
                   << " NIB_CLAIMS_CASES=1), the calls of each run in call order:\n"
-                  << describe(flatten(runs));
+                  << describe_calls(flatten(runs));
     return false;
   }
 

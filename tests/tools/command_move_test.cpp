@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "support/text_match.hpp"
 #include "tools/bash.hpp"
 #include "tools/command_registry.hpp"
 #include "tools/job_table.hpp"
@@ -24,6 +25,7 @@ namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
+using testing::contains;
 
 std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t count = 0;
@@ -31,10 +33,6 @@ std::size_t count_of(const std::string& text, const std::string& part) {
     ++count;
   }
   return count;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return count_of(text, part) > 0;
 }
 
 class CommandMoveTest : public ::testing::TestWithParam<bool> {

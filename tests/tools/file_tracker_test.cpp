@@ -19,7 +19,7 @@
 namespace nib::tools {
 namespace {
 
-struct stat stat_of(const std::filesystem::path& path) {
+struct stat current_stat(const std::filesystem::path& path) {
   struct stat info {};
   EXPECT_EQ(stat(path.c_str(), &info), 0) << path;
   return info;
@@ -82,17 +82,17 @@ TEST(FileStateTest, StateOfAnOpenFileMatchesItsBytes) {
   testing::TempDir dir;
   const auto path = dir.write("a.txt", "some content\n");
   const FileState state = state_of(path);
-  EXPECT_EQ(state, file_state(stat_of(path), "some content\n"));
+  EXPECT_EQ(state, file_state(current_stat(path), "some content\n"));
 }
 
 TEST(FileStateTest, AFileThatChangedAfterItsStatWasTakenDoesNotLookUnchanged) {
   testing::TempDir dir;
   const auto path = dir.write("a.txt", "before\n");
-  const struct stat before = stat_of(path);
+  const struct stat before = current_stat(path);
   const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   dir.write("a.txt", "after!\n");  // same size; mtime may well be the same tick
   const FileState mixed = file_state_of(fd.get(), before).value();
-  EXPECT_NE(mixed, file_state(stat_of(path), "after!\n"));
+  EXPECT_NE(mixed, file_state(current_stat(path), "after!\n"));
   EXPECT_NE(mixed, file_state(before, "before\n"));
 }
 

@@ -430,7 +430,7 @@ TEST(ShownLineTest, ShortLinesStayWholeAndLongOnesAreCutAroundTheMatch) {
   EXPECT_EQ(middle.find("\xEF\xBF\xBD"), std::string::npos);
 }
 
-GrepLine line(std::size_t number, bool is_match, std::string text = "t") {
+GrepLine grep_line(std::size_t number, bool is_match, std::string text = "t") {
   return {number, is_match, false, std::move(text)};
 }
 
@@ -454,9 +454,9 @@ TEST(PathOrderTest, DirectoriesSortBeforeSiblingsThatShareTheirPrefix) {
 
 TEST(FormatTest, MatchAndContextLinesWithSeparators) {
   const auto formatted =
-      format_matches({file("a.txt", {line(1, false, "before"), line(2, true, "hit"),
-                                     line(9, true, ""), line(10, false, "after")}),
-                      file("b.txt", {line(4, true, "other")})},
+      format_matches({file("a.txt", {grep_line(1, false, "before"), grep_line(2, true, "hit"),
+                                     grep_line(9, true, ""), grep_line(10, false, "after")}),
+                      file("b.txt", {grep_line(4, true, "other")})},
                      {.limit = 10, .context = 1});
   EXPECT_EQ(formatted.text,
             "a.txt-1- before\na.txt:2: hit\n--\na.txt:9:\na.txt-10- after\n--\nb.txt:4: other\n");
@@ -465,16 +465,17 @@ TEST(FormatTest, MatchAndContextLinesWithSeparators) {
 }
 
 TEST(FormatTest, LimitKeepsTheTrailingContextButNotTheNextMatchsLeadingContext) {
-  const auto formatted = format_matches(
-      {file("a", {line(1, true), line(2, false), line(3, false), line(4, false), line(5, true)})},
-      {.limit = 1, .context = 2});
+  const auto formatted =
+      format_matches({file("a", {grep_line(1, true), grep_line(2, false), grep_line(3, false),
+                                 grep_line(4, false), grep_line(5, true)})},
+                     {.limit = 1, .context = 2});
   EXPECT_EQ(formatted.text, "a:1: t\na-2- t\na-3- t\n");
   EXPECT_EQ(formatted.shown_matches, 1u);
 }
 
 TEST(FormatTest, StopsAtTheOutputCaps) {
   std::vector<GrepLine> lines;
-  for (std::size_t i = 1; i <= 100; ++i) lines.push_back(line(i, true, "0123456789"));
+  for (std::size_t i = 1; i <= 100; ++i) lines.push_back(grep_line(i, true, "0123456789"));
   const auto by_bytes =
       format_matches({file("f", lines)}, {.limit = 1000, .max_bytes = 100, .max_lines = 1000});
   EXPECT_TRUE(by_bytes.output_cut);
@@ -488,7 +489,7 @@ TEST(FormatTest, StopsAtTheOutputCaps) {
 TEST(CollectorTest, KeepsTheFilesThatSortFirstAndCountsAll) {
   MatchCollector collector(2, 1000);
   for (const char* name : {"d", "b", "e", "a", "c", "f"}) {
-    collector.add(file(name, {line(1, true)}));
+    collector.add(file(name, {grep_line(1, true)}));
   }
   EXPECT_EQ(collector.total_matches(), 6u);
   EXPECT_EQ(collector.matching_files(), 6u);

@@ -4,26 +4,31 @@
 #include "tools/job_table.hpp"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 
 #include <condition_variable>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
 
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/command_registry.hpp"
 #include "tools/job_test_util.hpp"
 #include "tools/limits.hpp"
 #include "tools/proc_table.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "tools/spawn_thread.hpp"
 
 namespace nib::tools {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::contains;
 
 // Long enough never to end a test that works; only a hang guard.
 constexpr auto kGuard = 60s;
@@ -70,13 +75,31 @@ class JobTableTest : public ::testing::Test {
   std::unique_ptr<JobTable> jobs_ = std::make_unique<JobTable>(scratch_.options());
 };
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 bool pid_ended(pid_t pid) {
   const auto info = read_process(pid);
   return !info || has_exited(*info);
+}
+
+// The number of threads this process runs now.
+std::size_t running_threads() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    ++count;
+  }
+  return count;
+}
+
+// The thread that starts background jobs' processes starts with the first of them: a run that
+// starts none (most do) pays for no thread.
+TEST(SpawnThreadTest, StartsWithTheFirstSpawn) {
+  const std::size_t before = running_threads();
+  SpawnThread spawner;
+  EXPECT_EQ(running_threads(), before);
+  SpawnedProcess process = testing::started(spawner.spawn({.argv = {"/bin/true"}, .cwd = "/"}));
+  EXPECT_EQ(running_threads(), before + 1);
+  pollfd exited{process.pidfd.get(), POLLIN, 0};
+  ASSERT_EQ(::poll(&exited, 1, -1), 1);
+  EXPECT_EQ(reap_registered(process.pid, nullptr), ReapStatus::kReaped);
 }
 
 TEST_F(JobTableTest, AJobThatExitsQuicklyLeavesANoticeWithItsStatusAndLastLines) {

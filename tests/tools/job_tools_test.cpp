@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "tools/builtin.hpp"
 #include "tools/command_registry.hpp"
 #include "tools/job_test_util.hpp"
@@ -20,10 +21,7 @@ namespace nib::tools {
 namespace {
 
 using nlohmann::json;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 class JobToolsTest : public ::testing::Test {
  protected:

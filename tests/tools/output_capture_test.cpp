@@ -15,7 +15,7 @@
 namespace nib::tools {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
+std::string read_capture(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream content;
   content << in.rdbuf();
@@ -66,7 +66,7 @@ TEST(OutputCapture, TooManyLinesStartsTheLogWithEverythingSoFar) {
   capture.append("4\n5\n");
   ASSERT_TRUE(capture.log_path().has_value());
   capture.finish();
-  EXPECT_EQ(read_file(*capture.log_path()), "1\n2\n3\n4\n5\n");
+  EXPECT_EQ(read_capture(*capture.log_path()), "1\n2\n3\n4\n5\n");
   EXPECT_FALSE(capture.log_partial());
   EXPECT_EQ(capture.log_lines(), 5u);
   EXPECT_EQ(logs.calls(), 1);
@@ -86,7 +86,7 @@ TEST(OutputCapture, RingKeepsTheLastBytesAcrossWraps) {
   }
   EXPECT_FALSE(capture.complete());
   capture.finish();
-  EXPECT_EQ(read_file(*capture.log_path()), all);
+  EXPECT_EQ(read_capture(*capture.log_path()), all);
 }
 
 TEST(OutputCapture, LogKeepsOnlyTheFirstBytesAndSaysSo) {
@@ -101,7 +101,7 @@ TEST(OutputCapture, LogKeepsOnlyTheFirstBytesAndSaysSo) {
   EXPECT_EQ(capture.log_lines(), 1u);
   EXPECT_EQ(capture.total_bytes(), 18u);
   EXPECT_EQ(capture.tail(), "def\n");
-  EXPECT_EQ(read_file(*capture.log_path()),
+  EXPECT_EQ(read_capture(*capture.log_path()),
             "0123\n56789\n[nib: this log holds only the first 10 bytes of 18; the rest was not "
             "kept]\n");
 }
@@ -114,7 +114,7 @@ TEST(OutputCapture, EnsureLogWritesWhatIsInMemory) {
   capture.ensure_log();
   capture.finish();
   ASSERT_TRUE(capture.log_path().has_value());
-  EXPECT_EQ(read_file(*capture.log_path()), "short\n");
+  EXPECT_EQ(read_capture(*capture.log_path()), "short\n");
 }
 
 TEST(OutputCapture, FailingLogIsReportedAndCountingGoesOn) {

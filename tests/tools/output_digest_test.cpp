@@ -16,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-KeptLine line(std::uint64_t number, std::string text, bool failure = false, bool cut = false) {
+KeptLine kept_line(std::uint64_t number, std::string text, bool failure = false, bool cut = false) {
   return {number, std::move(text), cut, failure};
 }
 
@@ -37,9 +37,9 @@ TEST(LeftOutMarker, SaysHowManyAndWhich) {
 
 TEST(RenderDigest, HeadExcerptsAndTailWithMarkers) {
   const Digest digest = render_digest(
-      {.head = std::vector{line(1, "start"), line(2, "config"), line(3, "step 3")},
-       .excerpts = std::vector<Excerpt>{{line(9, "step 9"), line(10, "error: boom", true),
-                                         line(11, "detail")}},
+      {.head = std::vector{kept_line(1, "start"), kept_line(2, "config"), kept_line(3, "step 3")},
+       .excerpts = std::vector<Excerpt>{{kept_line(9, "step 9"), kept_line(10, "error: boom", true),
+                                         kept_line(11, "detail")}},
        .tail = "step 19\nsummary: 1 failed\n",
        .total_lines = 20},
       kSmall);
@@ -60,10 +60,11 @@ TEST(RenderDigest, HeadExcerptsAndTailWithMarkers) {
 }
 
 TEST(RenderDigest, ALongExcerptShowsWhereItsMiddleWasLeftOut) {
-  const std::string text = render({line(1, "a")},
-                                  {{line(10, "Traceback (most recent call last):", true),
-                                    line(11, "  File \"a.py\", line 1"), line(40, "  raise X")}},
-                                  "end\n", 60, kSmall);
+  const std::string text =
+      render({kept_line(1, "a")},
+             {{kept_line(10, "Traceback (most recent call last):", true),
+               kept_line(11, "  File \"a.py\", line 1"), kept_line(40, "  raise X")}},
+             "end\n", 60, kSmall);
   EXPECT_THAT(text, HasSubstr("10: Traceback (most recent call last):\n"
                               "11-   File \"a.py\", line 1\n"
                               "… 28 lines left out (lines 12–39) …\n"
@@ -74,23 +75,24 @@ TEST(RenderDigest, ALongExcerptShowsWhereItsMiddleWasLeftOut) {
 
 TEST(RenderDigest, ALineIsShownOnceThoughSeveralPartsHoldIt) {
   // The excerpt overlaps the head (lines 1-2) and the tail (lines 4-5).
-  const std::string text = render({line(1, "one"), line(2, "two")},
-                                  {{line(2, "two", true), line(3, "three"), line(4, "four")}},
-                                  "four\nfive\n", 5, kSmall);
+  const std::string text =
+      render({kept_line(1, "one"), kept_line(2, "two")},
+             {{kept_line(2, "two", true), kept_line(3, "three"), kept_line(4, "four")}},
+             "four\nfive\n", 5, kSmall);
   EXPECT_EQ(text, "one\ntwo\n3- three\nfour\nfive\n");
 }
 
 TEST(RenderDigest, AnExcerptThatFillsTheGapLeavesNoMarker) {
   const std::string text =
-      render({line(1, "one"), line(2, "two")}, {{line(3, "error: three", true)}}, "four\n", 4,
-             {.max_bytes = 2000, .head_lines = 2, .tail_lines = 1, .line_bytes = 40});
+      render({kept_line(1, "one"), kept_line(2, "two")}, {{kept_line(3, "error: three", true)}},
+             "four\n", 4, {.max_bytes = 2000, .head_lines = 2, .tail_lines = 1, .line_bytes = 40});
   EXPECT_EQ(text, "one\ntwo\n3: error: three\nfour\n");
 }
 
 TEST(RenderDigest, LongLinesAreCut) {
   const std::string text =
-      render({line(1, std::string(100, 'h')), line(2, "kept start", false, /*cut=*/true)}, {},
-             std::string(100, 't') + "\n", 3, kSmall);
+      render({kept_line(1, std::string(100, 'h')), kept_line(2, "kept start", false, /*cut=*/true)},
+             {}, std::string(100, 't') + "\n", 3, kSmall);
   EXPECT_EQ(text, std::string(40, 'h') + "…[line cut]\nkept start…[line cut]\n" +
                       std::string(40, 't') + "…[line cut]\n");
 }
@@ -101,11 +103,12 @@ TEST(RenderDigest, ALastLineLongerThanTheMemoryShowsItsEndAndTheStartTheHeadKept
       render_digest({.tail = end, .tail_starts_mid_line = true, .total_lines = 7}, kSmall);
   EXPECT_EQ(alone.text,
             "… 6 lines left out (lines 1–6) …\n[line cut]…" + std::string(37, 'x') + "END\n");
-  const Digest both = render_digest({.head = std::vector{line(1, "START" + std::string(50, 's'))},
-                                     .tail = end,
-                                     .tail_starts_mid_line = true,
-                                     .total_lines = 1},
-                                    kSmall);
+  const Digest both =
+      render_digest({.head = std::vector{kept_line(1, "START" + std::string(50, 's'))},
+                     .tail = end,
+                     .tail_starts_mid_line = true,
+                     .total_lines = 1},
+                    kSmall);
   EXPECT_EQ(both.text,
             "START" + std::string(15, 's') + "…[line cut]…" + std::string(17, 'x') + "END\n");
 }
@@ -114,10 +117,11 @@ TEST(RenderDigest, ExcerptsBeyondTheBudgetAreCountedNotShown) {
   std::vector<Excerpt> excerpts;
   for (std::uint64_t i = 0; i < 50; ++i) {
     const std::uint64_t at = 100 + i * 10;
-    excerpts.push_back({line(at - 1, "before"), line(at, "FAILED test_" + std::to_string(i), true),
-                        line(at + 1, "after")});
+    excerpts.push_back({kept_line(at - 1, "before"),
+                        kept_line(at, "FAILED test_" + std::to_string(i), true),
+                        kept_line(at + 1, "after")});
   }
-  const Digest digest = render_digest({.head = std::vector{line(1, "head")},
+  const Digest digest = render_digest({.head = std::vector{kept_line(1, "head")},
                                        .excerpts = excerpts,
                                        .tail = "summary\n",
                                        .total_lines = 1000,

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::contains;
 
-const std::string kNnbsp = "\xE2\x80\xAF";
+const std::string kNarrowNoBreakSpace = "\xE2\x80\xAF";
 
 class ToolPathsTest : public ::testing::Test {
  protected:
@@ -99,10 +99,10 @@ TEST_F(ToolPathsTest, TheAtOfAMentionedFileIsDroppedByEveryTool) {
 }
 
 TEST_F(ToolPathsTest, AScreenshotNameIsFoundWithPlainSpaces) {
-  dir_.write("Shot 10.00.00" + kNnbsp + "PM.txt", "pixels\n");
+  dir_.write("Shot 10.00.00" + kNarrowNoBreakSpace + "PM.txt", "pixels\n");
   EXPECT_EQ(run(read_, {{"path", "Shot 10.00.00 PM.txt"}}).output, "pixels");
   EXPECT_EQ(run(grep_, {{"pattern", "pix"}, {"path", "Shot 10.00.00 PM.txt"}}).output,
-            "Shot 10.00.00" + kNnbsp + "PM.txt:1: pixels");
+            "Shot 10.00.00" + kNarrowNoBreakSpace + "PM.txt:1: pixels");
 }
 
 TEST_F(ToolPathsTest, WriteCreatesANewFileUnderTheNameAsWritten) {
@@ -111,9 +111,10 @@ TEST_F(ToolPathsTest, WriteCreatesANewFileUnderTheNameAsWritten) {
             "Created src/new.cpp: 1 byte, 1 line.");
   EXPECT_EQ(testing::file_contents(dir_.path() / "src/new.cpp"), "x");
   // Overwriting a file found under another spelling needs a read of that file first.
-  dir_.write("Note" + kNnbsp + "1.txt", "precious\n");
+  dir_.write("Note" + kNarrowNoBreakSpace + "1.txt", "precious\n");
   const auto refused = run(write_, {{"path", "Note 1.txt"}, {"content", "clobbered\n"}});
-  EXPECT_TRUE(refused.output.starts_with("Refusing to overwrite Note" + kNnbsp + "1.txt"))
+  EXPECT_TRUE(
+      refused.output.starts_with("Refusing to overwrite Note" + kNarrowNoBreakSpace + "1.txt"))
       << refused.output;
   EXPECT_FALSE(fs::exists(dir_.path() / "Note 1.txt"));
 }
@@ -193,7 +194,7 @@ TEST_F(ToolPathsTest, SearchesShareTheirPathSoEditsUnderItWait) {
 TEST_F(ToolPathsTest, EachFileToolsAccessIsTheFileItOpens) {
   fs::create_directories(dir_.path() / "home" / ".ssh");
   const auto key = dir_.write("home/.ssh/id_rsa", "secret\n");
-  const auto notes = dir_.write("my" + kNnbsp + "notes.md", "notes\n");
+  const auto notes = dir_.write("my" + kNarrowNoBreakSpace + "notes.md", "notes\n");
   fs::create_symlink(dir_.path() / "home/.bashrc", dir_.path() / "dangling");
   setenv("HOME", (dir_.path() / "home").c_str(), 1);
   const core::ToolContext context{"call-1", dir_.path() / "tree"};

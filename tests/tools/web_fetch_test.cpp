@@ -11,12 +11,14 @@
 
 #include "sample_pdf.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_match.hpp"
 #include "support/web_server.hpp"
 #include "tools/limits.hpp"
 
 namespace nib::tools {
 namespace {
 
+using testing::contains;
 using testing::WebPage;
 
 class WebFetchTest : public ::testing::Test {
@@ -40,10 +42,6 @@ class WebFetchTest : public ::testing::Test {
   testing::TempDir logs_;
   testing::LocalWebServer server_;
 };
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST_F(WebFetchTest, AnHtmlPageIsReadableTextWithAbsoluteLinks) {
   server_.page("/docs/page.html",

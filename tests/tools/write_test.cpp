@@ -28,7 +28,7 @@ using nlohmann::json;
 
 using testing::contains;
 
-std::string contents(const std::filesystem::path& path) {
+std::string disk_contents(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
   buffer << in.rdbuf();
@@ -71,7 +71,7 @@ TEST_F(WriteToolTest, CreatesANewFileAndItsParentDirectories) {
   const auto output = write("deep/er/new.txt", "one\ntwo\nthree");
   EXPECT_FALSE(output.is_error) << output.output;
   EXPECT_EQ(output.output, "Created deep/er/new.txt: 13 bytes, 3 lines.");
-  EXPECT_EQ(contents(dir_.path() / "deep/er/new.txt"), "one\ntwo\nthree");
+  EXPECT_EQ(disk_contents(dir_.path() / "deep/er/new.txt"), "one\ntwo\nthree");
   ASSERT_TRUE(output.display);
   EXPECT_TRUE(output.display->starts_with("--- /dev/null\n+++ deep/er/new.txt\n@@ -0,0 +1,3 @@\n"))
       << *output.display;
@@ -88,7 +88,7 @@ TEST_F(WriteToolTest, RefusesToOverwriteAFileNeverRead) {
   EXPECT_TRUE(output.is_error);
   EXPECT_TRUE(output.output.starts_with("Refusing to overwrite existing.txt: you have not read it"))
       << output.output;
-  EXPECT_EQ(contents(path), "precious\n");
+  EXPECT_EQ(disk_contents(path), "precious\n");
 }
 
 TEST_F(WriteToolTest, OverwritesAFileThatWasRead) {
@@ -98,7 +98,7 @@ TEST_F(WriteToolTest, OverwritesAFileThatWasRead) {
   const auto output = write("existing.txt", "new\ncontent\n");
   EXPECT_FALSE(output.is_error) << output.output;
   EXPECT_EQ(output.output, "Overwrote existing.txt: 12 bytes, 2 lines.");
-  EXPECT_EQ(contents(path), "new\ncontent\n");
+  EXPECT_EQ(disk_contents(path), "new\ncontent\n");
   struct stat info {};
   ASSERT_EQ(stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 07777, 0640u);
@@ -114,13 +114,13 @@ TEST_F(WriteToolTest, RefusesAFileChangedSinceItWasRead) {
   const auto output = write("f.txt", "mine\n");
   EXPECT_TRUE(output.is_error);
   EXPECT_TRUE(contains(output.output, "changed on disk")) << output.output;
-  EXPECT_EQ(contents(path), "SEEN\n");
+  EXPECT_EQ(disk_contents(path), "SEEN\n");
 }
 
 TEST_F(WriteToolTest, ItsOwnWriteCountsAsSeen) {
   EXPECT_FALSE(write("f.txt", "first\n").is_error);
   EXPECT_FALSE(write("f.txt", "second\n").is_error);
-  EXPECT_EQ(contents(dir_.path() / "f.txt"), "second\n");
+  EXPECT_EQ(disk_contents(dir_.path() / "f.txt"), "second\n");
 }
 
 TEST_F(WriteToolTest, ADeletedFileMayBeWrittenAgain) {
@@ -154,12 +154,12 @@ TEST_F(WriteToolTest, WritesThroughASymlinkToItsTarget) {
   read("real.txt");
   EXPECT_FALSE(write("link.txt", "new\n").is_error);
   EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "link.txt"));
-  EXPECT_EQ(contents(target), "new\n");
+  EXPECT_EQ(disk_contents(target), "new\n");
   // A dangling link creates its target.
   std::filesystem::create_symlink("made.txt", dir_.path() / "dangling.txt");
   EXPECT_FALSE(write("dangling.txt", "made\n").is_error);
   EXPECT_TRUE(std::filesystem::is_symlink(dir_.path() / "dangling.txt"));
-  EXPECT_EQ(contents(dir_.path() / "made.txt"), "made\n");
+  EXPECT_EQ(disk_contents(dir_.path() / "made.txt"), "made\n");
 }
 
 TEST_F(WriteToolTest, KeepsTheInodeOfAFileWithOtherHardLinks) {
@@ -171,7 +171,7 @@ TEST_F(WriteToolTest, KeepsTheInodeOfAFileWithOtherHardLinks) {
   read("data.txt");
   const auto output = write("data.txt", "new\n");
   EXPECT_FALSE(output.is_error) << output.output;
-  EXPECT_EQ(contents(other), "new\n");
+  EXPECT_EQ(disk_contents(other), "new\n");
   struct stat after {};
   ASSERT_EQ(stat(path.c_str(), &after), 0);
   EXPECT_EQ(after.st_ino, before.st_ino);
@@ -219,7 +219,7 @@ TEST_F(WriteToolTest, AFileThatCannotBeReadIsNamedAsSuch) {
 TEST_F(WriteToolTest, WritesContentExactlyAsGiven) {
   const std::string content = "\xEF\xBB\xBFwindows\r\nline\r\n";
   EXPECT_FALSE(write("w.txt", content).is_error);
-  EXPECT_EQ(contents(dir_.path() / "w.txt"), content);
+  EXPECT_EQ(disk_contents(dir_.path() / "w.txt"), content);
 }
 
 // --- preview_change: what the approval question shows before the call runs
@@ -246,7 +246,7 @@ TEST_F(WriteToolTest, ThePreviewOfAnOverwriteIsTheDiffAgainstTheFile) {
   EXPECT_EQ(preview->summary, "Overwrites all 3 lines of f.txt with 4 lines.");
   EXPECT_EQ(preview->diff,
             "--- f.txt\n+++ f.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n");
-  EXPECT_EQ(contents(path), "one\ntwo\nthree\n");
+  EXPECT_EQ(disk_contents(path), "one\ntwo\nthree\n");
 }
 
 TEST_F(WriteToolTest, ThePreviewOfAnUnreadFileSaysTheWriteWouldBeRefused) {

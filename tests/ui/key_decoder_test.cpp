@@ -15,7 +15,7 @@ namespace nib::ui {
 // namespace; static keeps it to this file).
 static void PrintTo(const Key& key, std::ostream* out) {
   *out << "KeyCode(" << static_cast<int>(key.code) << ")";
-  if (!key.text.empty()) *out << " " << testing::PrintToString(key.text);
+  if (!key.text.empty()) *out << " " << ::testing::PrintToString(key.text);
   if (key.ctrl != 0) *out << " ctrl='" << key.ctrl << "'";
 }
 
@@ -161,7 +161,7 @@ const std::vector<Mapping>& mappings() {
 
 TEST(KeyDecoder, DecodesEveryMapping) {
   for (const Mapping& mapping : mappings()) {
-    EXPECT_EQ(decode(mapping.bytes), mapping.keys) << testing::PrintToString(mapping.bytes);
+    EXPECT_EQ(decode(mapping.bytes), mapping.keys) << ::testing::PrintToString(mapping.bytes);
   }
 }
 
@@ -179,7 +179,7 @@ TEST(KeyDecoder, GivesTheSameKeysWhereverTheBytesAreCut) {
   for (const Mapping& mapping : mappings()) {
     for (std::size_t cut = 1; cut < mapping.bytes.size(); ++cut) {
       EXPECT_EQ(decode_split(mapping.bytes, {cut}), mapping.keys)
-          << testing::PrintToString(mapping.bytes) << " cut at " << cut;
+          << ::testing::PrintToString(mapping.bytes) << " cut at " << cut;
     }
   }
 }
@@ -215,7 +215,8 @@ TEST(KeyDecoder, DecodesRandomInputTheSameHoweverItIsCut) {
     for (std::size_t cut = 1 + random() % 4; cut < bytes.size(); cut += 1 + random() % 4) {
       cuts.push_back(cut);
     }
-    ASSERT_EQ(decode_split(bytes, cuts), decode_split(bytes, {})) << testing::PrintToString(bytes);
+    ASSERT_EQ(decode_split(bytes, cuts), decode_split(bytes, {}))
+        << ::testing::PrintToString(bytes);
   }
 }
 
@@ -281,7 +282,7 @@ TEST(KeyDecoder, IgnoresSequencesThatAreNoKeys) {
       "\xc2\x9b",        // a C1 control
   };
   for (const std::string& sequence : ignored) {
-    EXPECT_EQ(decode("a" + sequence + "b"), Keys{text("ab")}) << testing::PrintToString(sequence);
+    EXPECT_EQ(decode("a" + sequence + "b"), Keys{text("ab")}) << ::testing::PrintToString(sequence);
   }
 }
 

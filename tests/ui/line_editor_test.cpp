@@ -38,7 +38,7 @@ std::string after_ctrl(const std::string& marked, char letter) {
   return state(editor);
 }
 
-std::vector<std::string> plain_rows(const EditorView& view) {
+std::vector<std::string> view_rows(const EditorView& view) {
   std::vector<std::string> rows;
   for (const StyledLine& row : view.rows) rows.push_back(row.plain());
   return rows;
@@ -236,7 +236,7 @@ TEST(LineEditor, RendersPrefixesAndLines) {
   LineEditor editor = editor_at("ab|\ncd");
   const Style bold{.bold = true};
   const EditorView view = editor.render(20, 10, styled("> ", bold), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"> ab", "  cd"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"> ab", "  cd"}));
   EXPECT_EQ(view.rows[0].spans, (std::vector<Span>{{"> ", bold}, {"ab", {}}}));
   EXPECT_EQ(view.cursor_row, 0u);
   EXPECT_EQ(view.cursor_column, 4u);
@@ -244,7 +244,7 @@ TEST(LineEditor, RendersPrefixesAndLines) {
 
 TEST(LineEditor, RendersAnEmptyEditor) {
   const EditorView view = LineEditor{}.render(20, 10, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), std::vector<std::string>{"> "});
+  EXPECT_EQ(view_rows(view), std::vector<std::string>{"> "});
   EXPECT_EQ(view.cursor_row, 0u);
   EXPECT_EQ(view.cursor_column, 2u);
 }
@@ -252,7 +252,7 @@ TEST(LineEditor, RendersAnEmptyEditor) {
 TEST(LineEditor, WrapsLongLinesByCharacters) {
   LineEditor editor = editor_at("abcd|efghij\nxy");
   const EditorView view = editor.render(6, 10, styled("> "), styled(". "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"> abcd", ". efgh", ". ij", ". xy"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"> abcd", ". efgh", ". ij", ". xy"}));
   EXPECT_EQ(view.cursor_row, 1u);  // before "e", which starts the second row
   EXPECT_EQ(view.cursor_column, 2u);
 }
@@ -260,7 +260,7 @@ TEST(LineEditor, WrapsLongLinesByCharacters) {
 TEST(LineEditor, NeverSplitsAWideCharacter) {
   LineEditor editor = editor_at("日本語|");
   const EditorView view = editor.render(7, 10, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"> 日本", "  語"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"> 日本", "  語"}));
   EXPECT_EQ(view.cursor_row, 1u);
   EXPECT_EQ(view.cursor_column, 4u);
 }
@@ -268,13 +268,13 @@ TEST(LineEditor, NeverSplitsAWideCharacter) {
 TEST(LineEditor, PutsACursorAtTheEndOfAFullRowOnANewRow) {
   LineEditor editor = editor_at("abcd|\nx");
   const EditorView view = editor.render(6, 10, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"> abcd", "  ", "  x"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"> abcd", "  ", "  x"}));
   EXPECT_EQ(view.cursor_row, 1u);
   EXPECT_EQ(view.cursor_column, 2u);
 
   LineEditor at_end = editor_at("abcd|");
   const EditorView end_view = at_end.render(6, 10, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(end_view), (std::vector<std::string>{"> abcd", "  "}));
+  EXPECT_EQ(view_rows(end_view), (std::vector<std::string>{"> abcd", "  "}));
   EXPECT_EQ(end_view.cursor_row, 1u);
 }
 
@@ -282,7 +282,7 @@ TEST(LineEditor, LeavesOutAPrefixThatDoesNotFit) {
   // At three columns "> " would leave one: too little for a wide character.
   LineEditor editor = editor_at("日本|");
   const EditorView view = editor.render(3, 10, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"日", "本"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"日", "本"}));
   EXPECT_EQ(view.cursor_row, 1u);
   EXPECT_EQ(view.cursor_column, 2u);
 }
@@ -290,14 +290,14 @@ TEST(LineEditor, LeavesOutAPrefixThatDoesNotFit) {
 TEST(LineEditor, ShowsTheWindowOfRowsHoldingTheCursor) {
   LineEditor editor = editor_at("0\n1\n2\n3\n4\n5|\n6\n7\n8\n9");
   EditorView view = editor.render(20, 3, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"  3", "  4", "  5"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"  3", "  4", "  5"}));
   EXPECT_EQ(view.cursor_row, 2u);
   EXPECT_EQ(view.hidden_above, 3u);
   EXPECT_EQ(view.hidden_below, 4u);
 
   LineEditor top = editor_at("0\n1|\n2\n3\n4");
   view = top.render(20, 3, styled("> "), styled("  "));
-  EXPECT_EQ(plain_rows(view), (std::vector<std::string>{"> 0", "  1", "  2"}));
+  EXPECT_EQ(view_rows(view), (std::vector<std::string>{"> 0", "  1", "  2"}));
   EXPECT_EQ(view.cursor_row, 1u);
   EXPECT_EQ(view.hidden_above, 0u);
   EXPECT_EQ(view.hidden_below, 2u);

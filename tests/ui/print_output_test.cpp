@@ -13,8 +13,8 @@ namespace {
 
 using namespace core;
 
-AssistantMessage reply(const std::string& text, bool with_call,
-                       StopReason reason = StopReason::kEndTurn) {
+AssistantMessage assistant_reply(const std::string& text, bool with_call,
+                                 StopReason reason = StopReason::kEndTurn) {
   AssistantMessage message;
   message.blocks.push_back(TextBlock{text});
   if (with_call) message.blocks.push_back(ToolCall{"c1", "read", R"({"path":"a.txt"})"});
@@ -22,7 +22,7 @@ AssistantMessage reply(const std::string& text, bool with_call,
   return message;
 }
 
-ToolOutcome outcome(bool is_error, std::string text) {
+ToolOutcome read_outcome(bool is_error, std::string text) {
   return ToolOutcome{
       ToolResult{"c1", "read", text_content(std::move(text)), is_error, std::nullopt}, std::nullopt,
       std::chrono::milliseconds(12)};
@@ -42,11 +42,11 @@ TEST(PrintOutputTest, TextModeSendsOnlyTheFinalAnswerToStdout) {
   Streams s;
   PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false, {}, presenter());
   output.on_event(TextDeltaEvent{"Let me look."});
-  output.on_event(MessageEndEvent{reply("Let me look.", true)});
+  output.on_event(MessageEndEvent{assistant_reply("Let me look.", true)});
   output.on_event(ToolStartEvent{"c1", "read", R"({"path":"a.txt"})"});
-  output.on_event(ToolEndEvent{outcome(false, "alpha")});
+  output.on_event(ToolEndEvent{read_outcome(false, "alpha")});
   output.on_event(TextDeltaEvent{"It says alpha."});
-  output.on_event(MessageEndEvent{reply("It says alpha.", false)});
+  output.on_event(MessageEndEvent{assistant_reply("It says alpha.", false)});
   output.on_event(RunEndEvent{});
   EXPECT_EQ(s.out.str(), "It says alpha.\n");
   EXPECT_EQ(s.err.str(), "Let me look.\n✓ read a.txt (12 ms)\n");
@@ -55,7 +55,7 @@ TEST(PrintOutputTest, TextModeSendsOnlyTheFinalAnswerToStdout) {
 TEST(PrintOutputTest, FailedReplyIsNotPrintedAsAnAnswer) {
   Streams s;
   PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
-  output.on_event(MessageEndEvent{reply("half an ans", false, StopReason::kError)});
+  output.on_event(MessageEndEvent{assistant_reply("half an ans", false, StopReason::kError)});
   output.on_event(RunEndEvent{RunStopReason::kError, "stream ended before the reply was complete"});
   EXPECT_EQ(s.out.str(), "");
   EXPECT_NE(s.err.str().find("stream ended"), std::string::npos);
@@ -65,7 +65,7 @@ TEST(PrintOutputTest, ErrorResultShowsItsFirstLine) {
   Streams s;
   PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
   output.on_event(ToolStartEvent{"c1", "read", R"({"path":"x"})"});
-  output.on_event(ToolEndEvent{outcome(true, "Error: x not found\nmore")});
+  output.on_event(ToolEndEvent{read_outcome(true, "Error: x not found\nmore")});
   EXPECT_EQ(s.err.str(), "✗ read x: Error: x not found (12 ms)\n");
 }
 
@@ -75,7 +75,7 @@ TEST(PrintOutputTest, LiveTextStreamsDeltas) {
   output.on_event(TextDeltaEvent{"Hel"});
   EXPECT_EQ(s.out.str(), "Hel");
   output.on_event(TextDeltaEvent{"lo"});
-  output.on_event(MessageEndEvent{reply("Hello", false)});
+  output.on_event(MessageEndEvent{assistant_reply("Hello", false)});
   EXPECT_EQ(s.out.str(), "Hello\n");
 }
 
@@ -97,7 +97,7 @@ TEST(PrintOutputTest, LiveTextToATerminalLosesEscapeSequencesSplitAcrossDeltas) 
     output.on_event(TextDeltaEvent{delta});
     whole += delta;
   }
-  output.on_event(MessageEndEvent{reply(whole, false)});
+  output.on_event(MessageEndEvent{assistant_reply(whole, false)});
   EXPECT_EQ(s.out.str(), "abcde2Jf\xc5\xbc\tg\n");
 }
 
@@ -105,7 +105,7 @@ TEST(PrintOutputTest, TextForAPipeKeepsTheReplyAsItIs) {
   Streams s;
   PrintOutput output(PrintFormat::kText, s.out, s.err, /*live_text=*/false, {}, presenter());
   output.on_event(TextDeltaEvent{"\x1b[31mred\x1b[0m"});
-  output.on_event(MessageEndEvent{reply("\x1b[31mred\x1b[0m", false)});
+  output.on_event(MessageEndEvent{assistant_reply("\x1b[31mred\x1b[0m", false)});
   EXPECT_EQ(s.out.str(), "\x1b[31mred\x1b[0m\n");
 }
 
@@ -113,8 +113,8 @@ TEST(PrintOutputTest, AnEmptyReplyIsNotedOnStderr) {
   for (const PrintFormat format : {PrintFormat::kText, PrintFormat::kJson}) {
     Streams s;
     PrintOutput output(format, s.out, s.err, false);
-    output.on_event(MessageEndEvent{reply("", true)});  // calls: not empty
-    output.on_event(MessageEndEvent{reply(" \n", false)});
+    output.on_event(MessageEndEvent{assistant_reply("", true)});  // calls: not empty
+    output.on_event(MessageEndEvent{assistant_reply(" \n", false)});
     EXPECT_EQ(s.err.str().find("empty reply"), s.err.str().rfind("empty reply"));  // once
     EXPECT_NE(s.err.str().find("nib: the model returned an empty reply\n"), std::string::npos)
         << s.err.str();
@@ -143,7 +143,7 @@ TEST(PrintOutputTest, ARestartAfterLiveTextIsNoted) {
   output.on_event(TextDeltaEvent{"Abandoned"});
   output.on_event(ReplyRestartEvent{});
   output.on_event(TextDeltaEvent{"Fresh."});
-  output.on_event(MessageEndEvent{reply("Fresh.", false)});
+  output.on_event(MessageEndEvent{assistant_reply("Fresh.", false)});
   EXPECT_EQ(s.out.str(), "Abandoned\nFresh.\n");
   EXPECT_EQ(s.err.str(), "nib: the service started its reply over; the text above was abandoned\n");
 
@@ -151,7 +151,7 @@ TEST(PrintOutputTest, ARestartAfterLiveTextIsNoted) {
   PrintOutput held(PrintFormat::kText, quiet.out, quiet.err, false);
   held.on_event(TextDeltaEvent{"Abandoned"});
   held.on_event(ReplyRestartEvent{});
-  held.on_event(MessageEndEvent{reply("Fresh.", false)});
+  held.on_event(MessageEndEvent{assistant_reply("Fresh.", false)});
   EXPECT_EQ(quiet.out.str(), "Fresh.\n");
   EXPECT_EQ(quiet.err.str(), "");
 }
@@ -160,7 +160,7 @@ TEST(PrintOutputTest, StreamJsonWritesOneLinePerEventAndAResult) {
   Streams s;
   PrintOutput output(PrintFormat::kStreamJson, s.out, s.err, false);
   output.on_event(ToolStartEvent{"c1", "read", "{}"});
-  output.on_event(MessageEndEvent{reply("answer", false)});
+  output.on_event(MessageEndEvent{assistant_reply("answer", false)});
   output.on_event(RunEndEvent{RunStopReason::kDone, "", Usage{3, 4, 0, 0}, 1});
   std::istringstream lines(s.out.str());
   std::vector<nlohmann::json> parsed;
@@ -192,13 +192,13 @@ TEST(PrintOutputTest, ASubagentsCallsAreIndentedLinesAndItsTextIsNotTheAnswer) {
   PrintOutput output(PrintFormat::kText, s.out, s.err, false, {}, presenter());
   output.on_event(nested(core::RunStartEvent{}));
   output.on_event(nested(core::ToolStartEvent{"c1", "read", R"({"path":"a.txt"})"}));
-  output.on_event(nested(core::ToolEndEvent{outcome(false, "alpha")}));
+  output.on_event(nested(core::ToolEndEvent{read_outcome(false, "alpha")}));
   output.on_event(nested(core::ToolStartEvent{"c1", "read", R"({"path":"b.txt"})"}, 2));
-  output.on_event(nested(core::ToolEndEvent{outcome(false, "beta")}, 2));
-  AssistantMessage sub = reply("sub answer", false);
+  output.on_event(nested(core::ToolEndEvent{read_outcome(false, "beta")}, 2));
+  AssistantMessage sub = assistant_reply("sub answer", false);
   sub.usage = {100, 20, 0, 0};
   output.on_event(nested(core::MessageEndEvent{sub}));
-  output.on_event(MessageEndEvent{reply("The answer.", false)});
+  output.on_event(MessageEndEvent{assistant_reply("The answer.", false)});
   RunEndEvent end;
   end.turns = 1;
   end.usage = {1000, 50, 0, 0};

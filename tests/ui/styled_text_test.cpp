@@ -5,33 +5,32 @@
 namespace nib::ui {
 namespace {
 
-std::vector<std::string> plain_rows(const StyledLines& rows) {
+std::vector<std::string> unstyled(const StyledLines& rows) {
   std::vector<std::string> out;
   for (const StyledLine& row : rows) out.push_back(row.plain());
   return out;
 }
 
 TEST(Wrap, BreaksAtSpacesAndDropsThem) {
-  EXPECT_EQ(plain_rows(wrap(styled("the quick brown fox"), 10)),
+  EXPECT_EQ(unstyled(wrap(styled("the quick brown fox"), 10)),
             (std::vector<std::string>{"the quick", "brown fox"}));
-  EXPECT_EQ(plain_rows(wrap(styled("a  b"), 1)), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(unstyled(wrap(styled("a  b"), 1)), (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(Wrap, CutsAWordLongerThanARow) {
-  EXPECT_EQ(plain_rows(wrap(styled("abcdefgh"), 3)),
-            (std::vector<std::string>{"abc", "def", "gh"}));
+  EXPECT_EQ(unstyled(wrap(styled("abcdefgh"), 3)), (std::vector<std::string>{"abc", "def", "gh"}));
 }
 
 TEST(Wrap, NeverSplitsAWideCharacter) {
-  EXPECT_EQ(plain_rows(wrap(styled("日本語"), 5)), (std::vector<std::string>{"日本", "語"}));
-  EXPECT_EQ(plain_rows(wrap(styled("日"), 1)), (std::vector<std::string>{"日"}));
+  EXPECT_EQ(unstyled(wrap(styled("日本語"), 5)), (std::vector<std::string>{"日本", "語"}));
+  EXPECT_EQ(unstyled(wrap(styled("日"), 1)), (std::vector<std::string>{"日"}));
 }
 
 TEST(Wrap, IndentsContinuationRowsAndKeepsStyles) {
   StyledLine line;
   line.add("- ", {}).add("bold words here", {.bold = true});
   const StyledLines rows = wrap(line, 9, styled("  "));
-  ASSERT_EQ(plain_rows(rows), (std::vector<std::string>{"- bold", "  words", "  here"}));
+  ASSERT_EQ(unstyled(rows), (std::vector<std::string>{"- bold", "  words", "  here"}));
   EXPECT_TRUE(rows[1].spans.back().style.bold);
 }
 

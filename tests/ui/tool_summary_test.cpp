@@ -8,8 +8,8 @@
 namespace nib::ui {
 namespace {
 
-core::ToolOutcome outcome(bool is_error, std::optional<int> exit_code, const std::string& text,
-                          int milliseconds) {
+core::ToolOutcome bash_outcome(bool is_error, std::optional<int> exit_code, const std::string& text,
+                               int milliseconds) {
   core::ToolOutcome out;
   out.result = {"c1", "bash", core::text_content(text), is_error, exit_code};
   out.duration = std::chrono::milliseconds(milliseconds);
@@ -67,11 +67,11 @@ TEST(ToolSummary, ArgumentsTheSchemaRefusesAreShownCompactlyWithoutTheToolsCode)
 }
 
 TEST(ToolSummary, OutcomeLinesMarkFailuresAndNonZeroExits) {
-  EXPECT_EQ(outcome_line("read a.txt", outcome(false, std::nullopt, "x", 3)),
+  EXPECT_EQ(outcome_line("read a.txt", bash_outcome(false, std::nullopt, "x", 3)),
             "✓ read a.txt (3 ms)");
-  EXPECT_EQ(outcome_line("bash make", outcome(false, 2, "Error 2", 1200)),
+  EXPECT_EQ(outcome_line("bash make", bash_outcome(false, 2, "Error 2", 1200)),
             "✗ bash make: exit 2 (1.2 s)");
-  EXPECT_EQ(outcome_line("edit a.c", outcome(true, std::nullopt, "Error: not found\nmore", 5)),
+  EXPECT_EQ(outcome_line("edit a.c", bash_outcome(true, std::nullopt, "Error: not found\nmore", 5)),
             "✗ edit a.c: Error: not found (5 ms)");
 }
 
@@ -80,8 +80,9 @@ TEST(ToolSummary, LinesCarryNoControlSequences) {
   EXPECT_EQ(ToolPresenter(tools.get())
                 .call("bash", R"({"command":"echo \u001b]0;pwned\u0007hi\u001b[2J"})"),
             "bash echo hi");
-  EXPECT_EQ(outcome_line("bash x", outcome(true, std::nullopt, "Error: \x1b[31mred\x1b[0m", 5)),
-            "✗ bash x: Error: red (5 ms)");
+  EXPECT_EQ(
+      outcome_line("bash x", bash_outcome(true, std::nullopt, "Error: \x1b[31mred\x1b[0m", 5)),
+      "✗ bash x: Error: red (5 ms)");
 }
 
 TEST(ToolSummary, DeeplyNestedArgumentsAreShownAsTextNotParsed) {
