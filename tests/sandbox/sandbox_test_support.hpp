@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <stop_token>
 #include <string>
@@ -20,14 +21,31 @@
 #include "tools/command_runner.hpp"
 #include "tools/process_reaper.hpp"
 #include "tools/process_test_util.hpp"
+#include "util/path_within.hpp"
 #include "util/result.hpp"
 
 namespace nib::testing {
 
+// Where SandboxTree makes its directories: the build directory (the tests' working directory),
+// unless that lies in a temp directory (a checkout under /tmp), then the home directory.
+inline std::filesystem::path sandbox_tree_parent() {
+  const std::filesystem::path here = std::filesystem::current_path();
+  const char* tmpdir = std::getenv("TMPDIR");
+  for (const std::filesystem::path& temp :
+       {std::filesystem::path("/tmp"), std::filesystem::path("/var/tmp"),
+        std::filesystem::path(tmpdir ? tmpdir : "/tmp")}) {
+    if (util::is_within(temp, here)) {
+      const char* home = std::getenv("HOME");
+      return home != nullptr ? home : "/root";
+    }
+  }
+  return here;
+}
+
 class SandboxTree {
  public:
   SandboxTree() {
-    std::string pattern = (std::filesystem::current_path() / "sandbox-test-XXXXXX").string();
+    std::string pattern = (sandbox_tree_parent() / "nib-sandbox-test-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern);
     root_ = std::filesystem::canonical(pattern);
     std::filesystem::create_directories(tree());
