@@ -233,7 +233,9 @@ class MessagesText {
     const std::size_t count = std::min(marked_turns_, user_block_ends_.size());
     // From the back, so that the offsets before each insertion stay valid.
     for (std::size_t i = user_block_ends_.size(); i-- > user_block_ends_.size() - count;) {
-      const std::size_t brace = user_block_ends_[i] - 1;  // the block object's closing brace
+      // The block object's closing brace (a user turn's blocks are objects nib wrote).
+      const std::size_t brace = user_block_ends_[i] - 1;
+      if (text_[brace] != '}') continue;
       const bool empty_object = text_[brace - 1] == '{';
       text_.insert(brace, empty_object ? breakpoint : "," + breakpoint);
     }
