@@ -1,5 +1,5 @@
 #pragma once
-// The command line (DESIGN.md "Command line"): parsed into plain options; no side effects.
+// The command line (docs/usage.md): parsed into plain options; no side effects.
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Which model service and model to use, and how: flags first, then the environment
-// (DESIGN.md fallbacks), then settings.json, then the provider's defaults. Pure: the
+// (docs/configuration.md), then settings.json, then the provider's defaults. Pure: the
 // environment and the loaded configuration are passed in.
 
 #include <optional>
