@@ -47,7 +47,7 @@ inline void print_stats_row(const std::string& label, const Stats& s) {
 
 inline void print_summary(const std::string& metric, double value, const std::string& unit,
                           double target) {
-  std::printf("summary\t%s\t%.3f %s\t< %.0f %s\t%s\n", metric.c_str(), value, unit.c_str(), target,
+  std::printf("summary\t%s\t%.3f %s\t< %g %s\t%s\n", metric.c_str(), value, unit.c_str(), target,
               unit.c_str(), value < target ? "ok" : "MISSED");
 }
 

@@ -53,7 +53,7 @@ using testing::NibProcess;
 using testing::TempDir;
 
 // nib's targets.
-constexpr double kFirstRequestTargetMs = 20.0;
+constexpr double kFirstRequestTargetMs = 10.0;
 constexpr double kTurnOverheadTargetMs = 2.0;
 constexpr double kPeakRssTargetMiB = 20.0;
 // A long session: a late turn costs at most this much more CPU than an early one, and the whole

@@ -41,7 +41,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 using testing::TempDir;
 
-constexpr double kFirstRequestTargetMs = 20.0;
+constexpr double kFirstRequestTargetMs = 10.0;
 // nib's share of a call should be small beside any real server's work.
 constexpr double kCallOverheadTargetUs = 100.0;
 constexpr int kServers = 5;

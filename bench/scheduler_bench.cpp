@@ -99,7 +99,7 @@ BENCHMARK(BM_ThreadStartJoin)->UseRealTime();
 void BM_PrepareOneCall(benchmark::State& state) {
   const auto call = calls_to("noop_parallel", 1).front();
   for (auto _ : state) {
-    auto prepared = prepare_tool_call(call, registry());
+    auto prepared = prepare_tool_call(call, registry(), ToolContext{});
     benchmark::DoNotOptimize(prepared);
   }
 }
