@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "session/message_equality.hpp"
+#include "session/sample_messages.hpp"
 
 namespace nib::session {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <random>
 
-#include "session/message_equality.hpp"
+#include "session/sample_messages.hpp"
 #include "session/session_file.hpp"
 #include "session/session_writer.hpp"
 #include "support/temp_dir.hpp"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "session/history_repair.hpp"
-#include "session/message_equality.hpp"
+#include "session/sample_messages.hpp"
 #include "session/session_writer.hpp"
 #include "support/temp_dir.hpp"
 

@@ -5,7 +5,7 @@
 #include "core/history_edit.hpp"
 #include "session/compaction.hpp"
 #include "session/history_repair.hpp"
-#include "session/message_equality.hpp"
+#include "session/sample_messages.hpp"
 #include "session/session_file.hpp"
 #include "support/temp_dir.hpp"
 

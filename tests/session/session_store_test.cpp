@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "session/message_equality.hpp"
+#include "session/sample_messages.hpp"
 #include "support/fake_environment.hpp"
 #include "support/temp_dir.hpp"
 
