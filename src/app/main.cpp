@@ -80,8 +80,8 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
-// The subcommands dispatch() hands their own arguments to; any other command line is nib's
-// options and prompt.
+// The subcommands, each with its branch in dispatch(), which hands it its own arguments; any
+// other command line is nib's options and prompt.
 bool names_subcommand(int argc, char** argv) {
   if (argc < 2) return false;
   const std::string_view first = argv[1];
@@ -92,6 +92,7 @@ bool names_subcommand(int argc, char** argv) {
 // The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
 // release after every command has ended (the sandbox's placeholders must outlive the commands
 // they protect from, sandbox/protected_paths.hpp).
+// `parsed_options`: nib's options, unless the command line names a subcommand.
 int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_options,
              std::stop_source& stop, std::unique_ptr<RunGuard>& guard) {
   std::error_code no_cwd;
@@ -101,6 +102,8 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
               << "); cd to an existing directory and start nib again\n";
     return 2;
   }
+  // Set when the command line names a subcommand (names_subcommand), which parses its own.
+  const std::string_view subcommand = parsed_options ? std::string_view() : argv[1];
   const EnvLookup env = process_environment();
   const ConfigDirectories directories = config_directories(env, cwd);
   // Every settings file; a failure is printed here and the caller exits with status 2.
@@ -112,10 +115,10 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
     }
     return std::move(loaded.value());
   };
-  if (argc == 2 && std::string_view(argv[1]) == "sessions") {
+  if (subcommand == "sessions") {
     return list_sessions(env, cwd, std::cout, std::cerr);
   }
-  if (argc >= 2 && std::string_view(argv[1]) == "permissions") {
+  if (subcommand == "permissions") {
     return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc), env, cwd,
                                    std::cout, std::cerr);
   }
@@ -129,20 +132,20 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
     guard = std::move(made.value());
     return true;
   };
-  if (argc >= 2 && std::string_view(argv[1]) == "tool") {
+  if (subcommand == "tool") {
     const auto loaded = load();
     if (!loaded || !guarded(CliOptions{}, *loaded)) return 2;
     for (const std::string& warning : guard->warnings()) std::cerr << "nib: " << warning << '\n';
     return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), *guard,
                             stop.get_token(), std::cout, std::cerr);
   }
-  if (argc >= 2 && std::string_view(argv[1]) == "hooks") {
+  if (subcommand == "hooks") {
     const auto loaded = load();
     if (!loaded) return 2;
     return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), *loaded, cwd,
                              stop.get_token(), std::cout, std::cerr);
   }
-  if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
+  if (subcommand == "mcp") {
     const auto loaded = load();
     if (!loaded) return 2;
     RunContext context{.env = env,
