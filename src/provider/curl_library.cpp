@@ -82,6 +82,10 @@ const std::string& curl_failure() {
   return opened().failure;
 }
 
+const CurlLibrary& loaded_curl() {
+  return opened().library;
+}
+
 CurlPreload::CurlPreload() : thread_([] { opened(); }) {}
 
 CurlPreload::~CurlPreload() {

@@ -46,6 +46,8 @@ struct CurlLibrary {
 // way); nullptr when it could not be opened, and curl_failure() says why.
 const CurlLibrary* curl_library();
 const std::string& curl_failure();
+// libcurl, for code whose entry point has checked that curl_library() is not null.
+const CurlLibrary& loaded_curl();
 
 // Opens libcurl on a thread of its own, for a run that is about to need it, while the caller
 // goes on. The destructor waits for the thread: the process must not exit while libcurl's

@@ -29,19 +29,14 @@ constexpr const char* kUserAgent = "nib";
 // for the outside world; these hosts are added to the user's own NO_PROXY list.
 constexpr const char* kLocalHosts = "localhost,127.0.0.1,::1";
 
-// libcurl, which the entry points below have made sure is loaded before anything calls it.
-const CurlLibrary& curl() {
-  return *curl_library();
-}
-
 struct EasyDeleter {
-  void operator()(CURL* easy) const { curl().easy_cleanup(easy); }
+  void operator()(CURL* easy) const { loaded_curl().easy_cleanup(easy); }
 };
 struct MultiDeleter {
-  void operator()(CURLM* multi) const { curl().multi_cleanup(multi); }
+  void operator()(CURLM* multi) const { loaded_curl().multi_cleanup(multi); }
 };
 struct SlistDeleter {
-  void operator()(curl_slist* list) const { curl().slist_free_all(list); }
+  void operator()(curl_slist* list) const { loaded_curl().slist_free_all(list); }
 };
 using EasyPtr = std::unique_ptr<CURL, EasyDeleter>;
 using MultiPtr = std::unique_ptr<CURLM, MultiDeleter>;
@@ -121,8 +116,8 @@ curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* a
 // both on it at once. Used by one thread at a time.
 class Multi {
  public:
-  Multi() : handle_(curl().multi_init()) {
-    if (handle_) curl().multi_setopt(handle_.get(), CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
+  Multi() : handle_(loaded_curl().multi_init()) {
+    if (handle_) loaded_curl().multi_setopt(handle_.get(), CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
   }
   ~Multi() {
     // curl wants its easy handles removed before they or the multi handle are cleaned up;
@@ -139,9 +134,11 @@ class Multi {
   Sockets& sockets() { return sockets_; }
   bool has_ending() const { return !ending_.empty(); }
 
-  void add(Transfer& transfer) { curl().multi_add_handle(handle_.get(), transfer.easy.get()); }
+  void add(Transfer& transfer) {
+    loaded_curl().multi_add_handle(handle_.get(), transfer.easy.get());
+  }
   void remove(Transfer& transfer) {
-    curl().multi_remove_handle(handle_.get(), transfer.easy.get());
+    loaded_curl().multi_remove_handle(handle_.get(), transfer.easy.get());
   }
   // Leaves `transfer` (still added, its reply complete) to end by `deadline`.
   void keep_ending(std::unique_ptr<Transfer> transfer, Clock::time_point deadline) {
@@ -218,7 +215,7 @@ std::size_t on_body_bytes(char* data, std::size_t size, std::size_t count, void*
   if (transfer->complete) return length;  // the caller has gone on
   acknowledge_promptly(*transfer->sockets);
   long status = 0;
-  curl().easy_getinfo(transfer->easy.get(), CURLINFO_RESPONSE_CODE, &status);
+  loaded_curl().easy_getinfo(transfer->easy.get(), CURLINFO_RESPONSE_CODE, &status);
   if (status >= 400) {
     std::string& excerpt = transfer->result.error_body;
     const std::size_t room =
@@ -253,7 +250,7 @@ std::string no_proxy_list() {
 SlistPtr header_list(const std::vector<std::string>& lines) {
   curl_slist* list = nullptr;
   for (const std::string& line : lines) {
-    if (curl_slist* grown = curl().slist_append(list, line.c_str())) list = grown;
+    if (curl_slist* grown = loaded_curl().slist_append(list, line.c_str())) list = grown;
   }
   return SlistPtr(list);
 }
@@ -276,20 +273,21 @@ long milliseconds(std::chrono::milliseconds duration) {
 // What every transfer sets: the URL, the callbacks, the socket bookkeeping and the errors.
 void configure_common(Transfer& transfer, const std::string& url, Sockets& sockets) {
   CURL* easy = transfer.easy.get();
-  curl().easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl().easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl().easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.headers.get());
-  curl().easy_setopt(easy, CURLOPT_USERAGENT, kUserAgent);
-  curl().easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);  // signals cannot be used from worker threads
-  curl().easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer);
-  curl().easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
-  curl().easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
-  curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body_bytes);
-  curl().easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-  curl().easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-  curl().easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &transfer);
-  curl().easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
-  curl().easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &sockets);
+  loaded_curl().easy_setopt(easy, CURLOPT_URL, url.c_str());
+  loaded_curl().easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  loaded_curl().easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.headers.get());
+  loaded_curl().easy_setopt(easy, CURLOPT_USERAGENT, kUserAgent);
+  loaded_curl().easy_setopt(easy, CURLOPT_NOSIGNAL,
+                            1L);  // signals cannot be used from worker threads
+  loaded_curl().easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer);
+  loaded_curl().easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+  loaded_curl().easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+  loaded_curl().easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body_bytes);
+  loaded_curl().easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+  loaded_curl().easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  loaded_curl().easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &transfer);
+  loaded_curl().easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
+  loaded_curl().easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &sockets);
   transfer.sockets = &sockets;
 }
 
@@ -297,15 +295,15 @@ void configure_post(Transfer& transfer, const HttpRequest& request, Sockets& soc
   transfer.headers = build_headers(request);
   configure_common(transfer, request.url, sockets);
   CURL* easy = transfer.easy.get();
-  curl().easy_setopt(easy, CURLOPT_POST, 1L);
-  curl().easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-  curl().easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-  curl().easy_setopt(easy, CURLOPT_NOPROXY, no_proxy_list().c_str());  // curl copies strings
-  curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(kConnectTimeout));
-  curl().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second
-  curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kIdleTimeout.count()));
-  curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  loaded_curl().easy_setopt(easy, CURLOPT_POST, 1L);
+  loaded_curl().easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+  loaded_curl().easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                            static_cast<curl_off_t>(request.body.size()));
+  loaded_curl().easy_setopt(easy, CURLOPT_NOPROXY, no_proxy_list().c_str());  // curl copies strings
+  loaded_curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(kConnectTimeout));
+  loaded_curl().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second
+  loaded_curl().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kIdleTimeout.count()));
+  loaded_curl().easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
 }
 
 void configure_get(Transfer& transfer, const HttpGetRequest& request, Sockets& sockets) {
@@ -313,11 +311,12 @@ void configure_get(Transfer& transfer, const HttpGetRequest& request, Sockets& s
   configure_common(transfer, request.url, sockets);
   if (request.check_address) transfer.check_address = &request.check_address;
   CURL* easy = transfer.easy.get();
-  curl().easy_setopt(easy, CURLOPT_HTTPGET, 1L);
-  curl().easy_setopt(easy, CURLOPT_PROXY, "");            // no proxy, not even from the environment
-  curl().easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
-  curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connect_timeout));
-  curl().easy_setopt(easy, CURLOPT_TIMEOUT_MS, milliseconds(request.total_timeout));
+  loaded_curl().easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  loaded_curl().easy_setopt(easy, CURLOPT_PROXY, "");  // no proxy, not even from the environment
+  loaded_curl().easy_setopt(easy, CURLOPT_ACCEPT_ENCODING,
+                            "");  // every encoding libcurl can decode
+  loaded_curl().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connect_timeout));
+  loaded_curl().easy_setopt(easy, CURLOPT_TIMEOUT_MS, milliseconds(request.total_timeout));
 }
 
 // The result of `transfer`, which curl ended with `code`, taken out of it (the callbacks no
@@ -325,19 +324,19 @@ void configure_get(Transfer& transfer, const HttpGetRequest& request, Sockets& s
 HttpStreamResult take_result(Transfer& transfer, CURLcode code) {
   HttpStreamResult result = std::move(transfer.result);
   CURL* easy = transfer.easy.get();
-  curl().easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &result.status);
+  loaded_curl().easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &result.status);
   if (code != CURLE_OK && !result.stopped_by_callback && result.transport_error.empty()) {
     if (code == CURLE_COULDNT_CONNECT && !transfer.address_refusal.empty()) {
       result.transport_error = transfer.address_refusal;
     } else {
-      result.transport_error =
-          transfer.error_buffer[0] != '\0' ? transfer.error_buffer : curl().easy_strerror(code);
+      result.transport_error = transfer.error_buffer[0] != '\0' ? transfer.error_buffer
+                                                                : loaded_curl().easy_strerror(code);
     }
   }
   result.timed_out = code == CURLE_OPERATION_TIMEDOUT;
   const char* redirect = nullptr;
   if (result.status >= 300 && result.status < 400 &&
-      curl().easy_getinfo(easy, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK &&
+      loaded_curl().easy_getinfo(easy, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK &&
       redirect != nullptr) {
     result.redirect_url = redirect;
   }
@@ -351,7 +350,7 @@ CURLcode run_transfer(Multi& multi, std::stop_token stop, Transfer& transfer) {
   CURLM* handle = multi.handle();
   HttpStreamResult& result = transfer.result;
   // Wakes curl_multi_poll from whichever thread requests the stop.
-  const std::stop_callback wake(stop, [handle] { curl().multi_wakeup(handle); });
+  const std::stop_callback wake(stop, [handle] { loaded_curl().multi_wakeup(handle); });
   while (true) {
     if (stop.stop_requested()) {
       result.aborted = true;
@@ -359,13 +358,13 @@ CURLcode run_transfer(Multi& multi, std::stop_token stop, Transfer& transfer) {
     }
     multi.cut_overdue(Clock::now());
     int running = 0;
-    if (const CURLMcode code = curl().multi_perform(handle, &running); code != CURLM_OK) {
-      result.transport_error = curl().multi_strerror(code);
+    if (const CURLMcode code = loaded_curl().multi_perform(handle, &running); code != CURLM_OK) {
+      result.transport_error = loaded_curl().multi_strerror(code);
       return CURLE_OK;
     }
     std::optional<CURLcode> done;
     int queued = 0;
-    while (const CURLMsg* message = curl().multi_info_read(handle, &queued)) {
+    while (const CURLMsg* message = loaded_curl().multi_info_read(handle, &queued)) {
       if (message->msg != CURLMSG_DONE) continue;
       if (message->easy_handle == transfer.easy.get()) {
         done = message->data.result;
@@ -376,30 +375,25 @@ CURLcode run_transfer(Multi& multi, std::stop_token stop, Transfer& transfer) {
     if (done) return *done;
     if (transfer.complete || running == 0) return CURLE_OK;
     const int timeout_ms = multi.poll_timeout_ms(kPollTimeoutMs, Clock::now());
-    if (const CURLMcode code = curl().multi_poll(handle, nullptr, 0, timeout_ms, nullptr);
+    if (const CURLMcode code = loaded_curl().multi_poll(handle, nullptr, 0, timeout_ms, nullptr);
         code != CURLM_OK) {
-      result.transport_error = curl().multi_strerror(code);
+      result.transport_error = loaded_curl().multi_strerror(code);
       return CURLE_OK;
     }
   }
 }
 
-HttpStreamResult init_failure() {
+HttpStreamResult transport_failure(std::string why) {
   HttpStreamResult failed;
-  failed.transport_error = "could not initialise libcurl";
-  return failed;
-}
-
-HttpStreamResult unloaded_failure() {
-  HttpStreamResult failed;
-  failed.transport_error = curl_failure();
+  failed.transport_error = std::move(why);
   return failed;
 }
 
 // True once curl has sent the whole request body, so that it never reads POSTFIELDS again.
 bool request_sent(const Transfer& transfer, const HttpRequest& request) {
   curl_off_t sent = 0;
-  return curl().easy_getinfo(transfer.easy.get(), CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK &&
+  return loaded_curl().easy_getinfo(transfer.easy.get(), CURLINFO_SIZE_UPLOAD_T, &sent) ==
+             CURLE_OK &&
          sent >= static_cast<curl_off_t>(request.body.size());
 }
 
@@ -449,13 +443,13 @@ std::string HttpStreamResult::header(const std::string& lower_name) const {
 
 HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token stop,
                                   const BodyCallback& on_body, ConnectionPool* pool) {
-  if (curl_library() == nullptr) return unloaded_failure();
+  if (curl_library() == nullptr) return transport_failure(curl_failure());
   std::unique_ptr<Multi> multi = pool ? pool->impl_->take() : std::make_unique<Multi>();
   auto transfer = std::make_unique<Transfer>();
-  transfer->easy.reset(curl().easy_init());
+  transfer->easy.reset(loaded_curl().easy_init());
   if (!transfer->easy || !multi->handle()) {
     if (pool) pool->impl_->give_back(std::move(multi));
-    return init_failure();
+    return transport_failure("could not initialise libcurl");
   }
   transfer->on_body = &on_body;
   configure_post(*transfer, request, multi->sockets());
@@ -479,11 +473,11 @@ HttpStreamResult http_post_stream(const HttpRequest& request, std::stop_token st
 
 HttpStreamResult http_get_stream(const HttpGetRequest& request, std::stop_token stop,
                                  const BodyCallback& on_body) {
-  if (curl_library() == nullptr) return unloaded_failure();
+  if (curl_library() == nullptr) return transport_failure(curl_failure());
   Multi multi;
   Transfer transfer;
-  transfer.easy.reset(curl().easy_init());
-  if (!transfer.easy || !multi.handle()) return init_failure();
+  transfer.easy.reset(loaded_curl().easy_init());
+  if (!transfer.easy || !multi.handle()) return transport_failure("could not initialise libcurl");
   transfer.on_body = &on_body;
   configure_get(transfer, request, multi.sockets());
   multi.add(transfer);

@@ -129,21 +129,16 @@ TokenLimitField token_limit_field_for(const std::string& base_url) {
 std::string build_chat_request(const core::ProviderRequest& request, TokenLimitField field,
                                WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
-  std::string messages = "[";
+  WireItems system;
   if (!request.system_prompt.empty()) {
-    append_wire_item(messages, wire_text({{"role", "system"}, {"content", request.system_prompt}}));
+    system.push_back(wire_text({{"role", "system"}, {"content", request.system_prompt}}));
   }
-  if (request.messages != nullptr) {
-    WireHistory::visit(
-        cache, *request.messages, images_allowed ? "chat, images" : "chat, no images",
-        [images_allowed](const core::Message& message) {
-          return wire_items(history_messages(message, images_allowed));
-        },
-        [&messages](const core::Message&, const WireItems& items) {
-          for (const std::string& item : items) append_wire_item(messages, item);
-        });
-  }
-  messages += ']';
+  const std::string messages = WireHistory::array(
+      cache, request.messages, images_allowed ? "chat, images" : "chat, no images",
+      [images_allowed](const core::Message& message) {
+        return wire_items(history_messages(message, images_allowed));
+      },
+      system);
   json body = {
       {"model", request.model.id}, {"stream", true}, {"stream_options", {{"include_usage", true}}}};
   if (!request.tools.empty()) body["tools"] = tool_specs(request.tools);

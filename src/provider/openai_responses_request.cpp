@@ -211,18 +211,11 @@ json decode_reasoning_signature(const std::string& signature) {
 
 std::string build_responses_request(const core::ProviderRequest& request, WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
-  std::string input = "[";
-  if (request.messages != nullptr) {
-    WireHistory::visit(
-        cache, *request.messages, images_allowed ? "responses, images" : "responses, no images",
-        [images_allowed](const core::Message& message) {
-          return wire_items(history_items(message, images_allowed));
-        },
-        [&input](const core::Message&, const WireItems& items) {
-          for (const std::string& item : items) append_wire_item(input, item);
-        });
-  }
-  input += ']';
+  const std::string input = WireHistory::array(
+      cache, request.messages, images_allowed ? "responses, images" : "responses, no images",
+      [images_allowed](const core::Message& message) {
+        return wire_items(history_items(message, images_allowed));
+      });
   json body = {{"model", request.model.id},
                {"stream", true},
                // nib keeps the history itself and sends it whole each turn.

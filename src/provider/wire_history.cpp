@@ -51,6 +51,25 @@ void WireHistory::visit(WireHistory* cache, const std::vector<core::Message>& hi
   }
 }
 
+std::string WireHistory::array(WireHistory* cache, const std::vector<core::Message>* history,
+                               const std::string& context, const Serialise& serialise,
+                               const WireItems& leading) {
+  std::string text = "[";
+  const auto append = [&text](const WireItems& items) {
+    for (const std::string& item : items) {
+      if (text.size() > 1) text += ',';
+      text += item;
+    }
+  };
+  append(leading);
+  if (history != nullptr) {
+    visit(cache, *history, context, serialise,
+          [&append](const core::Message&, const WireItems& items) { append(items); });
+  }
+  text += ']';
+  return text;
+}
+
 std::string wire_text(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -60,11 +79,6 @@ WireItems wire_items(const nlohmann::json& array) {
   items.reserve(array.size());
   for (const nlohmann::json& item : array) items.push_back(wire_text(item));
   return items;
-}
-
-void append_wire_item(std::string& array, const std::string& item) {
-  if (array.size() > 1) array += ',';
-  array += item;
 }
 
 std::string with_first_member(const std::string& head, const char* key, const std::string& value) {

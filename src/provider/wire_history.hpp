@@ -38,6 +38,12 @@ class WireHistory {
   static void visit(WireHistory* cache, const std::vector<core::Message>& history,
                     const std::string& context, const Serialise& serialise, const Visit& visit);
 
+  // The text of one JSON array: `leading` (serialised wire items), then the wire items of every
+  // message of `history` (none when it is null), made as visit() makes them.
+  static std::string array(WireHistory* cache, const std::vector<core::Message>* history,
+                           const std::string& context, const Serialise& serialise,
+                           const WireItems& leading = {});
+
  private:
   struct Entry {
     core::Message message;
@@ -62,10 +68,6 @@ std::string wire_text(const nlohmann::json& value);
 
 // Each element of `array` as a wire item.
 WireItems wire_items(const nlohmann::json& array);
-
-// Appends `item` to `array`, the text of a JSON array being written ("[" when empty; closed by
-// the caller with "]").
-void append_wire_item(std::string& array, const std::string& item);
 
 // `head`, a JSON object's text, with `"key":value` as its first member: a request body's
 // history spliced into the rest of it.

@@ -35,7 +35,7 @@ class SpawnThread {
   std::condition_variable wake_;
   std::function<void()> task_;  // the spawn waiting to run; guarded by mutex_
   bool stopping_ = false;       // guarded by mutex_
-  std::thread thread_;  // started by the first spawn; guarded by mutex_ until then
+  std::thread thread_;          // started by the first spawn; guarded by mutex_ until then
 };
 
 }  // namespace nib::tools

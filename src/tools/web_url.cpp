@@ -7,22 +7,18 @@
 namespace nib::tools {
 namespace {
 
-// libcurl, which the functions below have made sure is loaded before anything calls it.
-const provider::CurlLibrary& curl() {
-  return *provider::curl_library();
-}
-
 struct UrlDeleter {
-  void operator()(CURLU* url) const { curl().url_cleanup(url); }
+  void operator()(CURLU* url) const { provider::loaded_curl().url_cleanup(url); }
 };
 using UrlPtr = std::unique_ptr<CURLU, UrlDeleter>;
 
 // One part of `url`, or "" when it has none.
 std::string url_part(CURLU* url, CURLUPart part) {
   char* text = nullptr;
-  if (curl().url_get(url, part, &text, 0) != CURLUE_OK || text == nullptr) return "";
+  if (provider::loaded_curl().url_get(url, part, &text, 0) != CURLUE_OK || text == nullptr)
+    return "";
   std::string copy(text);
-  curl().free(text);
+  provider::loaded_curl().free(text);
   return copy;
 }
 
@@ -36,17 +32,18 @@ util::Result<WebUrl> parse_web_url(std::string_view text) {
   using Result = util::Result<WebUrl>;
   const std::string given(text);
   if (provider::curl_library() == nullptr) return Result::failure(provider::curl_failure());
-  UrlPtr url(curl().url());
+  UrlPtr url(provider::loaded_curl().url());
   if (!url) return Result::failure("could not parse the URL (out of memory)");
   if (given.find("://") == std::string::npos) {
     return Result::failure(
         "\"" + given + "\" is not an absolute URL: give the whole URL, starting with https:// " +
         "or http://.");
   }
-  if (const CURLUcode code = curl().url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
+  if (const CURLUcode code =
+          provider::loaded_curl().url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
       code != CURLUE_OK) {
-    return Result::failure("\"" + given + "\" is not a valid URL (" + curl().url_strerror(code) +
-                           ").");
+    return Result::failure("\"" + given + "\" is not a valid URL (" +
+                           provider::loaded_curl().url_strerror(code) + ").");
   }
   WebUrl parsed{url_part(url.get(), CURLUPART_URL), url_part(url.get(), CURLUPART_SCHEME),
                 url_part(url.get(), CURLUPART_HOST)};
@@ -61,13 +58,15 @@ util::Result<WebUrl> parse_web_url(std::string_view text) {
 
 std::optional<std::string> resolve_url(const std::string& base, std::string_view reference) {
   if (provider::curl_library() == nullptr) return std::nullopt;
-  UrlPtr url(curl().url());
-  if (!url || curl().url_set(url.get(), CURLUPART_URL, base.c_str(), kParseFlags) != CURLUE_OK) {
+  UrlPtr url(provider::loaded_curl().url());
+  if (!url || provider::loaded_curl().url_set(url.get(), CURLUPART_URL, base.c_str(),
+                                              kParseFlags) != CURLUE_OK) {
     return std::nullopt;
   }
   // Setting a URL on a handle that holds one resolves it as a reference against it.
   const std::string href(reference);
-  if (curl().url_set(url.get(), CURLUPART_URL, href.c_str(), kParseFlags) != CURLUE_OK) {
+  if (provider::loaded_curl().url_set(url.get(), CURLUPART_URL, href.c_str(), kParseFlags) !=
+      CURLUE_OK) {
     return std::nullopt;
   }
   std::string resolved = url_part(url.get(), CURLUPART_URL);
