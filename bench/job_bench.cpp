@@ -15,10 +15,10 @@
 #include <filesystem>
 #include <string>
 
-#include "tools/command_registry.hpp"
-#include "tools/command_runner.hpp"
-#include "tools/job_table.hpp"
-#include "tools/process_reaper.hpp"
+#include "process/command_registry.hpp"
+#include "process/command_runner.hpp"
+#include "process/job_table.hpp"
+#include "process/process_reaper.hpp"
 
 namespace nib::tools {
 namespace {
@@ -33,7 +33,7 @@ struct Scratch {
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
     root = pattern;
     ::setenv("XDG_RUNTIME_DIR", pattern.c_str(), 1);
-    become_subreaper();
+    process::become_subreaper();
   }
   ~Scratch() { fs::remove_all(root); }
 };
@@ -43,27 +43,28 @@ const Scratch& scratch() {
   return dirs;
 }
 
-CommandRequest true_command() {
+process::CommandRequest true_command() {
   return {.command = "true",
           .cwd = scratch().root,
-          .environment = non_interactive_environment(),
-          .stdout_log = [] { return util::Result<LogFile>::failure("no log"); },
-          .stderr_log = [] { return util::Result<LogFile>::failure("no log"); }};
+          .environment = process::non_interactive_environment(),
+          .stdout_log = [] { return util::Result<process::LogFile>::failure("no log"); },
+          .stderr_log = [] { return util::Result<process::LogFile>::failure("no log"); }};
 }
 
-JobTableOptions scratch_logs() {
+process::JobTableOptions scratch_logs() {
   return {.create_log = [](std::string_view prefix) {
-    return create_log_in(open_private_dir(scratch().root / "logs").value(), prefix);
+    return process::create_log_in(process::open_private_dir(scratch().root / "logs").value(),
+                                  prefix);
   }};
 }
 
 void BM_ForegroundCommand(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(run_command(true_command(), {}));
+  for (auto _ : state) benchmark::DoNotOptimize(process::run_command(true_command(), {}));
 }
 BENCHMARK(BM_ForegroundCommand)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 void BM_JobStart(benchmark::State& state) {
-  JobTable jobs(scratch_logs());
+  process::JobTable jobs(scratch_logs());
   for (auto _ : state) {
     auto started = jobs.start(true_command());
     state.PauseTiming();
@@ -75,7 +76,7 @@ void BM_JobStart(benchmark::State& state) {
 BENCHMARK(BM_JobStart)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 void BM_JobStartToFinished(benchmark::State& state) {
-  JobTable jobs(scratch_logs());
+  process::JobTable jobs(scratch_logs());
   for (auto _ : state) {
     auto started = jobs.start(true_command());
     if (!started.ok()) state.SkipWithError(started.error().c_str());

@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <string>
 
-#include "tools/command_registry.hpp"
-#include "tools/command_registry_store.hpp"
-#include "tools/proc_table.hpp"
+#include "process/command_registry.hpp"
+#include "process/command_registry_store.hpp"
+#include "process/proc_table.hpp"
 
 namespace nib::tools {
 namespace {
@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 // A private scratch registry for the whole run, removed at its end.
 struct ScratchRegistry {
   fs::path root;
-  RegistryDirectories directories;
+  process::RegistryDirectories directories;
   ScratchRegistry() {
     std::string pattern = "/tmp/nib-registry-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
@@ -40,7 +40,7 @@ struct ScratchRegistry {
   ~ScratchRegistry() { fs::remove_all(root); }
 };
 
-const RegistryDirectories& scratch() {
+const process::RegistryDirectories& scratch() {
   static const ScratchRegistry registry;
   return registry.directories;
 }
@@ -51,12 +51,13 @@ void clear_registry() {
 
 // Writes `count` entries of `owner` (numbered from `first`).
 void write_entries(const registry::NibIdentity& owner, int count, int first = 1) {
-  const UniqueFd dir = registry::open_registry_dir(scratch().registration, /*create=*/true);
-  const CommandRecord command{.leader = ::getpid(),
-                              .leader_start_time = owner.start_time,
-                              .tag = "bench",
-                              .call_id = "call_1",
-                              .command = "npm run dev"};
+  const process::UniqueFd dir =
+      registry::open_registry_dir(scratch().registration, /*create=*/true);
+  const process::CommandRecord command{.leader = ::getpid(),
+                                       .leader_start_time = owner.start_time,
+                                       .tag = "bench",
+                                       .call_id = "call_1",
+                                       .command = "npm run dev"};
   const std::string bytes = registry::encode_entry({owner, command, "session"});
   for (int i = 0; i < count; ++i) {
     registry::EntryName name{owner.pid, owner.start_time, static_cast<std::uint64_t>(first + i),
@@ -69,7 +70,7 @@ void write_entries(const registry::NibIdentity& owner, int count, int first = 1)
 
 void BM_SweepEmptyRegistry(benchmark::State& state) {
   clear_registry();
-  for (auto _ : state) benchmark::DoNotOptimize(end_commands_of_dead_nibs(scratch()));
+  for (auto _ : state) benchmark::DoNotOptimize(process::end_commands_of_dead_nibs(scratch()));
 }
 BENCHMARK(BM_SweepEmptyRegistry);
 
@@ -78,10 +79,10 @@ void BM_SweepLiveOwnersEntries(benchmark::State& state) {
   // Entries of nibs that run: this process, and its parent (a shell, standing for a second nib).
   registry::NibIdentity parent = registry::this_nib();
   parent.pid = ::getppid();
-  parent.start_time = read_process(parent.pid)->start_time;
+  parent.start_time = process::read_process(parent.pid)->start_time;
   write_entries(registry::this_nib(), static_cast<int>(state.range(0)) / 2);
   write_entries(parent, static_cast<int>(state.range(0)) - static_cast<int>(state.range(0)) / 2);
-  for (auto _ : state) benchmark::DoNotOptimize(end_commands_of_dead_nibs(scratch()));
+  for (auto _ : state) benchmark::DoNotOptimize(process::end_commands_of_dead_nibs(scratch()));
   clear_registry();
 }
 BENCHMARK(BM_SweepLiveOwnersEntries)->Arg(10)->Arg(100);
@@ -94,7 +95,7 @@ void BM_SweepOneDeadEntry(benchmark::State& state) {
     state.PauseTiming();
     write_entries(dead, 1);
     state.ResumeTiming();
-    benchmark::DoNotOptimize(end_commands_of_dead_nibs(scratch()));
+    benchmark::DoNotOptimize(process::end_commands_of_dead_nibs(scratch()));
   }
   clear_registry();
 }
@@ -102,22 +103,22 @@ BENCHMARK(BM_SweepOneDeadEntry);
 
 void BM_RecordAndRemoveACommand(benchmark::State& state) {
   clear_registry();
-  const CommandRecord command{.started_after = boot_time_ticks(),
-                              .tag = new_command_tag(),
-                              .call_id = "call_1",
-                              .command = "make test"};
+  const process::CommandRecord command{.started_after = process::boot_time_ticks(),
+                                       .tag = process::new_command_tag(),
+                                       .call_id = "call_1",
+                                       .command = "make test"};
   // As the runner does: recorded before the spawn, the shell added after it, removed at the end.
   for (auto _ : state) {
-    const CommandEntryId id = register_command(command);
-    command_started(id, ::getpid(), registry::this_nib().start_time);
-    command_ended(id, /*tree_killed=*/true);
+    const process::CommandEntryId id = process::register_command(command);
+    process::command_started(id, ::getpid(), registry::this_nib().start_time);
+    process::command_ended(id, /*tree_killed=*/true);
   }
 }
 BENCHMARK(BM_RecordAndRemoveACommand);
 
 void BM_TakeNoticesOfASessionWithNone(benchmark::State& state) {
   clear_registry();
-  for (auto _ : state) benchmark::DoNotOptimize(take_ended_commands("session", scratch()));
+  for (auto _ : state) benchmark::DoNotOptimize(process::take_ended_commands("session", scratch()));
 }
 BENCHMARK(BM_TakeNoticesOfASessionWithNone);
 

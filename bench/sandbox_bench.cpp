@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <string>
 
+#include "process/command_runner.hpp"
+#include "process/process_reaper.hpp"
 #include "sandbox/command_sandbox.hpp"
-#include "tools/command_runner.hpp"
-#include "tools/process_reaper.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -28,7 +28,7 @@ struct Scratch {
     fs::create_directories(root / "runtime");
     fs::create_directories(root / "tree");
     ::setenv("XDG_RUNTIME_DIR", (root / "runtime").c_str(), 1);
-    tools::become_subreaper();
+    process::become_subreaper();
   }
   ~Scratch() { fs::remove_all(root); }
 };
@@ -38,18 +38,18 @@ const Scratch& scratch() {
   return instance;
 }
 
-void run_true(benchmark::State& state, const tools::CommandLauncher* launcher,
-              tools::LaunchMode mode) {
-  const auto no_log = [] { return util::Result<tools::LogFile>::failure("no logs"); };
-  const tools::CommandRequest request{.command = "true",
-                                      .cwd = scratch().root / "tree",
-                                      .stdout_log = no_log,
-                                      .stderr_log = no_log,
-                                      .launcher = launcher,
-                                      .launch_mode = mode};
+void run_true(benchmark::State& state, const process::CommandLauncher* launcher,
+              process::LaunchMode mode) {
+  const auto no_log = [] { return util::Result<process::LogFile>::failure("no logs"); };
+  const process::CommandRequest request{.command = "true",
+                                        .cwd = scratch().root / "tree",
+                                        .stdout_log = no_log,
+                                        .stderr_log = no_log,
+                                        .launcher = launcher,
+                                        .launch_mode = mode};
   for (auto _ : state) {
-    const tools::CommandResult result = tools::run_command(request, {});
-    if (result.end != tools::CommandEnd::kExited || result.exit_code != 0) {
+    const process::CommandResult result = process::run_command(request, {});
+    if (result.end != process::CommandEnd::kExited || result.exit_code != 0) {
       state.SkipWithError(("the command failed: " + result.error).c_str());
       break;
     }

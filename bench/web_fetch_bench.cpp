@@ -67,7 +67,7 @@ void BM_WebFetchCall(benchmark::State& state) {
   testing::TempDir logs;
   WebFetchOptions options;
   options.fetch.allowed_addresses = {"127.0.0.1"};
-  options.create_log = private_logs_in(logs.path() / "logs");
+  options.create_log = process::private_logs_in(logs.path() / "logs");
   const core::ToolPtr tool = make_web_fetch_tool(std::move(options));
   for (auto _ : state) {
     const core::ToolOutput result =

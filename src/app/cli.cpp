@@ -1,5 +1,8 @@
 #include "app/cli.hpp"
 
+#include <memory>
+#include <string_view>
+
 #include <CLI/CLI.hpp>
 
 namespace nib::app {
@@ -20,27 +23,268 @@ std::vector<std::string> comma_list(const std::string& text) {
   return names;
 }
 
+// Positionals are written in capitals, as the usage lines and the documentation write them, with
+// no type name after them.
+template <typename T>
+CLI::Option* add_positional(CLI::App& command, const std::string& name, T& into,
+                            const std::string& help) {
+  return command.add_option(name, into, help)->type_name("");
+}
+
+// Each subcommand below owns the values its options fill, shared with its callback; CLI11 runs the
+// callback only for the subcommand the command line names, and it makes them the Subcommand.
+
+void add_tool(CLI::App& app, Subcommand& chosen) {
+  auto* tool = app.add_subcommand(
+      "tool", "Run one tool call here, with no model, guarded as a model's call; print its result");
+  tool->footer(
+      "Nobody can be asked: a call the rules or the mode would ask about is refused. Exit status "
+      "1 when the result is an error, a refusal included.");
+  auto args = std::make_shared<ToolArgs>();
+  add_positional(*tool, "NAME", args->name,
+                 "The tool: read, bash, edit, write, find, ls, grep, web_fetch or todo_write")
+      ->required();
+  add_positional(*tool, "JSON", args->arguments,
+                 "The call's arguments, a JSON object (default {})");
+  tool->callback([args, &chosen] { chosen = *args; });
+}
+
+void add_sessions(CLI::App& app, Subcommand& chosen) {
+  auto* sessions = app.add_subcommand(
+      "sessions", "List this directory's saved sessions, newest first (resume one with -r ID)");
+  sessions->callback([&chosen] { chosen = SessionsArgs{}; });
+}
+
+void add_permissions(CLI::App& app, Subcommand& chosen) {
+  auto* permissions = app.add_subcommand(
+      "permissions", "How the permission rules decide a call; rules that never match");
+  permissions->require_subcommand(1);
+
+  auto* explain = permissions->add_subcommand(
+      "explain", "How the rules decide a bash command, or a call of any tool (with JSON)");
+  auto subject = std::make_shared<std::string>();
+  auto json = std::make_shared<std::optional<std::string>>();
+  add_positional(*explain, "COMMAND|TOOL", *subject,
+                 "The bash command; or, with JSON, the tool called")
+      ->required();
+  add_positional(*explain, "JSON", *json, "The tool's arguments, a JSON object");
+  explain->callback([subject, json, &chosen] {
+    chosen = PermissionsArgs{*json ? PermissionsExplainArgs{*subject, **json}
+                                   : PermissionsExplainArgs{std::nullopt, *subject}};
+  });
+
+  auto* check = permissions->add_subcommand(
+      "check", "The rules that never match or are shadowed (exit status 1 when there are any)");
+  check->callback([&chosen] { chosen = PermissionsArgs{PermissionsCheckArgs{}}; });
+}
+
+void add_hooks(CLI::App& app, Subcommand& chosen) {
+  auto* hooks = app.add_subcommand("hooks", "Try out the hooks of the settings files");
+  hooks->require_subcommand(1);
+  auto* test = hooks->add_subcommand(
+      "test", "Run the hooks of EVENT on a sample input as a run would; print each one's decision");
+  auto args = std::make_shared<HooksTestArgs>();
+  add_positional(*test, "EVENT", args->event,
+                 "PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStop, SessionStart, "
+                 "SessionEnd or PreCompact")
+      ->required();
+  test->add_option("--input", args->input,
+                   "A JSON object of the event's fields (tool_name, tool_input, prompt, ...) "
+                   "instead of a sample of the event")
+      ->type_name("FILE");
+  test->callback([args, &chosen] { chosen = *args; });
+}
+
+McpScope scope_named(const std::string& name) {
+  return name == "project" ? McpScope::kProject : McpScope::kUser;
+}
+
+// "user" or "project", for `mcp add` and `mcp remove`.
+CLI::Option* add_scope_option(CLI::App& command, std::string& into) {
+  return command
+      .add_option("--scope", into,
+                  "user: ~/.config/nib/mcp.json (the default); project: the project's .mcp.json")
+      ->check(CLI::IsMember({"user", "project"}));
+}
+
+// What `nib mcp add` reads before its callback checks and splits it.
+struct McpAddInput {
+  McpAddArgs args;
+  std::string scope = "user";
+  std::vector<std::string> env;      // K=V
+  std::vector<std::string> headers;  // K: V
+};
+
+// Whether the command line ends with "--" and then the `words` words. A server's command comes
+// only after --, so that no word meant for an option is taken for the command (Claude Code's
+// `mcp add NAME COMMAND` is not nib's syntax).
+bool after_double_dash(int argc, const char* const* argv, std::size_t words) {
+  const auto count = static_cast<std::size_t>(argc);
+  return count > words + 1 && std::string_view(argv[count - words - 1]) == "--";
+}
+
+void add_mcp_add(CLI::App& mcp, Subcommand& chosen, int argc, const char* const* argv) {
+  auto* add = mcp.add_subcommand(
+      "add", "Add a stdio server (-- COMMAND [ARGS...]) or an HTTP one (--url URL) to an MCP file");
+  add->footer("An entry of the same name in that file is replaced.");
+  auto input = std::make_shared<McpAddInput>();
+  add_positional(*add, "NAME", input->args.name, "The server's name")->required();
+  add_scope_option(*add, input->scope);
+  add->add_option("-e,--env", input->env,
+                  "An environment variable for the server's command; may be repeated")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false)  // one value each, so that -- stays where it is
+      ->check([](const std::string& value) {
+        return value.find('=') == std::string::npos ? "takes NAME=VALUE, not " + value
+                                                    : std::string();
+      });
+  add->add_option("--url", input->args.url, "The address of a streamable-HTTP server");
+  add->add_option("--header", input->headers,
+                  "An HTTP header sent to the --url server, e.g. 'Authorization: Bearer "
+                  "${TOKEN}'; may be repeated")
+      ->type_name("'NAME: VALUE'")
+      ->allow_extra_args(false)
+      ->check([](const std::string& value) {
+        return value.find(':') == std::string::npos ? "takes 'NAME: VALUE', not " + value
+                                                    : std::string();
+      });
+  add_positional(*add, "COMMAND", input->args.command,
+                 "After --: the command that starts a stdio server, and its arguments");
+  add->callback([input, &chosen, argc, argv] {
+    McpAddArgs args = input->args;
+    args.scope = scope_named(input->scope);
+    for (const std::string& variable : input->env) {
+      const std::size_t equals = variable.find('=');
+      args.env.emplace_back(variable.substr(0, equals), variable.substr(equals + 1));
+    }
+    for (const std::string& header : input->headers) {
+      const std::size_t colon = header.find(':');
+      const std::size_t start = header.find_first_not_of(' ', colon + 1);
+      args.headers.emplace_back(header.substr(0, colon),
+                                start == std::string::npos ? "" : header.substr(start));
+    }
+    const bool has_command = !args.command.empty();
+    if (has_command && !after_double_dash(argc, argv, args.command.size())) {
+      throw CLI::ValidationError(
+          "the server's command goes after --: nib mcp add NAME -- COMMAND [ARGS...]");
+    }
+    if (has_command && args.url) {
+      throw CLI::ValidationError("give either --url or -- COMMAND, not both");
+    }
+    if (!has_command && !args.url) {
+      throw CLI::ValidationError("needs -- COMMAND [ARGS...] or --url URL");
+    }
+    chosen = McpArgs{std::move(args)};
+  });
+}
+
+void add_mcp(CLI::App& app, Subcommand& chosen, int argc, const char* const* argv) {
+  auto* mcp = app.add_subcommand(
+      "mcp", "MCP servers: list, add, remove and approve them; serve nib's tools to a client");
+  mcp->require_subcommand(1);
+
+  auto* list =
+      mcp->add_subcommand("list", "Every configured server: its state, tool count and file");
+  list->callback([&chosen] { chosen = McpArgs{McpListArgs{}}; });
+
+  auto* get = mcp->add_subcommand("get", "One server's entry, state and tools, or why it failed");
+  auto got = std::make_shared<McpGetArgs>();
+  add_positional(*get, "NAME", got->name, "The server's name")->required();
+  get->callback([got, &chosen] { chosen = McpArgs{*got}; });
+
+  add_mcp_add(*mcp, chosen, argc, argv);
+
+  auto* remove =
+      mcp->add_subcommand("remove", "Remove a server from your MCP file, else from the project's");
+  auto removed = std::make_shared<McpRemoveArgs>();
+  auto remove_scope = std::make_shared<std::string>();
+  add_positional(*remove, "NAME", removed->name, "The server's name")->required();
+  add_scope_option(*remove, *remove_scope);
+  remove->callback([removed, remove_scope, &chosen] {
+    McpRemoveArgs args = *removed;
+    if (!remove_scope->empty()) args.scope = scope_named(*remove_scope);
+    chosen = McpArgs{std::move(args)};
+  });
+
+  auto* approve = mcp->add_subcommand(
+      "approve", "Let the project's server NAME run (remembered until its entry changes)");
+  auto approved = std::make_shared<McpApproveArgs>();
+  add_positional(*approve, "NAME", approved->name, "The server's name")->required();
+  approve->callback([approved, &chosen] { chosen = McpArgs{*approved}; });
+
+  auto* serve = mcp->add_subcommand(
+      "serve", "Serve read, bash, edit, write, grep, find and ls over stdio, guarded as nib -p is");
+  auto ask = std::make_shared<std::string>();
+  serve->add_option("--ask", *ask,
+                    "Tools to ask about, as the --ask before mcp (comma-separated, or 'all'): "
+                    "nobody can answer, so they are refused");
+  serve->callback([ask, &chosen] { chosen = McpArgs{McpServeArgs{comma_list(*ask)}}; });
+}
+
+// The subcommand the parse reached: the deepest one the command line names, else the app.
+const CLI::App& reached(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  return *at;
+}
+
+// "nib mcp add".
+std::string path_of(const CLI::App& command) {
+  std::string path = command.get_name();
+  for (const CLI::App* up = command.get_parent(); up != nullptr; up = up->get_parent()) {
+    path = up->get_name() + " " + path;
+  }
+  return path;
+}
+
+// One usage style for every error: what is wrong, then where the help is.
+std::string usage_error(const CLI::App& app, const CLI::ParseError& error) {
+  const CLI::App& at = reached(app);
+  const std::string path = path_of(at);
+  std::string problem = error.what();
+  if (at.get_require_subcommand_min() > 0 && at.get_subcommands().empty()) {
+    const std::vector<std::string> words = at.remaining();
+    std::string actions;
+    const auto named = [](const CLI::App* action) { return !action->get_name().empty(); };
+    for (const CLI::App* action : at.get_subcommands(named)) {
+      actions += (actions.empty() ? "" : ", ") + action->get_name();
+    }
+    problem = (words.empty() ? "which action? " : "no action \"" + words.front() + "\"; ") +
+              "one of: " + actions;
+  }
+  std::string message = path + ": " + problem + "\nRun '" + path + " --help' for usage.";
+  // The word may have been meant as the first of a prompt.
+  if (at.get_parent() == &app) {
+    message += " A prompt that starts with \"" + at.get_name() + "\" goes after --.";
+  }
+  return message;
+}
+
 }  // namespace
 
 ParseOutcome parse_command_line(int argc, const char* const* argv) {
   CLI::App app{
       "nib: a coding agent for the terminal.\n\n"
-      "  nib [PROMPT]           interactive session (starting with PROMPT when given)\n"
-      "  nib -p \"PROMPT\"        answer one prompt: the answer on stdout, tool activity "
-      "on stderr\n"
-      "  nib tool NAME 'JSON'   run one tool call in the current directory\n"
-      "  nib sessions           list this directory's saved sessions\n"
-      "  nib permissions explain 'COMMAND' | check   how permission rules decide; their "
-      "problems\n"
-      "  nib mcp ...            list, add, remove and approve MCP servers; serve nib's tools",
+      "  nib [PROMPT]        interactive session (starting with PROMPT when given)\n"
+      "  nib -p \"PROMPT\"     answer one prompt: the answer on stdout, tool activity on stderr\n"
+      "  nib SUBCOMMAND ...  one of the subcommands below (nib SUBCOMMAND --help); the flags\n"
+      "                      before it apply where they mean something, as in\n"
+      "                      nib --no-sandbox tool bash '{\"command\": \"ls\"}'\n"
+      "  nib -- PROMPT       a prompt whose first word names a subcommand",
       "nib"};
+  // One subcommand at most: within one, the name of another is a word like any other.
+  app.require_subcommand(0, 1);
   CliOptions options;
   std::vector<std::string> words;
   std::string format = "text";
   std::string tools;
   std::string ask;
-  app.add_flag("-p,--print", options.print, "Answer the prompt and exit (print mode)");
-  app.add_option("prompt", words, "The prompt (print mode reads stdin when none is given)");
+  // The prompt and -p: either makes the command line a run, and the words after it a prompt,
+  // whatever they are (nib -p tool ... asks the model about a tool).
+  auto* prompt = app.add_option_group("Prompt");
+  prompt->add_flag("-p,--print", options.print, "Answer the prompt and exit (print mode)");
+  add_positional(*prompt, "PROMPT", words,
+                 "The prompt (print mode reads stdin when none is given)");
   app.add_option("--provider", options.provider,
                  "Model service: openai, anthropic, or one from models.json [env NIB_PROVIDER]");
   app.add_option("--model", options.model, "Model name [env NIB_MODEL]");
@@ -96,12 +340,21 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-sandbox", options.no_sandbox,
                "Run commands outside the sandbox, with your full rights");
 
+  Subcommand subcommand;
+  add_tool(app, subcommand);
+  add_sessions(app, subcommand);
+  add_permissions(app, subcommand);
+  add_hooks(app, subcommand);
+  add_mcp(app, subcommand, argc, argv);
+  CLI::TriggerOff(
+      prompt, app.get_subcommands([](CLI::App* command) { return !command->get_name().empty(); }));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    return {std::nullopt, 0, app.help()};
+    return {std::nullopt, {}, 0, app.help()};
   } catch (const CLI::ParseError& error) {
-    return {std::nullopt, 2, std::string("nib: ") + error.what() + "\nRun 'nib --help' for usage."};
+    return {std::nullopt, {}, 2, usage_error(app, error)};
   }
 
   for (const auto& word : words) {
@@ -113,7 +366,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   if (app.count("--tools") > 0) options.tools = comma_list(tools);
   options.ask = comma_list(ask);
   options.mcp_allow = comma_list(mcp_allow);
-  return {options, 0, {}};
+  return {options, std::move(subcommand), 0, {}};
 }
 
 }  // namespace nib::app

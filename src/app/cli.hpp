@@ -1,8 +1,12 @@
 #pragma once
-// The command line (docs/usage.md): parsed into plain options; no side effects.
+// The command line (docs/usage.md): nib's flags and its subcommands, parsed into plain values;
+// no side effects. cli.cpp holds the one table of them: every flag and subcommand with its
+// arguments and help text, in CLI11's usage style.
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace nib::app {
@@ -36,10 +40,78 @@ struct CliOptions {
   bool web_search = false;  // --web-search: offer the service's hosted web search
 };
 
+// `nib tool NAME ['JSON']`
+struct ToolArgs {
+  std::string name;
+  std::string arguments = "{}";  // the call's arguments, JSON text as given
+};
+
+// `nib sessions`
+struct SessionsArgs {};
+
+// `nib permissions explain 'COMMAND'` or `nib permissions explain TOOL 'JSON'`
+struct PermissionsExplainArgs {
+  std::optional<std::string> tool;  // the tool called; none: bash
+  std::string call;                 // bash's command, or the tool's JSON arguments
+};
+// `nib permissions check`
+struct PermissionsCheckArgs {};
+using PermissionsArgs = std::variant<PermissionsExplainArgs, PermissionsCheckArgs>;
+
+// `nib hooks test EVENT [--input FILE]`
+struct HooksTestArgs {
+  std::string event;
+  std::optional<std::string> input;  // a JSON object of the event's fields; none: a sample
+};
+
+// Where `nib mcp add` and `remove` write: ~/.config/nib/mcp.json, or the project's .mcp.json.
+enum class McpScope { kUser, kProject };
+
+// `nib mcp list`
+struct McpListArgs {};
+// `nib mcp get NAME`
+struct McpGetArgs {
+  std::string name;
+};
+// `nib mcp add NAME [--scope S] [-e K=V]... -- COMMAND [ARGS...]` or
+// `nib mcp add NAME [--scope S] --url URL [--header 'K: V']...`: exactly one of `command` and
+// `url` is set (the parser sees to it).
+struct McpAddArgs {
+  std::string name;
+  McpScope scope = McpScope::kUser;
+  std::vector<std::pair<std::string, std::string>> env;  // -e K=V, for a command
+  std::vector<std::string> command;                      // after --: the command and its arguments
+  std::optional<std::string> url;
+  std::vector<std::pair<std::string, std::string>> headers;  // --header 'K: V', for a URL
+};
+// `nib mcp remove NAME [--scope S]`
+struct McpRemoveArgs {
+  std::string name;
+  std::optional<McpScope> scope;  // none: the user's file, else the project's
+};
+// `nib mcp approve NAME`
+struct McpApproveArgs {
+  std::string name;
+};
+// `nib mcp serve [--ask TOOLS]`
+struct McpServeArgs {
+  std::vector<std::string> ask;  // added to the global --ask
+};
+using McpArgs =
+    std::variant<McpListArgs, McpGetArgs, McpAddArgs, McpRemoveArgs, McpApproveArgs, McpServeArgs>;
+
+// The subcommand the command line names, with its arguments; std::monostate when it names
+// none: a run (interactive, or print mode).
+using Subcommand =
+    std::variant<std::monostate, ToolArgs, SessionsArgs, PermissionsArgs, HooksTestArgs, McpArgs>;
+
 struct ParseOutcome {
-  std::optional<CliOptions> options;  // set when the program should run
-  int exit_code = 0;                  // otherwise: exit with this (help: 0, bad usage: 2)
-  std::string message;                // printed before exiting (help text or the error)
+  // Set when the program should run: the flags of the run, or those given before the
+  // subcommand (which applies the ones it has a use for).
+  std::optional<CliOptions> options;
+  Subcommand subcommand;
+  int exit_code = 0;    // without options: exit with this (help: 0, bad usage: 2)
+  std::string message;  // printed before exiting (help text or the error)
 };
 
 ParseOutcome parse_command_line(int argc, const char* const* argv);

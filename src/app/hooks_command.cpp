@@ -13,12 +13,6 @@ namespace {
 
 using hooks::HookEvent;
 
-constexpr const char* kUsage =
-    "usage: nib hooks test EVENT [--input FILE]\n"
-    "  EVENT: PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStop, SessionStart,\n"
-    "  SessionEnd or PreCompact. FILE: a JSON object of the event's fields (tool_name,\n"
-    "  tool_input, prompt, ...); without it, a sample of the event.";
-
 // A plausible input for each event: a Bash call for the tool events.
 nlohmann::json sample_fields(HookEvent event) {
   const nlohmann::json bash_call = {{"tool_name", "Bash"},
@@ -79,27 +73,22 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
-int run_hooks_command(const std::vector<std::string>& args, const Configuration& configuration,
-                      const std::filesystem::path& cwd, std::stop_token stop, std::ostream& out,
-                      std::ostream& err) {
-  if (args.size() < 2 || args[0] != "test" || (args.size() != 2 && args.size() != 4) ||
-      (args.size() == 4 && args[2] != "--input")) {
-    err << kUsage << '\n';
-    return 2;
-  }
-  const std::optional<HookEvent> event = hooks::parse_hook_event(args[1]);
+int run_hooks_test(const HooksTestArgs& args, const Configuration& configuration,
+                   const std::filesystem::path& cwd, std::stop_token stop, std::ostream& out,
+                   std::ostream& err) {
+  const std::optional<HookEvent> event = hooks::parse_hook_event(args.event);
   if (!event) {
-    err << "nib: no hook event \"" << args[1] << "\"\n" << kUsage << '\n';
+    err << "nib: no hook event \"" << args.event << "\" (nib hooks test --help lists them)\n";
     return 2;
   }
   nlohmann::json fields = sample_fields(*event);
-  if (args.size() == 4) {
-    std::ifstream file(args[3], std::ios::binary);
+  if (args.input) {
+    std::ifstream file(*args.input, std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(file)),
                            std::istreambuf_iterator<char>());
     fields = util::parse_untrusted_json(text);
     if (!file || !fields.is_object()) {
-      err << "nib: " << args[3] << ": not a readable JSON object of the event's fields\n";
+      err << "nib: " << *args.input << ": not a readable JSON object of the event's fields\n";
       return 2;
     }
   }
@@ -115,7 +104,7 @@ int run_hooks_command(const std::vector<std::string>& args, const Configuration&
   const std::string subject = subject_of(*event, fields);
   const hooks::HookOutcome outcome = hook_set->run(*event, subject, std::move(fields), stop);
   if (outcome.reports.empty()) {
-    out << "No hook matches " << args[1] << " for this input.\n";
+    out << "No hook matches " << args.event << " for this input.\n";
     return 0;
   }
   for (const hooks::HookReport& report : outcome.reports) {

@@ -4,19 +4,19 @@
 // run would, and prints each hook's command, how it ended, its decision, its reason and how long
 // it took, then the combined decision. For trying a hook out before trusting a run to it.
 
+#include <filesystem>
 #include <ostream>
 #include <stop_token>
-#include <string>
-#include <vector>
 
+#include "app/cli.hpp"
 #include "app/settings.hpp"
 
 namespace nib::app {
 
-// `args` are the words after "hooks". Returns the exit status: 0 when the hooks ran (whatever
-// they decided), 2 for bad usage, an unreadable input or a configuration error.
-int run_hooks_command(const std::vector<std::string>& args, const Configuration& configuration,
-                      const std::filesystem::path& cwd, std::stop_token stop, std::ostream& out,
-                      std::ostream& err);
+// Returns the exit status: 0 when the hooks ran (whatever they decided), 2 for an unknown
+// event, an unreadable input or a configuration error.
+int run_hooks_test(const HooksTestArgs& args, const Configuration& configuration,
+                   const std::filesystem::path& cwd, std::stop_token stop, std::ostream& out,
+                   std::ostream& err);
 
 }  // namespace nib::app

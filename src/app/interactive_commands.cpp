@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <set>
 
-#include "app/compaction_hooks.hpp"
 #include "app/interactive_session.hpp"
 #include "app/session_list.hpp"
 #include "app/slash_prompt.hpp"
 #include "extensions/skill_tool.hpp"
 #include "provider/provider_factory.hpp"
 #include "session/session_store.hpp"
-#include "tools/job_report.hpp"
 #include "ui/footer.hpp"
 #include "util/ascii.hpp"
 
@@ -55,27 +53,9 @@ void InteractiveSession::run_command(const ui::CommandLine& command, const std::
   if (name == "clear") return new_session();
   if (name == "resume") return open_resume_picker();
   if (name == "compact") return compact(command.argument);
-  if (name == "model" || name == "thinking") {
-    if (!command.argument.empty()) {
-      return name == "model" ? switch_model(command.argument) : set_thinking(command.argument);
-    }
-    std::vector<std::string> entries;
-    for (const ui::Completion& choice : argument_choices(name)) entries.push_back(choice.label);
-    const std::string current =
-        name == "model" ? model_.model.id : core::thinking_level_name(model_.thinking);
-    const auto selected = std::find(entries.begin(), entries.end(), current);
-    picker_ = Picker{
-        {name == "model" ? "Switch to model" : "Thinking", entries,
-         static_cast<std::size_t>(selected == entries.end() ? 0 : selected - entries.begin())},
-        [this, name, entries](std::size_t index) {
-          if (name == "model") {
-            switch_model(entries[index]);
-          } else {
-            set_thinking(entries[index]);
-          }
-        }};
-    return;
-  }
+  if (name == "model" && !command.argument.empty()) return switch_model(command.argument);
+  if (name == "thinking" && !command.argument.empty()) return set_thinking(command.argument);
+  if (name == "model" || name == "thinking") return pick_argument(name);
   run_user_command(command, text);
 }
 
@@ -105,6 +85,24 @@ void InteractiveSession::run_user_command(const ui::CommandLine& command, const 
     }
   }
   start_run(text, std::move(slash.value()->text), model);
+}
+
+void InteractiveSession::pick_argument(const std::string& command) {
+  std::vector<std::string> entries;
+  for (const ui::Completion& choice : argument_choices(command)) entries.push_back(choice.label);
+  const std::string current =
+      command == "model" ? model_.model.id : core::thinking_level_name(model_.thinking);
+  const auto selected = std::find(entries.begin(), entries.end(), current);
+  ui::PickerView picker{
+      command == "model" ? "Switch to model" : "Thinking", entries,
+      static_cast<std::size_t>(selected == entries.end() ? 0 : selected - entries.begin())};
+  open_picker(std::move(picker), [this, command, entries](std::size_t index) {
+    if (command == "model") {
+      switch_model(entries[index]);
+    } else {
+      set_thinking(entries[index]);
+    }
+  });
 }
 
 std::vector<ui::ExtraCommand> InteractiveSession::user_commands() const {
@@ -231,28 +229,6 @@ void InteractiveSession::set_thinking(const std::string& level) {
   notice(std::move(text));
 }
 
-void InteractiveSession::compact(const std::string& instructions) {
-  if (session_->history().empty()) return notice("Nothing to compact yet.");
-  working_ = true;
-  working_since_ = ui::UiClock::now();
-  working_label_ = "Compacting";
-  last_stop_ = core::RunStopReason::kDone;
-  worker_.start([this, instructions](std::stop_token stop) {
-    const auto post_notice = [this](const std::string& text, bool is_error) {
-      worker_.post(ui::JobNotice{text, is_error});
-    };
-    pre_compact_hooks(*hooks_, "manual", instructions, stop, hook_notice());
-    // Asked for explicitly: everything but the latest message is summarised.
-    if (auto compaction = compact_history(*provider_, model_.model, session_->history(), 0,
-                                          instructions, stop, post_notice)) {
-      session_->apply(std::move(*compaction));
-      post_notice("Compacted: the model now sees a summary of the earlier conversation.", false);
-    } else if (!stop.stop_requested()) {
-      post_notice("Nothing to compact: the conversation is too short.", false);
-    }
-  });
-}
-
 void InteractiveSession::new_session() {
   CliOptions options = options_;
   options.continue_latest = false;
@@ -262,7 +238,7 @@ void InteractiveSession::new_session() {
                                  model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   // The session that ends is told so; the next prompt starts the new one (SessionStart "clear").
-  end_session_hooks(*hooks_, "clear", hook_notice());
+  end_session_hooks(*hooks_, "clear", job_notice());
   session_started_ = false;
   session_source_ = "clear";
   options_ = std::move(options);
@@ -288,8 +264,8 @@ void InteractiveSession::open_resume_picker() {
     entries.push_back(describe_session(summary));
   }
   if (files.empty()) return notice("No other saved sessions for this directory.");
-  picker_ = Picker{{"Resume a session", std::move(entries), 0},
-                   [this, files](std::size_t index) { resume(files[index]); }};
+  open_picker({"Resume a session", std::move(entries), 0},
+              [this, files](std::size_t index) { resume(files[index]); });
 }
 
 void InteractiveSession::resume(const std::filesystem::path& file) {
@@ -303,7 +279,7 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   auto opened = RunSession::open(options, context_.env, context_.cwd, existing.value(),
                                  model_.provider, model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
-  end_session_hooks(*hooks_, "other", hook_notice());
+  end_session_hooks(*hooks_, "other", job_notice());
   session_started_ = false;
   session_source_ = "resume";
   options_ = std::move(options);
@@ -342,46 +318,6 @@ void InteractiveSession::show_session_info() {
     text += cost;
   }
   notice(std::move(text));
-}
-
-void InteractiveSession::show_jobs(const std::string& argument) {
-  if (!context_.jobs) return notice("Background jobs are not available here.");
-  if (argument.empty()) {
-    return notice(tools::describe_job_list(context_.jobs->list()) +
-                  "\n/jobs log N shows a job's last lines, /jobs kill N ends it.");
-  }
-  const std::size_t space = argument.find(' ');
-  const std::string action = argument.substr(0, space);
-  const std::string number = space == std::string::npos ? "" : argument.substr(space + 1);
-  const int id = number.find_first_not_of("0123456789") == std::string::npos && !number.empty() &&
-                         number.size() < 9
-                     ? std::stoi(number)
-                     : 0;
-  const auto job = id > 0 ? context_.jobs->find(id) : nullptr;
-  if ((action != "log" && action != "kill") || !job) {
-    return notice("Use /jobs, /jobs log N or /jobs kill N with the number of a job /jobs lists.",
-                  ui::NoticeKind::kWarning);
-  }
-  if (action == "kill") {
-    // Not awaited: the screen stays live; the footer, a notice and the model's notice follow
-    // its end.
-    job->kill("the user (/jobs kill)", std::chrono::milliseconds(0));
-    return notice("Ending job " + std::to_string(id) + " and every process it started.");
-  }
-  const tools::JobSnapshot snapshot = job->snapshot();
-  std::string text = tools::describe_job_line(snapshot) + "\nLog: " + snapshot.log.string();
-  for (const std::string& line : snapshot.last_lines) text += "\n  " + line;
-  notice(std::move(text));
-}
-
-void InteractiveSession::announce_finished_jobs() {
-  for (const tools::JobSnapshot& job : context_.jobs->list()) {
-    if (job.status.end != tools::JobEnd::kRunning && announced_job_ends_.insert(job.id).second) {
-      const bool failed = job.status.end == tools::JobEnd::kSignaled ||
-                          (job.status.end == tools::JobEnd::kExited && job.status.exit_code != 0);
-      notice(tools::job_end_line(job), failed ? ui::NoticeKind::kWarning : ui::NoticeKind::kInfo);
-    }
-  }
 }
 
 }  // namespace nib::app

@@ -56,7 +56,7 @@ void InteractiveSession::ask_next_mcp_approval() {
       0,
       {mcp::describe_transport(server), "from " + server.file.string(),
        "It runs with your rights; start only what you trust. Esc: not now (asked next time)."}};
-  picker_ = Picker{
+  open_picker(
       std::move(view),
       [this, others](std::size_t choice) {
         const bool all = others > 0 && choice == 1;
@@ -86,7 +86,7 @@ void InteractiveSession::ask_next_mcp_approval() {
       [this] {
         mcp_awaiting_.erase(mcp_awaiting_.begin());
         ask_next_mcp_approval();
-      }};
+      });
 }
 
 void InteractiveSession::approve_mcp_server(const mcp::ServerConfig& server) {

@@ -29,9 +29,10 @@
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
 #include "core/slot_pool.hpp"
-#include "provider/curl_library.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/process_reaper.hpp"
+#include "net/curl_library.hpp"
+#include "process/command_registry.hpp"
+#include "process/process_reaper.hpp"
+#include "tools/job_report.hpp"
 #include "util/secret_redaction.hpp"
 
 namespace nib::app {
@@ -40,8 +41,8 @@ namespace {
 // Kills every process nib's tools started and takes their entries out of the command registry,
 // which would otherwise make the next nib look for them.
 void end_all_commands() {
-  tools::kill_all_descendants();
-  tools::forget_all_commands();
+  process::kill_all_descendants();
+  process::forget_all_commands();
 }
 
 // Ends nib at once, taking every process its tools started with it, after the run's session
@@ -80,21 +81,12 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
   return options;
 }
 
-// The subcommands, each with its branch in dispatch(), which hands it its own arguments; any
-// other command line is nib's options and prompt.
-bool names_subcommand(int argc, char** argv) {
-  if (argc < 2) return false;
-  const std::string_view first = argv[1];
-  return first == "permissions" || first == "tool" || first == "hooks" || first == "mcp" ||
-         (first == "sessions" && argc == 2);
-}
-
 // The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
 // release after every command has ended (the sandbox's placeholders must outlive the commands
 // they protect from, sandbox/protected_paths.hpp).
-// `parsed_options`: nib's options, unless the command line names a subcommand.
-int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_options,
-             std::stop_source& stop, std::unique_ptr<RunGuard>& guard) {
+// `options`: nib's flags, those of the run or those given before `subcommand`.
+int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_source& stop,
+             std::unique_ptr<RunGuard>& guard) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -102,8 +94,6 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
               << "); cd to an existing directory and start nib again\n";
     return 2;
   }
-  // Set when the command line names a subcommand (names_subcommand), which parses its own.
-  const std::string_view subcommand = parsed_options ? std::string_view() : argv[1];
   const EnvLookup env = process_environment();
   const ConfigDirectories directories = config_directories(env, cwd);
   // Every settings file; a failure is printed here and the caller exits with status 2.
@@ -115,16 +105,15 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
     }
     return std::move(loaded.value());
   };
-  if (subcommand == "sessions") {
+  if (std::holds_alternative<SessionsArgs>(subcommand)) {
     return list_sessions(env, cwd, std::cout, std::cerr);
   }
-  if (subcommand == "permissions") {
-    return run_permissions_command(std::vector<std::string>(argv + 2, argv + argc), env, cwd,
-                                   std::cout, std::cerr);
+  if (const auto* permissions = std::get_if<PermissionsArgs>(&subcommand)) {
+    return run_permissions_command(*permissions, options, env, cwd, std::cout, std::cerr);
   }
   // Builds the guard for a front end; false (the reason printed) when it cannot be built.
-  const auto guarded = [&](const CliOptions& options, const Configuration& configuration) {
-    auto made = make_guard(options, configuration, env, cwd, withheld_environment(configuration));
+  const auto guarded = [&](const CliOptions& flags, const Configuration& configuration) {
+    auto made = make_guard(flags, configuration, env, cwd, withheld_environment(configuration));
     if (!made.ok()) {
       std::cerr << made.error() << '\n';
       return false;
@@ -132,20 +121,18 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
     guard = std::move(made.value());
     return true;
   };
-  if (subcommand == "tool") {
+  if (const auto* tool = std::get_if<ToolArgs>(&subcommand)) {
     const auto loaded = load();
-    if (!loaded || !guarded(CliOptions{}, *loaded)) return 2;
+    if (!loaded || !guarded(options, *loaded)) return 2;
     for (const std::string& warning : guard->warnings()) std::cerr << "nib: " << warning << '\n';
-    return run_tool_command(std::vector<std::string>(argv + 2, argv + argc), *guard,
-                            stop.get_token(), std::cout, std::cerr);
+    return run_tool_command(*tool, *guard, stop.get_token(), std::cout, std::cerr);
   }
-  if (subcommand == "hooks") {
+  if (const auto* hooks_test = std::get_if<HooksTestArgs>(&subcommand)) {
     const auto loaded = load();
     if (!loaded) return 2;
-    return run_hooks_command(std::vector<std::string>(argv + 2, argv + argc), *loaded, cwd,
-                             stop.get_token(), std::cout, std::cerr);
+    return run_hooks_test(*hooks_test, *loaded, cwd, stop.get_token(), std::cout, std::cerr);
   }
-  if (subcommand == "mcp") {
+  if (const auto* mcp = std::get_if<McpArgs>(&subcommand)) {
     const auto loaded = load();
     if (!loaded) return 2;
     RunContext context{.env = env,
@@ -157,10 +144,8 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
     const McpGuardFactory make = [&](const CliOptions& flags) -> RunGuard* {
       return guarded(flags, *loaded) ? guard.get() : nullptr;
     };
-    return run_mcp_command(std::vector<std::string>(argv + 2, argv + argc), context, make,
-                           stop.get_token(), std::cout, std::cerr);
+    return run_mcp_command(*mcp, options, context, make, stop.get_token(), std::cout, std::cerr);
   }
-  const CliOptions& options = *parsed_options;
   const auto loaded = load();
   if (!loaded) return 2;
   const Configuration& configuration = *loaded;
@@ -222,7 +207,8 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
                      &notices,
                      load_user_extensions(extension_roots(env, cwd, directories.global))};
   // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
-  context.jobs = std::make_shared<tools::JobTable>(tools::JobTableOptions{.notices = &notices});
+  context.jobs = std::make_shared<process::JobTable>(
+      process::JobTableOptions{.notices = &notices, .end_notice = tools::job_end_notice});
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, configuration, stop.get_token());
 }
@@ -232,26 +218,24 @@ int dispatch(int argc, char** argv, const std::optional<CliOptions>& parsed_opti
 int main(int argc, char** argv) {
   // The command line first: --version, --help and bad usage are answered before anything starts
   // (no sweep, no signal thread), and a run that will not happen costs nothing more.
-  std::optional<CliOptions> options;
-  std::optional<provider::CurlPreload> curl_preload;  // waited for before main returns
-  if (!names_subcommand(argc, argv)) {
-    ParseOutcome parsed = parse_command_line(argc, argv);
-    if (!parsed.options) {
-      (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << '\n';
-      return parsed.exit_code;
-    }
-    if (parsed.options->version) {
-      std::cout << "nib " << NIB_VERSION << '\n';
-      return 0;
-    }
-    options = std::move(parsed.options);
+  ParseOutcome parsed = parse_command_line(argc, argv);
+  if (!parsed.options) {
+    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << '\n';
+    return parsed.exit_code;
+  }
+  if (parsed.options->version) {
+    std::cout << "nib " << NIB_VERSION << '\n';
+    return 0;
+  }
+  std::optional<net::CurlPreload> curl_preload;  // waited for before main returns
+  if (std::holds_alternative<std::monostate>(parsed.subcommand)) {
     // A run: its first request will need libcurl, opened meanwhile on a thread of its own.
     curl_preload.emplace();
   }
-  tools::become_subreaper();
+  process::become_subreaper();
   // Before anything else (a resumed session asks what was ended): commands of nibs that died
   // without cleaning up are ended now.
-  tools::end_commands_of_dead_nibs();
+  process::end_commands_of_dead_nibs();
   std::stop_source stop;
   std::atomic<int> interrupts = 0;
   SignalWatcher watcher({
@@ -271,7 +255,7 @@ int main(int argc, char** argv) {
   int status = 1;
   std::unique_ptr<RunGuard> guard;
   try {
-    status = dispatch(argc, argv, options, stop, guard);
+    status = dispatch(*parsed.options, parsed.subcommand, stop, guard);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.

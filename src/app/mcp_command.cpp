@@ -14,31 +14,23 @@
 namespace nib::app {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: nib mcp list | get NAME | add NAME [--scope user|project] [-e K=V]... -- COMMAND "
-    "[ARGS...] | add NAME --url URL [--header 'K: V']... | remove NAME [--scope user|project] | "
-    "approve NAME | serve [--ask TOOLS]";
-
 // The tools `nib mcp serve` offers: those that act on files and commands in the directory.
 const std::vector<std::string> kServedTools = {"read", "bash", "edit", "write",
                                                "grep", "find", "ls"};
 
-int usage(std::ostream& err, const std::string& problem) {
-  err << "nib mcp: " << problem << "\n" << kUsage << '\n';
-  return 2;
-}
-
-// Starts the servers as a run would, waits until each is ready or failed, and returns them.
-util::Result<McpStart> started(const RunContext& context, core::ToolRegistry& registry,
-                               std::stop_token stop) {
-  auto start = start_mcp_servers(CliOptions{}, context, registry);
+// Starts the servers as a run with `flags` would, waits until each is ready or failed, and
+// returns them.
+util::Result<McpStart> started(const CliOptions& flags, const RunContext& context,
+                               core::ToolRegistry& registry, std::stop_token stop) {
+  auto start = start_mcp_servers(flags, context, registry);
   if (start.ok() && start.value().servers) start.value().servers->wait_settled(stop);
   return start;
 }
 
-int list(const RunContext& context, std::stop_token stop, std::ostream& out, std::ostream& err) {
+int list(const CliOptions& flags, const RunContext& context, std::stop_token stop,
+         std::ostream& out, std::ostream& err) {
   auto registry = core::ToolRegistry::create({}, {});
-  auto start = started(context, *registry.value(), stop);
+  auto start = started(flags, context, *registry.value(), stop);
   if (!start.ok()) {
     err << "nib: " << start.error() << '\n';
     return 1;
@@ -54,9 +46,10 @@ int list(const RunContext& context, std::stop_token stop, std::ostream& out, std
   return 0;
 }
 
-int get(const std::string& name, const RunContext& context, std::stop_token stop, std::ostream& out,
-        std::ostream& err) {
-  auto catalog = find_mcp_servers(*context.configuration, context.user_config_dir, context.cwd, {});
+int get(const std::string& name, const CliOptions& flags, const RunContext& context,
+        std::stop_token stop, std::ostream& out, std::ostream& err) {
+  auto catalog = find_mcp_servers(*context.configuration, context.user_config_dir, context.cwd,
+                                  flags.mcp_config);
   if (!catalog.ok()) {
     err << "nib: " << catalog.error() << '\n';
     return 1;
@@ -70,7 +63,7 @@ int get(const std::string& name, const RunContext& context, std::stop_token stop
   }
   out << name << " (" << config->file.string() << ")\n" << mcp::to_json(*config).dump(2) << '\n';
   auto registry = core::ToolRegistry::create({}, {});
-  auto start = started(context, *registry.value(), stop);
+  auto start = started(flags, context, *registry.value(), stop);
   if (!start.ok() || !start.value().servers) return 1;
   for (const mcp::ServerStatus& status : start.value().servers->statuses()) {
     if (status.name != name) continue;
@@ -83,92 +76,63 @@ int get(const std::string& name, const RunContext& context, std::stop_token stop
   return 0;
 }
 
-util::Result<std::filesystem::path> scope_file(const std::string& scope,
-                                               const RunContext& context) {
-  if (scope == "user") return user_mcp_file(context.user_config_dir);
-  if (scope == "project") return project_mcp_file(context.cwd);
-  return util::Result<std::filesystem::path>::failure("--scope is user or project, not " + scope);
+std::filesystem::path scope_file(McpScope scope, const RunContext& context) {
+  return scope == McpScope::kProject ? project_mcp_file(context.cwd)
+                                     : user_mcp_file(context.user_config_dir);
 }
 
-int add(const std::vector<std::string>& args, const RunContext& context, std::ostream& out,
-        std::ostream& err) {
-  if (args.size() < 2) return usage(err, "add needs a NAME");
-  const std::string& name = args[1];
-  std::string scope = "user";
+// The server's entry as the MCP files write it: a command with its arguments and environment,
+// or an HTTP server's URL and headers.
+nlohmann::json entry_of(const McpAddArgs& args) {
   nlohmann::json entry = nlohmann::json::object();
+  if (args.url) {
+    entry["type"] = "http";
+    entry["url"] = *args.url;
+    nlohmann::json headers = nlohmann::json::object();
+    for (const auto& [name, value] : args.headers) headers[name] = value;
+    if (!headers.empty()) entry["headers"] = headers;
+    return entry;
+  }
+  entry["command"] = args.command.front();
+  entry["args"] = std::vector<std::string>(args.command.begin() + 1, args.command.end());
   nlohmann::json env = nlohmann::json::object();
-  nlohmann::json headers = nlohmann::json::object();
-  std::size_t i = 2;
-  for (; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    const bool has_value = i + 1 < args.size();
-    if (word == "--") break;
-    if (!has_value) return usage(err, word + " needs a value");
-    const std::string& value = args[++i];
-    if (word == "--scope") {
-      scope = value;
-    } else if (word == "--url") {
-      entry["type"] = "http";
-      entry["url"] = value;
-    } else if (word == "-e" || word == "--env") {
-      const std::size_t equals = value.find('=');
-      if (equals == std::string::npos) return usage(err, "-e takes NAME=VALUE, not " + value);
-      env[value.substr(0, equals)] = value.substr(equals + 1);
-    } else if (word == "--header") {
-      const std::size_t colon = value.find(':');
-      if (colon == std::string::npos) return usage(err, "--header takes 'NAME: VALUE'");
-      const std::size_t start = value.find_first_not_of(' ', colon + 1);
-      headers[value.substr(0, colon)] = start == std::string::npos ? "" : value.substr(start);
-    } else {
-      return usage(err, "unknown option " + word);
-    }
-  }
-  if (i < args.size()) {  // after "--": the command
-    if (entry.contains("url")) return usage(err, "give either --url or -- COMMAND, not both");
-    if (i + 1 >= args.size()) return usage(err, "-- must be followed by the command");
-    entry["command"] = args[i + 1];
-    entry["args"] = std::vector<std::string>(args.begin() + static_cast<long>(i) + 2, args.end());
-    if (!env.empty()) entry["env"] = env;
-  } else if (!entry.contains("url")) {
-    return usage(err, "add needs -- COMMAND [ARGS...] or --url URL");
-  } else if (!headers.empty()) {
-    entry["headers"] = headers;
-  }
-  const auto file = scope_file(scope, context);
-  if (!file.ok()) return usage(err, file.error());
+  for (const auto& [name, value] : args.env) env[name] = value;
+  if (!env.empty()) entry["env"] = env;
+  return entry;
+}
+
+int add(const McpAddArgs& args, const RunContext& context, std::ostream& out, std::ostream& err) {
+  const std::string& name = args.name;
+  const nlohmann::json entry = entry_of(args);
+  const std::filesystem::path file = scope_file(args.scope, context);
   // Checked as a run would read it, so what is written is known to work.
-  const auto parsed = mcp::parse_servers({{name, entry}}, file.value(), false);
+  const auto parsed = mcp::parse_servers({{name, entry}}, file, false);
   if (!parsed.ok()) {
     err << "nib: " << parsed.error() << '\n';
     return 2;
   }
-  auto document = mcp::read_json_file(file.value());
+  auto document = mcp::read_json_file(file);
   if (!document.ok()) {
     err << "nib: " << document.error() << '\n';
     return 1;
   }
   const bool replaced = document.value()["mcpServers"].contains(name);
   document.value()["mcpServers"][name] = entry;
-  const util::Status written = mcp::write_json_file(file.value(), document.value());
+  const util::Status written = mcp::write_json_file(file, document.value());
   if (!written.ok()) {
     err << "nib: " << written.error() << '\n';
     return 1;
   }
-  out << (replaced ? "Replaced" : "Added") << " the MCP server " << name << " in "
-      << file.value().string() << '\n';
+  out << (replaced ? "Replaced" : "Added") << " the MCP server " << name << " in " << file.string()
+      << '\n';
   return 0;
 }
 
-int remove(const std::vector<std::string>& args, const RunContext& context, std::ostream& out,
+int remove(const McpRemoveArgs& args, const RunContext& context, std::ostream& out,
            std::ostream& err) {
-  if (args.size() != 2 && !(args.size() == 4 && args[2] == "--scope")) {
-    return usage(err, "remove takes NAME [--scope user|project]");
-  }
   std::vector<std::filesystem::path> files;
-  if (args.size() == 4) {
-    const auto file = scope_file(args[3], context);
-    if (!file.ok()) return usage(err, file.error());
-    files.push_back(file.value());
+  if (args.scope) {
+    files.push_back(scope_file(*args.scope, context));
   } else {
     files = {user_mcp_file(context.user_config_dir), project_mcp_file(context.cwd)};
   }
@@ -176,7 +140,7 @@ int remove(const std::vector<std::string>& args, const RunContext& context, std:
     auto document = mcp::read_json_file(file);
     if (!document.ok() || !document.value().contains("mcpServers") ||
         !document.value()["mcpServers"].is_object() ||
-        document.value()["mcpServers"].erase(args[1]) == 0) {
+        document.value()["mcpServers"].erase(args.name) == 0) {
       continue;
     }
     const util::Status written = mcp::write_json_file(file, document.value());
@@ -184,10 +148,10 @@ int remove(const std::vector<std::string>& args, const RunContext& context, std:
       err << "nib: " << written.error() << '\n';
       return 1;
     }
-    out << "Removed the MCP server " << args[1] << " from " << file.string() << '\n';
+    out << "Removed the MCP server " << args.name << " from " << file.string() << '\n';
     return 0;
   }
-  err << "nib: no MCP server " << args[1] << " in " << files.front().string()
+  err << "nib: no MCP server " << args.name << " in " << files.front().string()
       << (files.size() > 1 ? " or " + files.back().string() : "")
       << " (one configured in a settings file is removed there)\n";
   return 1;
@@ -221,19 +185,10 @@ int approve(const std::string& name, const RunContext& context, std::ostream& ou
   return 1;
 }
 
-int serve(const std::vector<std::string>& args, const McpGuardFactory& make_guard,
+int serve(const McpServeArgs& args, CliOptions flags, const McpGuardFactory& make_guard,
           std::stop_token stop, std::ostream& err) {
-  std::vector<std::string> ask;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] != "--ask" || i + 1 >= args.size()) return usage(err, "serve takes [--ask TOOLS]");
-    std::string list = args[++i];
-    for (std::size_t comma; (comma = list.find(',')) != std::string::npos;) {
-      ask.push_back(list.substr(0, comma));
-      list.erase(0, comma + 1);
-    }
-    if (!list.empty()) ask.push_back(list);
-  }
-  RunGuard* guard = make_guard(CliOptions{.ask = ask});
+  flags.ask.insert(flags.ask.end(), args.ask.begin(), args.ask.end());
+  RunGuard* guard = make_guard(flags);
   if (guard == nullptr) return 2;
   for (const std::string& warning : guard->warnings()) err << "nib: " << warning << '\n';
   auto tools = tools::select_tools(tools::builtin_tools(guard->tool_options()), kServedTools);
@@ -256,18 +211,21 @@ int serve(const std::vector<std::string>& args, const McpGuardFactory& make_guar
 
 }  // namespace
 
-int run_mcp_command(const std::vector<std::string>& args, const RunContext& context,
+int run_mcp_command(const McpArgs& args, const CliOptions& flags, const RunContext& context,
                     const McpGuardFactory& make_guard, std::stop_token stop, std::ostream& out,
                     std::ostream& err) {
-  if (args.empty()) return usage(err, "which command?");
-  const std::string& command = args[0];
-  if (command == "list" && args.size() == 1) return list(context, stop, out, err);
-  if (command == "get" && args.size() == 2) return get(args[1], context, stop, out, err);
-  if (command == "add") return add(args, context, out, err);
-  if (command == "remove") return remove(args, context, out, err);
-  if (command == "approve" && args.size() == 2) return approve(args[1], context, out, err);
-  if (command == "serve") return serve(args, make_guard, stop, err);
-  return usage(err, "unknown command or arguments: " + command);
+  if (std::holds_alternative<McpListArgs>(args)) return list(flags, context, stop, out, err);
+  if (const auto* got = std::get_if<McpGetArgs>(&args)) {
+    return get(got->name, flags, context, stop, out, err);
+  }
+  if (const auto* added = std::get_if<McpAddArgs>(&args)) return add(*added, context, out, err);
+  if (const auto* removed = std::get_if<McpRemoveArgs>(&args)) {
+    return remove(*removed, context, out, err);
+  }
+  if (const auto* approved = std::get_if<McpApproveArgs>(&args)) {
+    return approve(approved->name, context, out, err);
+  }
+  return serve(std::get<McpServeArgs>(args), flags, make_guard, stop, err);
 }
 
 }  // namespace nib::app

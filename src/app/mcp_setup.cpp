@@ -8,7 +8,7 @@
 #include "mcp/approval_store.hpp"
 #include "mcp/json_file.hpp"
 #include "mcp/limits.hpp"
-#include "tools/subprocess.hpp"
+#include "process/subprocess.hpp"
 
 namespace nib::app {
 namespace {
@@ -92,7 +92,7 @@ std::string not_started(const mcp::ServerConfig& config, const std::string& why)
 }
 
 std::vector<std::string> current_environment(const std::vector<std::string>& withheld) {
-  return tools::merge_environment(environ, {}, withheld);
+  return process::merge_environment(environ, {}, withheld);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "permissions/rule_suggestion.hpp"
-#include "tools/atomic_write.hpp"
+#include "process/atomic_write.hpp"
 
 namespace nib::app {
 
@@ -47,7 +47,7 @@ util::Status save_local_rules(const std::filesystem::path& project, permissions:
   }
   const std::string bytes =
       permissions::with_rules_added(std::move(document), list, rules).dump(2) + "\n";
-  const tools::AtomicWriteResult written = tools::atomic_write(file, bytes, existing);
+  const process::AtomicWriteResult written = process::atomic_write(file, bytes, existing);
   if (!written.ok()) {
     return util::Status::failure("cannot write " + file.string() + ": " + written.failed_step +
                                  ": " + std::strerror(written.error_number));

@@ -13,11 +13,6 @@
 namespace nib::app {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: nib permissions explain 'COMMAND'     how the rules decide a bash command\n"
-    "       nib permissions explain TOOL 'JSON'   ... or any tool call\n"
-    "       nib permissions check                 rules that never match or are shadowed";
-
 void print_explanation(const permissions::CallDecision& decided, std::ostream& out) {
   const permissions::ShellSplit& split = decided.split;
   if (!split.understood && !split.problem.empty()) {
@@ -43,16 +38,9 @@ void print_explanation(const permissions::CallDecision& decided, std::ostream& o
 
 }  // namespace
 
-int run_permissions_command(const std::vector<std::string>& args, const EnvLookup& env,
-                            const std::filesystem::path& cwd, std::ostream& out,
-                            std::ostream& err) {
-  const bool explain =
-      !args.empty() && args[0] == "explain" && (args.size() == 2 || args.size() == 3);
-  const bool check = args.size() == 1 && args[0] == "check";
-  if (!explain && !check) {
-    err << kUsage << '\n';
-    return 2;
-  }
+int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags,
+                            const EnvLookup& env, const std::filesystem::path& cwd,
+                            std::ostream& out, std::ostream& err) {
   const auto loaded = load_configuration(config_directories(env, cwd));
   if (!loaded.ok()) {
     err << loaded.error() << '\n';
@@ -60,14 +48,14 @@ int run_permissions_command(const std::vector<std::string>& args, const EnvLooku
   }
   // The guard a run would have: its rules, and bash confined as a run's would be, so that a
   // call is explained on what its tool says it touches.
-  auto guard = make_guard(CliOptions{}, loaded.value(), env, cwd, {});
+  auto guard = make_guard(flags, loaded.value(), env, cwd, {});
   if (!guard.ok()) {
     err << guard.error() << '\n';
     return 2;
   }
   const permissions::RuleSet& rules = *guard.value()->rules();
   std::vector<core::ToolPtr> tools = tools::builtin_tools(guard.value()->tool_options());
-  if (check) {
+  if (std::holds_alternative<PermissionsCheckArgs>(args)) {
     std::vector<permissions::NamedTool> named = {{"task", core::AccessKind::kDelegate},
                                                  {"skill", core::AccessKind::kNone}};
     for (const core::ToolPtr& tool : tools) named.push_back({tool->name(), tool->spec().access});
@@ -81,13 +69,14 @@ int run_permissions_command(const std::vector<std::string>& args, const EnvLooku
       out << "no problems in " << own << (own == 1 ? " rule" : " rules") << '\n';
     return problems.empty() ? 0 : 1;
   }
+  const auto& explain = std::get<PermissionsExplainArgs>(args);
   core::ToolCall call{"explain", "bash", ""};
-  if (args.size() == 2) {
-    call.arguments = nlohmann::json{{"command", args[1]}}.dump();
-    out << "bash: " << args[1] << '\n';
+  if (!explain.tool) {
+    call.arguments = nlohmann::json{{"command", explain.call}}.dump();
+    out << "bash: " << explain.call << '\n';
   } else {
-    call.name = args[1];
-    call.arguments = args[2];
+    call.name = *explain.tool;
+    call.arguments = explain.call;
     out << call.name << ": " << call.arguments << '\n';
   }
   auto registry = core::ToolRegistry::create(std::move(tools), {});

@@ -5,16 +5,17 @@
 
 #include <filesystem>
 #include <ostream>
-#include <string>
-#include <vector>
 
+#include "app/cli.hpp"
 #include "app/environment.hpp"
 
 namespace nib::app {
 
-// `args` are the words after "permissions". Exit status: 0 done (check: no problems), 1 check
-// found problems, 2 bad usage or a broken rule.
-int run_permissions_command(const std::vector<std::string>& args, const EnvLookup& env,
-                            const std::filesystem::path& cwd, std::ostream& out, std::ostream& err);
+// Judged by the guard a run with `flags` would have (--permission-mode, --ask, --no-sandbox).
+// Exit status: 0 done (check: no problems), 1 check found problems, 2 a call that cannot be
+// judged (an unknown tool, invalid arguments) or a broken rule.
+int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags,
+                            const EnvLookup& env, const std::filesystem::path& cwd,
+                            std::ostream& out, std::ostream& err);
 
 }  // namespace nib::app

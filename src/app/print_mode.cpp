@@ -51,11 +51,11 @@ int exit_status(core::RunStopReason reason) {
 }
 
 // A print-mode run ends nib, and with it the background jobs still running: say which.
-void report_jobs_left_running(const tools::JobTable* jobs) {
+void report_jobs_left_running(const process::JobTable* jobs) {
   if (jobs == nullptr || jobs->running() == 0) return;
   std::cerr << "nib: the run ended while background jobs still ran; nib ends them now:\n";
-  for (const tools::JobSnapshot& job : jobs->list()) {
-    if (job.status.end == tools::JobEnd::kRunning) {
+  for (const process::JobSnapshot& job : jobs->list()) {
+    if (job.status.end == process::JobEnd::kRunning) {
       std::cerr << "nib:   " << tools::describe_job_line(job) << '\n';
     }
   }

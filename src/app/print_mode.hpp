@@ -15,8 +15,8 @@
 #include "app/run_guard.hpp"
 #include "app/session_setup.hpp"
 #include "core/pending_notices.hpp"
+#include "process/job_table.hpp"
 #include "session/compaction.hpp"
-#include "tools/job_table.hpp"
 
 namespace nib::app {
 
@@ -36,7 +36,7 @@ struct RunContext {
   RunGuard* guard = nullptr;
   // The process's background jobs and the notices for the model's next turn (main owns both;
   // null where a caller has none).
-  std::shared_ptr<tools::JobTable> jobs;
+  std::shared_ptr<process::JobTable> jobs;
   core::PendingNotices* notices = nullptr;
   UserExtensions extensions;  // skills and custom commands
 };

@@ -26,9 +26,9 @@
 #include "core/agent_loop.hpp"
 #include "hooks/hook_set.hpp"
 #include "permissions/approval_policy.hpp"
+#include "process/command_launcher.hpp"
 #include "sandbox/confinement_switch.hpp"
 #include "tools/builtin.hpp"
-#include "tools/command_launcher.hpp"
 #include "util/result.hpp"
 #include "workspace/protected_tree.hpp"
 
@@ -63,7 +63,7 @@ class RunGuard {
   const permissions::PermissionPolicy& policy() const { return approvals_->policy(); }
   std::shared_ptr<const permissions::RuleSet> rules() const { return rules_; }
   // The launcher bash and background jobs get: the sandbox while the mode wants it.
-  std::shared_ptr<const tools::CommandLauncher> launcher() const { return launcher_; }
+  std::shared_ptr<const process::CommandLauncher> launcher() const { return launcher_; }
   // The sandbox, when the user has one switched on (whatever the mode); null otherwise.
   std::shared_ptr<sandbox::CommandSandbox> sandbox() const { return sandbox_; }
   std::shared_ptr<hooks::HookSet> hooks() const { return hooks_; }

@@ -1,7 +1,7 @@
 #include "app/sandbox_setup.hpp"
 
+#include "process/temp_log.hpp"
 #include "sandbox/sandbox_environment.hpp"
-#include "tools/temp_log.hpp"
 
 namespace nib::app {
 
@@ -32,7 +32,7 @@ util::Result<SandboxSetup> setup_sandbox(
   SandboxSetup setup;
   if (disabled || !settings.value().enabled) return setup;
   // A passing probe is remembered in the per-user temp directory, so most starts skip it.
-  const auto temp = tools::open_private_temp_dir();
+  const auto temp = process::open_private_temp_dir();
   setup.sandbox = std::make_shared<sandbox::CommandSandbox>(sandbox::SandboxOptions{
       .tree = cwd,
       .home = home,

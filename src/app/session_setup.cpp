@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "process/command_registry.hpp"
 #include "session/compaction.hpp"
 #include "session/history_repair.hpp"
 #include "session/session_store.hpp"
-#include "tools/command_registry.hpp"
 
 namespace nib::app {
 namespace {
@@ -30,14 +30,14 @@ std::vector<core::Message> context_of(const session::LoadedSession& loaded) {
 
 // What the model is told when a later nib ended commands of this session's previous run, which
 // had died (killed, crashed) without ending them; empty when there were none.
-std::string ended_commands_notice(const std::vector<tools::EndedCommand>& ended) {
+std::string ended_commands_notice(const std::vector<process::EndedCommand>& ended) {
   if (ended.empty()) return {};
   std::string text =
       "[nib] The previous run of this session ended without stopping its commands (nib was "
       "killed or crashed). nib has since ended these commands of that run and every process "
       "they started, so anything they were serving or watching is no longer running; start "
       "again what is still needed:";
-  for (const tools::EndedCommand& command : ended) {
+  for (const process::EndedCommand& command : ended) {
     std::string line = command.command;
     std::replace(line.begin(), line.end(), '\n', ' ');
     if (command.job_id != 0) {
@@ -93,7 +93,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLo
   using Result = util::Result<RunSession>;
   RunSession run;
   if (options.no_session) {
-    tools::set_command_owner_label("");
+    process::set_command_owner_label("");
     return run;
   }
 
@@ -110,8 +110,8 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLo
     run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()),
                                                                existing->loaded.messages.size());
     const std::string& id = existing->loaded.header.id;
-    tools::set_command_owner_label(id);
-    run.pending_notice_ = ended_commands_notice(tools::take_ended_commands(id));
+    process::set_command_owner_label(id);
+    run.pending_notice_ = ended_commands_notice(process::take_ended_commands(id));
     run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
     if (last.model != model || last.provider != provider) {
@@ -129,7 +129,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLo
   }();
   if (!writer.ok()) return Result::failure(writer.error());
   run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()), 0);
-  tools::set_command_owner_label(header.id);
+  process::set_command_owner_label(header.id);
   return run;
 }
 

@@ -29,12 +29,8 @@ void write_content(const core::Content& content, std::ostream& out) {
 
 }  // namespace
 
-int run_tool_command(const std::vector<std::string>& args, RunGuard& guard, std::stop_token stop,
-                     std::ostream& out, std::ostream& err) {
-  if (args.empty() || args.size() > 2) {
-    err << "usage: nib tool NAME 'JSON-ARGUMENTS'\n";
-    return 2;
-  }
+int run_tool_command(const ToolArgs& args, RunGuard& guard, std::stop_token stop, std::ostream& out,
+                     std::ostream& err) {
   tools::BuiltinOptions tool_options = guard.tool_options();
   tool_options.trust_unread_files = true;
   const auto registry = core::ToolRegistry::create(tools::builtin_tools(tool_options), {});
@@ -49,7 +45,7 @@ int run_tool_command(const std::vector<std::string>& args, RunGuard& guard, std:
   options.gate = guard.gate({});  // nobody to ask: a call that needs asking is refused
   options.after_tool = guard.after_tool();
   core::ToolScheduler scheduler(options);
-  const core::ToolCall call{"cli", args[0], args.size() > 1 ? args[1] : "{}"};
+  const core::ToolCall call{"cli", args.name, args.arguments};
   const auto results = scheduler.execute_batch({call}, stop);
   const auto& result = results.results.at(0);
   write_content(result.content, out);

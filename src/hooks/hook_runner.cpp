@@ -2,14 +2,14 @@
 
 #include <sstream>
 
-#include "tools/command_runner.hpp"
+#include "process/command_runner.hpp"
 
 namespace nib::hooks {
 namespace {
 
 // Hooks' output is read whole and never shown as a long listing: there is no log to keep.
-util::Result<tools::LogFile> no_log() {
-  return util::Result<tools::LogFile>::failure("hook output is not logged");
+util::Result<process::LogFile> no_log() {
+  return util::Result<process::LogFile>::failure("hook output is not logged");
 }
 
 std::string seconds_text(std::chrono::milliseconds duration) {
@@ -28,7 +28,7 @@ HookRun run_hook(const HookCommand& hook, const std::string& input, const HookRu
     return run;
   }
   const std::string project_dir = settings.project_dir.string();
-  tools::CommandRequest request{
+  process::CommandRequest request{
       .command = hook.command,
       .shell = "/bin/sh",
       .stdin_text = input,
@@ -42,7 +42,7 @@ HookRun run_hook(const HookCommand& hook, const std::string& input, const HookRu
       .clock = settings.clock,
   };
   const auto started = settings.clock->now();
-  tools::CommandResult result = tools::run_command(request, std::move(stop));
+  process::CommandResult result = process::run_command(request, std::move(stop));
   run.duration =
       std::chrono::duration_cast<std::chrono::milliseconds>(settings.clock->now() - started);
   run.stdout_text = result.stdout_capture.tail();
@@ -51,24 +51,24 @@ HookRun run_hook(const HookCommand& hook, const std::string& input, const HookRu
   run.exit_code = result.exit_code;
   run.signal = result.signal;
   switch (result.end) {
-    case tools::CommandEnd::kExited:
+    case process::CommandEnd::kExited:
       run.end = HookRun::End::kExited;
       break;
-    case tools::CommandEnd::kSignaled:
+    case process::CommandEnd::kSignaled:
       run.end = HookRun::End::kSignaled;
       break;
-    case tools::CommandEnd::kTimedOut:
+    case process::CommandEnd::kTimedOut:
       run.end = HookRun::End::kTimedOut;
       break;
-    case tools::CommandEnd::kAborted:
+    case process::CommandEnd::kAborted:
       run.end = HookRun::End::kAborted;
       break;
-    case tools::CommandEnd::kNoStatus:
+    case process::CommandEnd::kNoStatus:
       run.end = HookRun::End::kNotStarted;
       run.error = "its exit status was lost";
       break;
-    case tools::CommandEnd::kMovedToBackground:  // never: a hook's command cannot be moved
-    case tools::CommandEnd::kNotStarted:
+    case process::CommandEnd::kMovedToBackground:  // never: a hook's command cannot be moved
+    case process::CommandEnd::kNotStarted:
       run.end = HookRun::End::kNotStarted;
       run.error = result.error;
       break;

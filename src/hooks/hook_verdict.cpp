@@ -1,7 +1,7 @@
 #include "hooks/hook_verdict.hpp"
 
 #include "hooks/limits.hpp"
-#include "tools/output_capture.hpp"
+#include "process/output_capture.hpp"
 #include "util/blank_text.hpp"
 #include "util/json_depth.hpp"
 #include "util/utf8.hpp"
@@ -138,8 +138,8 @@ HookVerdict interpret_hook_run(HookEvent event, const HookRun& run, const HookCo
     return failed(how + (stderr_text.empty() ? "" : ": " + stderr_text));
   }
   if (!run.stdout_complete) {
-    return failed("printed more output than nib reads (" + std::to_string(tools::kTailBufferBytes) +
-                  " bytes)");
+    return failed("printed more output than nib reads (" +
+                  std::to_string(process::kTailBufferBytes) + " bytes)");
   }
   const std::string out = trimmed(run.stdout_text);
   HookVerdict verdict;

@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tool.hpp"
-#include "tools/temp_log.hpp"
+#include "process/temp_log.hpp"
 
 namespace nib::mcp {
 
-using CreateLog = std::function<util::Result<tools::LogFile>(std::string_view prefix)>;
+using CreateLog = std::function<util::Result<process::LogFile>(std::string_view prefix)>;
 
 core::ToolOutput map_call_result(const nlohmann::json& result,
-                                 const CreateLog& create_log = tools::create_private_log);
+                                 const CreateLog& create_log = process::create_private_log);
 
 }  // namespace nib::mcp

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "mcp/limits.hpp"
-#include "provider/http_stream.hpp"
-#include "provider/sse_parser.hpp"
+#include "net/http_stream.hpp"
+#include "net/sse_parser.hpp"
 
 namespace nib::mcp {
 namespace {
@@ -35,7 +35,7 @@ class BodyReader {
       json_.append(bytes);
       return true;
     }
-    for (const provider::SseEvent& event : sse_.feed(bytes)) deliver(event);
+    for (const net::SseEvent& event : sse_.feed(bytes)) deliver(event);
     return !sse_.overflowed();
   }
 
@@ -43,20 +43,20 @@ class BodyReader {
     if (mode_ == Mode::kJson) {
       on_message_(json_);
     } else if (mode_ == Mode::kSse) {
-      for (const provider::SseEvent& event : sse_.finish()) deliver(event);
+      for (const net::SseEvent& event : sse_.finish()) deliver(event);
     }
   }
 
  private:
   enum class Mode { kJson, kSse };
-  void deliver(const provider::SseEvent& event) {
+  void deliver(const net::SseEvent& event) {
     if (event.event == "message" && !event.data.empty()) on_message_(event.data);
   }
 
   std::function<void(std::string_view)> on_message_;
   std::optional<Mode> mode_;
   std::string json_;
-  provider::SseParser sse_;
+  net::SseParser sse_;
 };
 
 class HttpTransport final : public Transport {
@@ -115,8 +115,8 @@ class HttpTransport final : public Transport {
     bool done = false;
   };
 
-  provider::HttpRequest build_request() const {
-    provider::HttpRequest request;
+  net::HttpRequest build_request() const {
+    net::HttpRequest request;
     request.url = endpoint_.url;
     request.accept = "application/json, text/event-stream";
     request.headers = endpoint_.headers;
@@ -125,7 +125,7 @@ class HttpTransport final : public Transport {
     return request;
   }
 
-  void run_post(Post& post, const provider::HttpRequest& request, std::stop_token stop) {
+  void run_post(Post& post, const net::HttpRequest& request, std::stop_token stop) {
     const nlohmann::json id = post.id;
     bool answered = false;
     BodyReader reader([&](std::string_view text) {
@@ -137,10 +137,10 @@ class HttpTransport final : public Transport {
       }
       if (handlers_.on_message) handlers_.on_message(std::move(message.value()));
     });
-    const provider::HttpStreamResult result = provider::http_post_stream(
+    const net::HttpStreamResult result = net::http_post_stream(
         request, stop,
         [&](std::string_view bytes) {
-          return reader.feed(bytes) ? provider::BodyAction::kContinue : provider::BodyAction::kStop;
+          return reader.feed(bytes) ? net::BodyAction::kContinue : net::BodyAction::kStop;
         },
         &pool_);
     if (result.status < 400 && result.transport_error.empty() && !result.aborted) reader.finish();
@@ -164,7 +164,7 @@ class HttpTransport final : public Transport {
     post.done = true;
   }
 
-  bool had_session(const provider::HttpRequest& request) const {
+  bool had_session(const net::HttpRequest& request) const {
     for (const auto& [name, value] : request.headers) {
       if (name == kSessionHeader) return true;
     }
@@ -180,7 +180,7 @@ class HttpTransport final : public Transport {
     protocol_version_ = version->get<std::string>();
   }
 
-  std::string failure_text(const provider::HttpStreamResult& result) const {
+  std::string failure_text(const net::HttpStreamResult& result) const {
     if (!result.transport_error.empty()) {
       return "cannot reach " + endpoint_.url + ": " + result.transport_error;
     }
@@ -205,7 +205,7 @@ class HttpTransport final : public Transport {
 
   const HttpEndpoint endpoint_;
   TransportHandlers handlers_;
-  provider::ConnectionPool pool_;
+  net::ConnectionPool pool_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool initializing_ = false;

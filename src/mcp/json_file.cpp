@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tools/atomic_write.hpp"
+#include "process/atomic_write.hpp"
 
 namespace nib::mcp {
 
@@ -35,7 +35,7 @@ util::Status write_json_file(const std::filesystem::path& file, const nlohmann::
   }
   struct stat existing {};
   const bool exists = ::stat(file.c_str(), &existing) == 0;
-  const tools::AtomicWriteResult written = tools::atomic_write(
+  const process::AtomicWriteResult written = process::atomic_write(
       file, value.dump(2) + "\n", exists ? std::optional<struct stat>(existing) : std::nullopt);
   if (!written.ok()) {
     return util::Status::failure("cannot write " + file.string() + ": cannot " +

@@ -4,7 +4,7 @@
 #include "mcp/http_transport.hpp"
 #include "mcp/limits.hpp"
 #include "mcp/stdio_transport.hpp"
-#include "tools/subprocess.hpp"
+#include "process/subprocess.hpp"
 
 namespace nib::mcp {
 
@@ -34,7 +34,7 @@ TransportFactory real_transports(std::filesystem::path cwd,
     for (const std::string& entry : base) entries.push_back(entry.c_str());
     entries.push_back(nullptr);
     const std::vector<std::string> environment =
-        tools::merge_environment(entries.data(), config.env);
+        process::merge_environment(entries.data(), config.env);
     const std::filesystem::path directory = config.cwd.empty() ? cwd : cwd / config.cwd;
     auto program = find_program(config.command, environment, directory);
     if (!program.ok()) return Result::failure(program.error());

@@ -18,10 +18,10 @@
 #include "mcp/limits.hpp"
 #include "mcp/line_splitter.hpp"
 #include "mcp/ring_log.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/proc_table.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/subprocess.hpp"
+#include "process/command_registry.hpp"
+#include "process/proc_table.hpp"
+#include "process/process_reaper.hpp"
+#include "process/subprocess.hpp"
 
 namespace nib::mcp {
 namespace {
@@ -142,26 +142,26 @@ class StdioTransport final : public Transport {
   // The I/O thread: starts the server (so the parent-death signal ties it to this thread,
   // which lives as long as the connection), then reads until it exits or close() is called.
   void run(std::promise<util::Status>& started) {
-    const std::string tag = tools::new_command_tag();
+    const std::string tag = process::new_command_tag();
     std::vector<std::string> environment = launch_.environment;
-    environment.push_back(std::string(tools::kCommandTagVariable) + "=" + tag);
-    const tools::CommandEntryId entry =
-        tools::register_command({.started_after = tools::boot_time_ticks(),
-                                 .tag = tag,
-                                 .call_id = "mcp server " + launch_.label,
-                                 .command = joined(launch_.argv)});
-    auto spawned = tools::spawn_process({.argv = launch_.argv,
-                                         .cwd = launch_.cwd,
-                                         .environment = std::move(environment),
-                                         .pipe_stdin = true});
+    environment.push_back(std::string(process::kCommandTagVariable) + "=" + tag);
+    const process::CommandEntryId entry =
+        process::register_command({.started_after = process::boot_time_ticks(),
+                                   .tag = tag,
+                                   .call_id = "mcp server " + launch_.label,
+                                   .command = joined(launch_.argv)});
+    auto spawned = process::spawn_process({.argv = launch_.argv,
+                                           .cwd = launch_.cwd,
+                                           .environment = std::move(environment),
+                                           .pipe_stdin = true});
     if (!spawned.ok()) {
-      tools::command_ended(entry, /*tree_killed=*/true);
+      process::command_ended(entry, /*tree_killed=*/true);
       started.set_value(util::Status::failure(spawned.error()));
       return;
     }
-    tools::SpawnedProcess process = std::move(spawned.value());
-    const auto info = tools::read_process(process.pid);
-    tools::command_started(entry, process.pid, info ? info->start_time : 0);
+    process::SpawnedProcess process = std::move(spawned.value());
+    const auto info = process::read_process(process.pid);
+    process::command_started(entry, process.pid, info ? info->start_time : 0);
     ::fcntl(process.stdin_fd.get(), F_SETFL, O_NONBLOCK);
     {
       std::lock_guard lock(write_mutex_);
@@ -174,15 +174,15 @@ class StdioTransport final : public Transport {
       std::lock_guard lock(write_mutex_);
       stdin_.reset();
     }
-    tools::kill_process_tree(process.pid, std::string(tools::kCommandTagVariable) + "=" + tag);
+    process::kill_process_tree(process.pid, std::string(process::kCommandTagVariable) + "=" + tag);
     const std::string how = await_exit(process);
-    tools::command_ended(entry, /*tree_killed=*/true);
+    process::command_ended(entry, /*tree_killed=*/true);
     if (!closing_ && handlers_.on_closed) handlers_.on_closed(ended.empty() ? how : ended);
   }
 
   // Reads stdout and stderr until the server exits, closes its stdout, or close() is called;
   // returns why it stopped ("" for close() or an exit, which await_exit describes).
-  std::string read_until_exit(tools::SpawnedProcess& process) {
+  std::string read_until_exit(process::SpawnedProcess& process) {
     LineSplitter lines(kMaxLineBytes);
     std::vector<char> buffer(64 * 1024);
     bool stderr_open = true;
@@ -221,7 +221,7 @@ class StdioTransport final : public Transport {
     return got < 0 && (errno == EAGAIN || errno == EINTR);
   }
 
-  void drain(tools::SpawnedProcess& process, LineSplitter& lines, std::vector<char>& buffer) {
+  void drain(process::SpawnedProcess& process, LineSplitter& lines, std::vector<char>& buffer) {
     while (true) {
       const ssize_t got = ::read(process.stdout_fd.get(), buffer.data(), buffer.size());
       if (got <= 0) break;
@@ -250,22 +250,22 @@ class StdioTransport final : public Transport {
   }
 
   // Waits up to kExitWait for the killed server to exit and reaps it; how it ended.
-  std::string await_exit(tools::SpawnedProcess& process) {
+  std::string await_exit(process::SpawnedProcess& process) {
     const auto deadline = Clock::now() + kExitWait;
     while (true) {
       int status = 0;
-      switch (tools::reap_registered(process.pid, &status)) {
-        case tools::ReapStatus::kReaped:
+      switch (process::reap_registered(process.pid, &status)) {
+        case process::ReapStatus::kReaped:
           return "the server " + describe_exit(status);
-        case tools::ReapStatus::kLost:
+        case process::ReapStatus::kLost:
           return "the server ended";
-        case tools::ReapStatus::kRunning:
+        case process::ReapStatus::kRunning:
           break;
       }
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) {
-        tools::release_registered(process.pid);
+        process::release_registered(process.pid);
         return "the server did not exit when killed";
       }
       pollfd entry{process.pidfd.get(), POLLIN, 0};
@@ -279,11 +279,11 @@ class StdioTransport final : public Transport {
   const StdioLaunch launch_;
   TransportHandlers handlers_;
   RingLog stderr_log_;
-  tools::UniqueFd wake_;
+  process::UniqueFd wake_;
   std::thread io_;
   std::atomic<bool> closing_ = false;
   std::mutex write_mutex_;
-  tools::UniqueFd stdin_;
+  process::UniqueFd stdin_;
   mutable std::mutex notes_mutex_;
   std::vector<std::string> notes_;
 };

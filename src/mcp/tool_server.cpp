@@ -14,7 +14,7 @@
 #include "mcp/json_rpc.hpp"
 #include "mcp/limits.hpp"
 #include "mcp/line_splitter.hpp"
-#include "tools/unique_fd.hpp"
+#include "process/unique_fd.hpp"
 #include "util/fd_io.hpp"
 
 namespace nib::mcp {
@@ -179,7 +179,7 @@ class ToolServer {
 }  // namespace
 
 int serve_tools(const ToolServerOptions& options, int in_fd, int out_fd, std::stop_token stop) {
-  tools::UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  process::UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   std::stop_callback on_stop(stop, [&wake] {
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t wrote = ::write(wake.get(), &one, sizeof one);

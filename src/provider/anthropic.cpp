@@ -20,7 +20,7 @@ AnthropicProvider::AnthropicProvider(AnthropicConfig config)
 core::AssistantMessage AnthropicProvider::stream(const core::ProviderRequest& request,
                                                  std::stop_token stop,
                                                  const core::DeltaSink& on_delta) {
-  HttpRequest http;
+  net::HttpRequest http;
   http.url = url_;
   http.body = build_anthropic_request(request, &wire_history_);
   http.headers.emplace_back("anthropic-version", kAnthropicVersion);

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/provider.hpp"
+#include "net/http_stream.hpp"
 #include "provider/anthropic_request.hpp"  // kAnthropicApi
-#include "provider/http_stream.hpp"
 #include "provider/wire_history.hpp"
 
 namespace nib::provider {
@@ -46,7 +46,7 @@ class AnthropicProvider : public core::Provider {
  private:
   AnthropicConfig config_;
   std::string url_;
-  ConnectionPool connections_;
+  net::ConnectionPool connections_;
   WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 

@@ -22,7 +22,7 @@ std::string dump(const json& value) {
 AnthropicStreamAssembler::AnthropicStreamAssembler(core::DeltaSink on_delta)
     : reply_(std::move(on_delta)) {}
 
-bool AnthropicStreamAssembler::consume(const SseEvent& event) {
+bool AnthropicStreamAssembler::consume(const net::SseEvent& event) {
   if (ended_) return false;  // whatever follows message_stop
   saw_events_ = true;
   ended_ = !read_event(event);
@@ -31,7 +31,7 @@ bool AnthropicStreamAssembler::consume(const SseEvent& event) {
   return !ended_;
 }
 
-bool AnthropicStreamAssembler::read_event(const SseEvent& event) {
+bool AnthropicStreamAssembler::read_event(const net::SseEvent& event) {
   const auto parsed = parse_event_data(event.data);
   if (!parsed.ok()) {
     // After the stop reason every block has ended: trailing garbage only ends the reply.

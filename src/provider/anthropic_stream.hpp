@@ -29,9 +29,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "net/sse_parser.hpp"
 #include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
-#include "provider/sse_parser.hpp"
 
 namespace nib::provider {
 
@@ -50,7 +50,7 @@ class AnthropicStreamAssembler : public StreamAssembler {
   // kMaxReplyBytes (see error()). Pings and unknown event, block and delta types are ignored,
   // and so is everything after message_stop. After message_delta's stop_reason, an event that
   // is not JSON ends the reply without an error (it is complete).
-  bool consume(const SseEvent& event) override;
+  bool consume(const net::SseEvent& event) override;
 
   // True once the reply is known to be whole: message_stop, or a message_delta with its
   // stop_reason (every block has ended by then).
@@ -86,7 +86,7 @@ class AnthropicStreamAssembler : public StreamAssembler {
     nlohmann::json result;  // the web_search_tool_result block, once it arrived
   };
 
-  bool read_event(const SseEvent& event);
+  bool read_event(const net::SseEvent& event);
   void on_message_start(const nlohmann::json& payload);
   void start_block(long long index, const nlohmann::json& block);
   void start_search(OpenBlock& open, const nlohmann::json& block);

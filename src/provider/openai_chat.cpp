@@ -1,6 +1,6 @@
 #include "provider/openai_chat.hpp"
 
-#include "provider/http_stream.hpp"
+#include "net/http_stream.hpp"
 #include "provider/openai_chat_stream.hpp"
 #include "provider/sse_exchange.hpp"
 
@@ -13,7 +13,7 @@ OpenAIChatProvider::OpenAIChatProvider(OpenAIChatConfig config)
 core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& request,
                                                   std::stop_token stop,
                                                   const core::DeltaSink& on_delta) {
-  HttpRequest http;
+  net::HttpRequest http;
   http.url = url_;
   http.body = build_chat_request(request, token_limit_field_, &wire_history_);
   http.bearer_token = config_.api_key;

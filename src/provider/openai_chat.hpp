@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/provider.hpp"
-#include "provider/http_stream.hpp"
+#include "net/http_stream.hpp"
 #include "provider/openai_chat_request.hpp"
 #include "provider/wire_history.hpp"
 
@@ -46,7 +46,7 @@ class OpenAIChatProvider : public core::Provider {
   OpenAIChatConfig config_;
   std::string url_;
   TokenLimitField token_limit_field_;
-  ConnectionPool connections_;
+  net::ConnectionPool connections_;
   WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 

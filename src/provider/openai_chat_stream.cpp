@@ -38,7 +38,7 @@ const json* first_choice(const json& chunk) {
 
 ChatStreamAssembler::ChatStreamAssembler(core::DeltaSink on_delta) : reply_(std::move(on_delta)) {}
 
-bool ChatStreamAssembler::consume(const SseEvent& event) {
+bool ChatStreamAssembler::consume(const net::SseEvent& event) {
   if (ended_) return false;  // whatever follows the end (a second body, trailing bytes)
   saw_events_ = true;
   ended_ = !read_event(event);
@@ -47,7 +47,7 @@ bool ChatStreamAssembler::consume(const SseEvent& event) {
   return !ended_;
 }
 
-bool ChatStreamAssembler::read_event(const SseEvent& event) {
+bool ChatStreamAssembler::read_event(const net::SseEvent& event) {
   if (event.data == "[DONE]") {
     done_ = true;
     return false;

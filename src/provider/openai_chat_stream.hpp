@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "net/sse_parser.hpp"
 #include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
-#include "provider/sse_parser.hpp"
 
 namespace nib::provider {
 
@@ -33,7 +33,7 @@ class ChatStreamAssembler : public StreamAssembler {
   // kMaxReplyBytes (see error()). After the finish_reason, an event that is not JSON ends the
   // reply without an error (it is complete; only the usage may be missing). Events after the
   // end are ignored.
-  bool consume(const SseEvent& event) override;
+  bool consume(const net::SseEvent& event) override;
 
   // True once the reply is known to be whole: a finish_reason or `[DONE]` arrived.
   bool complete() const override { return done_ || finish_reason_.has_value(); }
@@ -50,7 +50,7 @@ class ChatStreamAssembler : public StreamAssembler {
   core::AssistantMessage take_message() override;
 
  private:
-  bool read_event(const SseEvent& event);
+  bool read_event(const net::SseEvent& event);
   void on_chunk(const nlohmann::json& chunk);
   void on_delta_fields(const nlohmann::json& delta);
   void add_content(const nlohmann::json& content);

@@ -11,7 +11,7 @@ OpenAIResponsesProvider::OpenAIResponsesProvider(OpenAIResponsesConfig config)
 core::AssistantMessage OpenAIResponsesProvider::stream(const core::ProviderRequest& request,
                                                        std::stop_token stop,
                                                        const core::DeltaSink& on_delta) {
-  HttpRequest http;
+  net::HttpRequest http;
   http.url = url_;
   http.body = build_responses_request(request, &wire_history_);
   http.bearer_token = config_.api_key;

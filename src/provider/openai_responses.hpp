@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/provider.hpp"
-#include "provider/http_stream.hpp"
+#include "net/http_stream.hpp"
 #include "provider/openai_chat.hpp"
 #include "provider/wire_history.hpp"
 
@@ -44,7 +44,7 @@ class OpenAIResponsesProvider : public core::Provider {
  private:
   OpenAIResponsesConfig config_;
   std::string url_;
-  ConnectionPool connections_;
+  net::ConnectionPool connections_;
   WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };
 

@@ -50,7 +50,7 @@ bool known_item_type(const std::string& type) {
 ResponsesStreamAssembler::ResponsesStreamAssembler(core::DeltaSink on_delta)
     : reply_(std::move(on_delta)) {}
 
-bool ResponsesStreamAssembler::consume(const SseEvent& event) {
+bool ResponsesStreamAssembler::consume(const net::SseEvent& event) {
   if (ended_) return false;  // whatever follows the end: "[DONE]", a second response ...
   saw_events_ = true;
   ended_ = !read_event(event);
@@ -59,7 +59,7 @@ bool ResponsesStreamAssembler::consume(const SseEvent& event) {
   return !ended_;
 }
 
-bool ResponsesStreamAssembler::read_event(const SseEvent& event) {
+bool ResponsesStreamAssembler::read_event(const net::SseEvent& event) {
   // Not part of the protocol, but some compatible servers end every stream this way.
   if (event.data == "[DONE]") return false;
   const auto parsed = parse_event_data(event.data);

@@ -27,9 +27,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/provider.hpp"
+#include "net/sse_parser.hpp"
 #include "provider/reply_builder.hpp"
 #include "provider/sse_exchange.hpp"
-#include "provider/sse_parser.hpp"
 
 namespace nib::provider {
 
@@ -45,7 +45,7 @@ class ResponsesStreamAssembler : public StreamAssembler {
   // response.completed or response.incomplete, or when the stream reported a failure
   // (`error`, response.failed), sent something that is not JSON or grew past kMaxReplyBytes
   // (see error()). Events after the end are ignored.
-  bool consume(const SseEvent& event) override;
+  bool consume(const net::SseEvent& event) override;
 
   // True once response.completed or response.incomplete arrived.
   bool complete() const override { return complete_; }
@@ -71,7 +71,7 @@ class ResponsesStreamAssembler : public StreamAssembler {
     std::string reasoning_part;  // the reasoning part the latest delta belonged to
   };
 
-  bool read_event(const SseEvent& event);
+  bool read_event(const net::SseEvent& event);
   void on_event(const std::string& type, const nlohmann::json& payload);
   Item* find_item(const nlohmann::json& payload);
   Item& item_for(const nlohmann::json& payload, const std::string& type);

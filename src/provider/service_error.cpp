@@ -76,7 +76,7 @@ std::string error_detail(const std::string& body) {
   return clip_detail(body);
 }
 
-std::optional<std::chrono::milliseconds> retry_after_of(const HttpStreamResult& result,
+std::optional<std::chrono::milliseconds> retry_after_of(const net::HttpStreamResult& result,
                                                         std::chrono::system_clock::time_point now) {
   if (const auto ms = whole_number(result.header("retry-after-ms"))) {
     return std::chrono::milliseconds(*ms);

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/messages.hpp"
-#include "provider/http_stream.hpp"
+#include "net/http_stream.hpp"
 
 namespace nib::provider {
 
@@ -26,7 +26,7 @@ std::string error_detail(const std::string& body);
 // The wait a reply asks for: `retry-after-ms`, else `retry-after` in seconds or as an HTTP date
 // (measured from `now`). nullopt when absent or unreadable.
 std::optional<std::chrono::milliseconds> retry_after_of(
-    const HttpStreamResult& result,
+    const net::HttpStreamResult& result,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 // True when a service's error text says the request exceeds the model's context window, in the

@@ -6,7 +6,7 @@
 namespace nib::provider {
 namespace {
 
-std::string http_error_message(const HttpStreamResult& result, const std::string& url,
+std::string http_error_message(const net::HttpStreamResult& result, const std::string& url,
                                const std::string& detail) {
   std::string message = "HTTP " + std::to_string(result.status) + " from " + url + ": " + detail;
   if (const std::string retry_after = result.header("retry-after"); !retry_after.empty()) {
@@ -33,41 +33,41 @@ void complete_tool_calls(std::vector<core::AssistantBlock>& blocks) {
   }
 }
 
-core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token stop,
-                                    ConnectionPool& pool, StreamAssembler& assembler) {
-  SseParser parser;
+core::AssistantMessage exchange_sse(const net::HttpRequest& request, std::stop_token stop,
+                                    net::ConnectionPool& pool, StreamAssembler& assembler) {
+  net::SseParser parser;
   std::string body_start;  // quoted when a successful reply turns out not to be a stream
   // Once the assembler has asked for nothing more, nothing more reaches it: not the rest of
   // the events of the same read, nor the leftover partial line at the end of the transfer
   // (bytes after the protocol's end event, a "[DONE]", a second body).
   bool assembler_ended = false;
   std::string oversized_event;  // set when an event outgrew the parser's limit
-  const auto deliver = [&](const std::vector<SseEvent>& events) {
-    for (const SseEvent& event : events) {
+  const auto deliver = [&](const std::vector<net::SseEvent>& events) {
+    for (const net::SseEvent& event : events) {
       if (!assembler.consume(event)) {
         assembler_ended = true;
         return;
       }
     }
   };
-  const HttpStreamResult result = http_post_stream(
+  const net::HttpStreamResult result = net::http_post_stream(
       request, stop,
       [&](std::string_view bytes) {
-        if (body_start.size() < kErrorBodyExcerptBytes) {
-          body_start.append(bytes.substr(0, kErrorBodyExcerptBytes - body_start.size()));
+        if (body_start.size() < net::kErrorBodyExcerptBytes) {
+          body_start.append(bytes.substr(0, net::kErrorBodyExcerptBytes - body_start.size()));
         }
         deliver(parser.feed(bytes));
         // A complete reply is left to end normally, keeping its connection for the next turn.
         if (assembler_ended) {
-          return assembler.complete() ? BodyAction::kComplete : BodyAction::kStop;
+          return assembler.complete() ? net::BodyAction::kComplete : net::BodyAction::kStop;
         }
         if (parser.overflowed()) {
           oversized_event = "the service sent a stream event larger than " +
                             util::format_byte_size(parser.max_event_bytes()) +
                             ", so nib stopped reading the stream";
-          return BodyAction::kStop;
+          return net::BodyAction::kStop;
         }
-        return BodyAction::kContinue;
+        return net::BodyAction::kContinue;
       },
       &pool);
   const bool ended_cleanly = !result.aborted && !result.stopped_by_callback &&

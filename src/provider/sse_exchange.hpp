@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/messages.hpp"
-#include "provider/http_stream.hpp"
-#include "provider/sse_parser.hpp"
+#include "net/http_stream.hpp"
+#include "net/sse_parser.hpp"
 
 namespace nib::provider {
 
@@ -27,7 +27,7 @@ class StreamAssembler {
   // (complete() is true) or the stream reported an error or sent something unreadable
   // (error() says what). Once it returned false, exchange_sse feeds it nothing more, and
   // assemblers ignore (return false for) any event fed after that anyway.
-  virtual bool consume(const SseEvent& event) = 0;
+  virtual bool consume(const net::SseEvent& event) = 0;
   // True once the reply is known to be whole.
   virtual bool complete() const = 0;
   // A failure reported by or found in the stream; empty when none.
@@ -59,7 +59,7 @@ void complete_tool_calls(std::vector<core::AssistantBlock>& blocks);
 // - a successful reply that is not an event stream: kError naming its content type.
 // A transport failure after the reply was complete loses nothing, and neither do bytes that
 // follow the protocol's end event: they are never read.
-core::AssistantMessage exchange_sse(const HttpRequest& request, std::stop_token stop,
-                                    ConnectionPool& pool, StreamAssembler& assembler);
+core::AssistantMessage exchange_sse(const net::HttpRequest& request, std::stop_token stop,
+                                    net::ConnectionPool& pool, StreamAssembler& assembler);
 
 }  // namespace nib::provider

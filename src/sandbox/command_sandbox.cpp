@@ -105,8 +105,8 @@ std::string CommandSandbox::network_problem() const {
   return network_problem_;
 }
 
-util::Result<tools::Launch> CommandSandbox::launch(tools::SpawnRequest request,
-                                                   tools::LaunchMode mode) const {
+util::Result<process::Launch> CommandSandbox::launch(process::SpawnRequest request,
+                                                     process::LaunchMode mode) const {
   const bool network = mode.network || options_.settings.network;
   std::call_once(caches_made_,
                  [this] { caches_ok_ = make_cache_directories(options_.cache_root); });
@@ -122,16 +122,16 @@ util::Result<tools::Launch> CommandSandbox::launch(tools::SpawnRequest request,
     case Confinement::kNone:
       break;
   }
-  return util::Result<tools::Launch>::failure(
+  return util::Result<process::Launch>::failure(
       verdict().line +
       ". The command did not run; it can only run outside the sandbox, with "
       "approval (\"unsandboxed\": true with a \"justification\").");
 }
 
-util::Result<tools::Launch> CommandSandbox::with_bubblewrap(tools::SpawnRequest request,
-                                                            bool network) const {
+util::Result<process::Launch> CommandSandbox::with_bubblewrap(process::SpawnRequest request,
+                                                              bool network) const {
   auto filter = socket_filter();
-  if (!filter.ok()) return util::Result<tools::Launch>::failure(filter.error());
+  if (!filter.ok()) return util::Result<process::Launch>::failure(filter.error());
   ProtectedMounts protected_mounts = protected_paths_.prepare();
   std::vector<fs::path> writable = writable_paths();
   const fs::path home = home_inside(writable);
@@ -169,17 +169,17 @@ util::Result<tools::Launch> CommandSandbox::with_bubblewrap(tools::SpawnRequest 
   // What must stay open until the command has started: the filter's program, the write end
   // of the helper's report.
   struct Held {
-    tools::UniqueFd program;
-    tools::UniqueFd report;
+    process::UniqueFd program;
+    process::UniqueFd report;
   };
   auto held = std::make_shared<Held>();
   if (filter.value() != nullptr) {
     auto descriptor = filter.value()->program_descriptor();
-    if (!descriptor.ok()) return util::Result<tools::Launch>::failure(descriptor.error());
+    if (!descriptor.ok()) return util::Result<process::Launch>::failure(descriptor.error());
     held->program = std::move(descriptor.value());
     plan.seccomp_fd = pass(held->program.get());
   }
-  tools::UniqueFd report;
+  process::UniqueFd report;
   std::vector<std::string> command = request.argv;
   std::error_code missing;
   if (!options_.exec_helper.empty() && fs::exists(options_.exec_helper, missing)) {
@@ -193,14 +193,14 @@ util::Result<tools::Launch> CommandSandbox::with_bubblewrap(tools::SpawnRequest 
     }
   }
   request.argv = bubblewrap_argv(plan, command, request.cwd);
-  return tools::Launch{
+  return process::Launch{
       .request = std::move(request), .lease = std::move(held), .exit_report = std::move(report)};
 }
 
-util::Result<tools::Launch> CommandSandbox::with_landlock(tools::SpawnRequest request,
-                                                          bool network) const {
+util::Result<process::Launch> CommandSandbox::with_landlock(process::SpawnRequest request,
+                                                            bool network) const {
   auto filter = socket_filter();
-  if (!filter.ok()) return util::Result<tools::Launch>::failure(filter.error());
+  if (!filter.ok()) return util::Result<process::Launch>::failure(filter.error());
   std::vector<fs::path> hidden;
   for (const fs::path& place : options_.hidden) add_once(hidden, resolved(place));
   for (const fs::path& place : socket_places()) add_once(hidden, place);
@@ -208,10 +208,10 @@ util::Result<tools::Launch> CommandSandbox::with_landlock(tools::SpawnRequest re
   auto ruleset = landlock_ruleset(verdict().landlock_abi,
                                   {.writable = writable, .kept_read_only = home_inside(writable)},
                                   network, hidden);
-  if (!ruleset.ok()) return util::Result<tools::Launch>::failure(ruleset.error());
+  if (!ruleset.ok()) return util::Result<process::Launch>::failure(ruleset.error());
   // What the child reads before execve: the ruleset's descriptor and the filter's program.
   struct Held {
-    tools::UniqueFd ruleset;
+    process::UniqueFd ruleset;
     sock_fprog program{};
   };
   auto held = std::make_shared<Held>(Held{std::move(ruleset.value())});
@@ -220,11 +220,11 @@ util::Result<tools::Launch> CommandSandbox::with_landlock(tools::SpawnRequest re
     held->program = filter.value()->program();
     request.seccomp_program = &held->program;
   }
-  return tools::Launch{.request = std::move(request), .lease = std::move(held)};
+  return process::Launch{.request = std::move(request), .lease = std::move(held)};
 }
 
 core::Confinement CommandSandbox::confinement(std::string_view command,
-                                              tools::LaunchMode mode) const {
+                                              process::LaunchMode mode) const {
   using core::Confinement;
   if (mode.unsandboxed) return Confinement::kUnconfinedAsked;
   if (is_excluded_command(command, options_.settings.excluded_commands)) {

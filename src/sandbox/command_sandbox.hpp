@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "process/command_launcher.hpp"
 #include "sandbox/protected_paths.hpp"
 #include "sandbox/sandbox_probe.hpp"
 #include "sandbox/sandbox_settings.hpp"
 #include "sandbox/shared_namespaces.hpp"
 #include "sandbox/socket_filter.hpp"
-#include "tools/command_launcher.hpp"
 #include "workspace/protected_tree.hpp"
 
 namespace nib::sandbox {
@@ -51,7 +51,7 @@ struct SandboxOptions {
   std::filesystem::path exec_helper;
 };
 
-class CommandSandbox final : public tools::CommandLauncher {
+class CommandSandbox final : public process::CommandLauncher {
  public:
   explicit CommandSandbox(SandboxOptions options);
 
@@ -69,10 +69,10 @@ class CommandSandbox final : public tools::CommandLauncher {
   // kUnconfinedAsked for "unsandboxed", kUnconfinedExcluded for the settings' excludedCommands,
   // kUnconfinedUnavailable when nothing confines commands here, else kSandboxedNetwork for
   // "network" (the settings' sandbox.network is the user's own choice: kSandboxed).
-  core::Confinement confinement(std::string_view command, tools::LaunchMode mode) const override;
+  core::Confinement confinement(std::string_view command, process::LaunchMode mode) const override;
   std::string unavailable() const override;
-  util::Result<tools::Launch> launch(tools::SpawnRequest request,
-                                     tools::LaunchMode mode) const override;
+  util::Result<process::Launch> launch(process::SpawnRequest request,
+                                       process::LaunchMode mode) const override;
   std::string describe() const override;
 
  private:
@@ -89,8 +89,8 @@ class CommandSandbox final : public tools::CommandLauncher {
   util::Result<const SocketFilter*> socket_filter() const;
   // The places holding the user's own sockets, hidden when the settings lift the filter.
   std::vector<std::filesystem::path> socket_places() const;
-  util::Result<tools::Launch> with_bubblewrap(tools::SpawnRequest request, bool network) const;
-  util::Result<tools::Launch> with_landlock(tools::SpawnRequest request, bool network) const;
+  util::Result<process::Launch> with_bubblewrap(process::SpawnRequest request, bool network) const;
+  util::Result<process::Launch> with_landlock(process::SpawnRequest request, bool network) const;
 
   const SandboxOptions options_;
   mutable std::once_flag probed_;

@@ -7,7 +7,7 @@ ConfinementSwitch::ConfinementSwitch(std::shared_ptr<const CommandSandbox> sandb
     : sandbox_(std::move(sandbox)), wanted_(std::move(wanted)) {}
 
 core::Confinement ConfinementSwitch::confinement(std::string_view command,
-                                                 tools::LaunchMode mode) const {
+                                                 process::LaunchMode mode) const {
   if (!sandbox_ || (wanted_ && !wanted_())) return core::Confinement::kUnconfinedByUser;
   return sandbox_->confinement(command, mode);
 }
@@ -16,10 +16,10 @@ std::string ConfinementSwitch::unavailable() const {
   return sandbox_ ? sandbox_->unavailable() : "";
 }
 
-util::Result<tools::Launch> ConfinementSwitch::launch(tools::SpawnRequest request,
-                                                      tools::LaunchMode mode) const {
+util::Result<process::Launch> ConfinementSwitch::launch(process::SpawnRequest request,
+                                                        process::LaunchMode mode) const {
   if (!sandbox_) {
-    return util::Result<tools::Launch>::failure(
+    return util::Result<process::Launch>::failure(
         "the sandbox is switched off (--no-sandbox or \"sandbox\": {\"enabled\": false}), so "
         "nothing can confine the command");
   }

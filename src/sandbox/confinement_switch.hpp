@@ -10,21 +10,21 @@
 #include <functional>
 #include <memory>
 
+#include "process/command_launcher.hpp"
 #include "sandbox/command_sandbox.hpp"
-#include "tools/command_launcher.hpp"
 
 namespace nib::sandbox {
 
-class ConfinementSwitch final : public tools::CommandLauncher {
+class ConfinementSwitch final : public process::CommandLauncher {
  public:
   // `sandbox`: null when the user switched it off. `wanted`: false while the mode runs commands
   // without it (yolo); empty: always wanted.
   ConfinementSwitch(std::shared_ptr<const CommandSandbox> sandbox, std::function<bool()> wanted);
 
-  core::Confinement confinement(std::string_view command, tools::LaunchMode mode) const override;
+  core::Confinement confinement(std::string_view command, process::LaunchMode mode) const override;
   std::string unavailable() const override;
-  util::Result<tools::Launch> launch(tools::SpawnRequest request,
-                                     tools::LaunchMode mode) const override;
+  util::Result<process::Launch> launch(process::SpawnRequest request,
+                                       process::LaunchMode mode) const override;
   std::string describe() const override;
 
   // The sandbox, when there is one (switched on by the user, whatever the mode).

@@ -50,7 +50,7 @@ std::uint64_t handled_file_access(int abi) {
 }
 
 bool allow_beneath(int ruleset, const std::filesystem::path& path, std::uint64_t access) {
-  tools::UniqueFd directory(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  process::UniqueFd directory(::open(path.c_str(), O_PATH | O_CLOEXEC));
   if (!directory.valid()) return errno == ENOENT;  // nothing there to grant
   // A rule for a file may only carry file rights.
   struct stat info {};
@@ -96,9 +96,10 @@ bool landlock_scopes_signals(int abi) {
   return abi >= 6;
 }
 
-util::Result<tools::UniqueFd> landlock_ruleset(int abi, const WritablePlaces& places, bool network,
-                                               const std::vector<std::filesystem::path>& hidden) {
-  using Result = util::Result<tools::UniqueFd>;
+util::Result<process::UniqueFd> landlock_ruleset(int abi, const WritablePlaces& places,
+                                                 bool network,
+                                                 const std::vector<std::filesystem::path>& hidden) {
+  using Result = util::Result<process::UniqueFd>;
   const std::uint64_t handled = handled_file_access(abi);
   RulesetAttributes attributes{
       .handled_access_fs = handled,
@@ -108,7 +109,7 @@ util::Result<tools::UniqueFd> landlock_ruleset(int abi, const WritablePlaces& pl
   const std::size_t size = abi >= 6   ? sizeof attributes
                            : abi >= 4 ? 2 * sizeof(std::uint64_t)
                                       : sizeof(std::uint64_t);
-  tools::UniqueFd ruleset(
+  process::UniqueFd ruleset(
       static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attributes, size, 0)));
   if (!ruleset.valid()) {
     return Result::failure(std::string("cannot create a Landlock ruleset: ") +

@@ -17,7 +17,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "tools/unique_fd.hpp"
+#include "process/unique_fd.hpp"
 #include "util/result.hpp"
 
 namespace nib::sandbox {
@@ -40,7 +40,7 @@ struct WritablePlaces {
 // A ruleset for `abi` granting reads of everything but `hidden` (absolute; a hidden place inside
 // a writable one stays reachable through it), writes where `places` says and, unless `network`,
 // blocking TCP where the ABI can.
-util::Result<tools::UniqueFd> landlock_ruleset(
+util::Result<process::UniqueFd> landlock_ruleset(
     int abi, const WritablePlaces& places, bool network,
     const std::vector<std::filesystem::path>& hidden = {});
 

@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <fstream>
 
+#include "process/temp_log.hpp"
 #include "sandbox/bubblewrap_arguments.hpp"
-#include "tools/temp_log.hpp"
 #include "util/fd_io.hpp"
 
 namespace nib::sandbox {
@@ -60,9 +60,9 @@ std::string probe_fingerprint(const fs::path& bubblewrap, const fs::path& sysctl
 
 bool remembers_working(const fs::path& file, const std::string& fingerprint) {
   if (file.empty() || fingerprint.empty()) return false;
-  const auto dir = tools::open_private_dir(file.parent_path());
+  const auto dir = process::open_private_dir(file.parent_path());
   if (!dir.ok()) return false;
-  const tools::UniqueFd fd(
+  const process::UniqueFd fd(
       ::openat(dir.value().fd.get(), file.filename().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (!fd.valid()) return false;
   std::string stored;
@@ -78,13 +78,14 @@ bool remembers_working(const fs::path& file, const std::string& fingerprint) {
 
 void remember_working(const fs::path& file, const std::string& fingerprint) {
   if (file.empty() || fingerprint.empty()) return;
-  const auto dir = tools::open_private_dir(file.parent_path());
+  const auto dir = process::open_private_dir(file.parent_path());
   if (!dir.ok()) return;
   const std::string name = file.filename().string();
   const std::string temporary = name + ".tmp-" + std::to_string(::getpid());
   {
-    const tools::UniqueFd fd(::openat(dir.value().fd.get(), temporary.c_str(),
-                                      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
+    const process::UniqueFd fd(::openat(dir.value().fd.get(), temporary.c_str(),
+                                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+                                        0600));
     if (!fd.valid() || !util::write_all(fd.get(), fingerprint)) {
       ::unlinkat(dir.value().fd.get(), temporary.c_str(), 0);
       return;

@@ -31,8 +31,8 @@ fs::path default_cache_root(const std::string& xdg_cache_home, const fs::path& h
   return base / "nib" / "sandbox";
 }
 
-tools::EnvironmentOverrides cache_environment(const fs::path& root) {
-  tools::EnvironmentOverrides overrides;
+process::EnvironmentOverrides cache_environment(const fs::path& root) {
+  process::EnvironmentOverrides overrides;
   for (const auto& [name, directory] : kCaches) {
     overrides.emplace_back(name, (root / directory).string());
   }
@@ -82,12 +82,12 @@ std::vector<fs::path> socket_directories() {
 }
 
 std::vector<std::string> with_variables(const std::vector<std::string>& environment,
-                                        const tools::EnvironmentOverrides& overrides) {
+                                        const process::EnvironmentOverrides& overrides) {
   std::vector<const char*> base;
   base.reserve(environment.size() + 1);
   for (const std::string& entry : environment) base.push_back(entry.c_str());
   base.push_back(nullptr);
-  return tools::merge_environment(base.data(), overrides);
+  return process::merge_environment(base.data(), overrides);
 }
 
 }  // namespace nib::sandbox

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/subprocess.hpp"
+#include "process/subprocess.hpp"
 
 namespace nib::sandbox {
 
@@ -30,7 +30,7 @@ std::filesystem::path default_cache_root(const std::string& xdg_cache_home,
                                          const std::filesystem::path& home);
 
 // The cache variables, each pointing at a directory under `root`.
-tools::EnvironmentOverrides cache_environment(const std::filesystem::path& root);
+process::EnvironmentOverrides cache_environment(const std::filesystem::path& root);
 
 // Creates `root` and the directories cache_environment() names; false when it cannot.
 bool make_cache_directories(const std::filesystem::path& root);
@@ -46,6 +46,6 @@ std::vector<std::filesystem::path> socket_directories();
 
 // `environment` ("NAME=value" entries) with `overrides` set.
 std::vector<std::string> with_variables(const std::vector<std::string>& environment,
-                                        const tools::EnvironmentOverrides& overrides);
+                                        const process::EnvironmentOverrides& overrides);
 
 }  // namespace nib::sandbox

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <system_error>
 
+#include "process/subprocess.hpp"
 #include "sandbox/bubblewrap_arguments.hpp"
 #include "sandbox/landlock_rules.hpp"
 #include "sandbox/probe_memory.hpp"
 #include "sandbox/wait_child.hpp"
-#include "tools/subprocess.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -51,12 +51,12 @@ std::string sysctl(const fs::path& root, const char* name) {
 // Runs bubblewrap with the commands' flags around /bin/true: empty when it worked, else what it
 // printed (or why it could not start).
 std::string try_bubblewrap(const fs::path& bubblewrap) {
-  tools::SpawnRequest request{.argv = {bubblewrap.string()}, .cwd = "/"};
+  process::SpawnRequest request{.argv = {bubblewrap.string()}, .cwd = "/"};
   const auto flags = isolation_flags();
   request.argv.insert(request.argv.end(), flags.begin(), flags.end());
   request.argv.insert(request.argv.end(), {"--unshare-net", "--", "/bin/true"});
   request.environment = {"PATH=/usr/bin:/bin"};
-  auto spawned = tools::spawn_process(request);
+  auto spawned = process::spawn_process(request);
   if (!spawned.ok()) return spawned.error();
   std::string complaint;
   char buffer[512];

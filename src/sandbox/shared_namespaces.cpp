@@ -18,8 +18,8 @@
 #include <cstring>
 #include <string>
 
+#include "process/process_reaper.hpp"
 #include "sandbox/wait_child.hpp"
-#include "tools/process_reaper.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -179,12 +179,12 @@ std::string errno_text(int error) {
 }
 
 // Opens /proc/<pid>/ns/<name>.
-util::Result<tools::UniqueFd> open_namespace(pid_t pid, const char* name) {
+util::Result<process::UniqueFd> open_namespace(pid_t pid, const char* name) {
   const std::string path = "/proc/" + std::to_string(pid) + "/ns/" + name;
-  tools::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  process::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) {
-    return util::Result<tools::UniqueFd>::failure(std::string("cannot open the ") + name +
-                                                  " namespace: " + errno_text(errno));
+    return util::Result<process::UniqueFd>::failure(std::string("cannot open the ") + name +
+                                                    " namespace: " + errno_text(errno));
   }
   return fd;
 }
@@ -197,11 +197,11 @@ util::Result<std::unique_ptr<SharedNamespaces>> SharedNamespaces::create(
   int lifeline[2];
   int report[2];
   if (::pipe2(lifeline, O_CLOEXEC) != 0) return Result::failure("cannot create a pipe");
-  tools::UniqueFd lifeline_read(lifeline[0]);
-  tools::UniqueFd lifeline_write(lifeline[1]);
+  process::UniqueFd lifeline_read(lifeline[0]);
+  process::UniqueFd lifeline_write(lifeline[1]);
   if (::pipe2(report, O_CLOEXEC) != 0) return Result::failure("cannot create a pipe");
-  tools::UniqueFd report_read(report[0]);
-  tools::UniqueFd report_write(report[1]);
+  process::UniqueFd report_read(report[0]);
+  process::UniqueFd report_write(report[1]);
 
   HolderSetup setup{.map_user = with_user_namespaces,
                     .uid_map = {},
@@ -219,7 +219,7 @@ util::Result<std::unique_ptr<SharedNamespaces>> SharedNamespaces::create(
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   int clone_error = 0;
-  const pid_t pid = tools::spawn_registered([&] {
+  const pid_t pid = process::spawn_registered([&] {
     const pid_t child =
         ::clone(holder_main, static_cast<char*>(stack) + kHolderStackBytes, flags, &setup);
     clone_error = errno;
@@ -248,8 +248,8 @@ util::Result<std::unique_ptr<SharedNamespaces>> SharedNamespaces::create(
   }
   shared->init_ = init;
   // Orphans of sandboxed commands go to init: they are the commands' still (process_reaper.hpp).
-  tools::add_adopter(init);
-  const auto take = [](util::Result<tools::UniqueFd> opened, tools::UniqueFd& into) {
+  process::add_adopter(init);
+  const auto take = [](util::Result<process::UniqueFd> opened, process::UniqueFd& into) {
     if (!opened.ok()) return util::Status::failure(opened.error());
     into = std::move(opened.value());
     return util::Status::success();
@@ -266,7 +266,7 @@ util::Result<std::unique_ptr<SharedNamespaces>> SharedNamespaces::create(
 }
 
 SharedNamespaces::~SharedNamespaces() {
-  if (init_ > 0) tools::remove_adopter(init_);
+  if (init_ > 0) process::remove_adopter(init_);
   lifeline_.reset();  // the holder and init end
   if (holder_ > 0) wait_registered_child(holder_);
 }

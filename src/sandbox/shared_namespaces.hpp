@@ -32,7 +32,7 @@
 #include <memory>
 #include <vector>
 
-#include "tools/unique_fd.hpp"
+#include "process/unique_fd.hpp"
 #include "util/result.hpp"
 
 namespace nib::sandbox {
@@ -60,12 +60,12 @@ class SharedNamespaces {
   SharedNamespaces() = default;
 
   pid_t holder_ = -1;
-  pid_t init_ = -1;           // as nib sees it
-  tools::UniqueFd lifeline_;  // the write end; closing it ends the holder and init
-  tools::UniqueFd user_namespace_;
-  tools::UniqueFd network_namespace_;
-  tools::UniqueFd setup_user_namespace_;
-  tools::UniqueFd pid_namespace_;
+  pid_t init_ = -1;             // as nib sees it
+  process::UniqueFd lifeline_;  // the write end; closing it ends the holder and init
+  process::UniqueFd user_namespace_;
+  process::UniqueFd network_namespace_;
+  process::UniqueFd setup_user_namespace_;
+  process::UniqueFd pid_namespace_;
 };
 
 }  // namespace nib::sandbox

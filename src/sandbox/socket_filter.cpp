@@ -65,7 +65,7 @@ util::Result<SocketFilter> SocketFilter::build() {
 #endif
   if (!made.ok()) return Result::failure("cannot build the socket filter: " + made.error());
   Context context = std::move(made.value());
-  tools::UniqueFd memory(::memfd_create("nib-socket-filter", MFD_CLOEXEC));
+  process::UniqueFd memory(::memfd_create("nib-socket-filter", MFD_CLOEXEC));
   if (!memory.valid())
     return Result::failure("cannot build the socket filter: " + failed("memfd", -errno));
   if (const int error = seccomp_export_bpf(context.get(), memory.get()); error != 0) {
@@ -89,9 +89,9 @@ sock_fprog SocketFilter::program() const {
           const_cast<sock_filter*>(instructions_.data())};
 }
 
-util::Result<tools::UniqueFd> SocketFilter::program_descriptor() const {
-  using Result = util::Result<tools::UniqueFd>;
-  tools::UniqueFd memory(::memfd_create("nib-socket-filter", MFD_CLOEXEC));
+util::Result<process::UniqueFd> SocketFilter::program_descriptor() const {
+  using Result = util::Result<process::UniqueFd>;
+  process::UniqueFd memory(::memfd_create("nib-socket-filter", MFD_CLOEXEC));
   if (!memory.valid())
     return Result::failure("cannot pass the socket filter: " + failed("memfd", -errno));
   const std::string_view bytes(reinterpret_cast<const char*>(instructions_.data()),

@@ -22,7 +22,7 @@
 
 #include <vector>
 
-#include "tools/unique_fd.hpp"
+#include "process/unique_fd.hpp"
 #include "util/result.hpp"
 
 namespace nib::sandbox {
@@ -35,7 +35,7 @@ class SocketFilter {
   // The program for the kernel (prctl PR_SET_SECCOMP); it points into this object.
   sock_fprog program() const;
   // The program in a new descriptor, read from its start: bubblewrap's --seccomp reads it.
-  util::Result<tools::UniqueFd> program_descriptor() const;
+  util::Result<process::UniqueFd> program_descriptor() const;
 
  private:
   SocketFilter() = default;

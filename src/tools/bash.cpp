@@ -2,12 +2,13 @@
 
 #include <system_error>
 
+#include "process/command_runner.hpp"
+#include "process/subprocess.hpp"
 #include "tools/command_report.hpp"
-#include "tools/command_runner.hpp"
+#include "tools/job_report.hpp"
 #include "tools/job_tools.hpp"
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
-#include "tools/subprocess.hpp"
 #include "util/blank_text.hpp"
 
 namespace nib::tools {
@@ -21,37 +22,39 @@ std::string background_description() {
   return "\n- run_in_background: true starts the command as background job and returns at "
          "once with its id, pid and log (stdout and stderr together, cleaned of terminal "
          "control sequences, the first " +
-         std::to_string(kMaxLogBytes / (1024 * 1024)) +
+         std::to_string(process::kMaxLogBytes / (1024 * 1024)) +
          " MiB kept). Use it for servers, watchers and long builds; read its output with "
          "job_output (which can wait for more), end it with job_kill, list jobs with job_list. "
          "You are told at your next turn when a job finishes. At most " +
-         std::to_string(kMaxRunningJobs) +
+         std::to_string(process::kMaxRunningJobs) +
          " jobs run at once; nib ends them when it exits. The user may move a running call "
          "into the background (Ctrl+B): its result then names the job it became and shows "
          "what it printed before the move.";
 }
 
-std::string describe(const CommandLauncher* launcher, bool background) {
-  const auto quiet_ms = std::to_string(kQuietAfterExit.count());
-  const auto drain_s = std::to_string(kDrainCap.count() / 1000);
+std::string describe(const process::CommandLauncher* launcher, bool background) {
+  const auto quiet_ms = std::to_string(process::kQuietAfterExit.count());
+  const auto drain_s = std::to_string(process::kDrainCap.count() / 1000);
   return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
          "and exit status. A non-zero exit code is reported in the result, not as a failure "
          "of this tool.\n"
          "- Output: stdout and stderr are shown separately (labelled when both have output), "
          "whole when together they are within " +
-         std::to_string(kMaxOutputLines) + " lines and " + std::to_string(kMaxOutputBytes / 1024) +
+         std::to_string(process::kMaxOutputLines) + " lines and " +
+         std::to_string(process::kMaxOutputBytes / 1024) +
          " KB. A longer stream is shown as a digest (about " +
-         std::to_string(kDigestMaxBytes / 1000) + " KB at most for both): its first " +
-         std::to_string(kDigestHeadLines) + " lines, its last " + std::to_string(kDigestTailLines) +
+         std::to_string(process::kDigestMaxBytes / 1000) + " KB at most for both): its first " +
+         std::to_string(process::kDigestHeadLines) + " lines, its last " +
+         std::to_string(process::kDigestTailLines) +
          " lines (where a summary usually is) and, between them, as many excerpts as fit "
          "around lines that look like failures (errors, failed tests and assertions, panics, "
          "tracebacks, compiler diagnostics), numbered as in the full output (\"N: \" such a "
          "line, \"N- \" the lines around it); lines longer than " +
-         std::to_string(kDigestLineBytes) +
+         std::to_string(process::kDigestLineBytes) +
          " bytes are cut, and markers such as \"… 1,234 lines left out (lines 31–1,264) …\" "
          "say what is not shown. A note after it gives the path of a log holding the stream "
          "(its first " +
-         std::to_string(kMaxLogBytes / (1024 * 1024)) +
+         std::to_string(process::kMaxLogBytes / (1024 * 1024)) +
          " MiB): to see more, read the log with offset (a line number) and limit, or grep it. "
          "Prefer narrowing output yourself (grep, head, tail, -q).\n"
          "- Non-interactive: stdin is /dev/null, there is no terminal, and editors and pagers "
@@ -129,7 +132,7 @@ class BashTool final : public core::Tool {
         return core::ToolOutput::error("Error: timeout must be a number of seconds above 0.");
       }
     }
-    const LaunchMode mode = launch_mode(args);
+    const process::LaunchMode mode = launch_mode(args);
     const bool network = mode.network;
     const bool unsandboxed = mode.unsandboxed;
     if ((network || unsandboxed) && blank(args.value("justification", ""))) {
@@ -143,11 +146,11 @@ class BashTool final : public core::Tool {
                                      " does not exist or is not a directory, so the command "
                                      "could not start.");
     }
-    CommandRequest request{
+    process::CommandRequest request{
         .command = command,
         .cwd = context.cwd,
         .timeout = timeout ? std::optional(std::chrono::duration<double>(*timeout)) : std::nullopt,
-        .environment = non_interactive_environment(),
+        .environment = process::non_interactive_environment(),
         .withheld_environment = options_.withheld_environment,
         .call_id = context.tool_call_id,
         .stdout_log = [this] { return options_.create_log("bash-stdout"); },
@@ -168,10 +171,10 @@ class BashTool final : public core::Tool {
       }
       return start_job(std::move(request));
     }
-    CommandResult result = run_command(request, std::move(stop));
+    process::CommandResult result = process::run_command(request, std::move(stop));
     core::ToolOutput reply = report_command(result, {.timeout_seconds = timeout});
-    if (result.end == CommandEnd::kMovedToBackground) {
-      const JobSnapshot job{.id = result.job_id, .pid = result.pid, .log = result.job_log};
+    if (result.end == process::CommandEnd::kMovedToBackground) {
+      const process::JobSnapshot job{.id = result.job_id, .pid = result.pid, .log = result.job_log};
       reply.output = job_started_text(job, JobOrigin::kMovedByUser) + "\n" + reply.output;
     }
     return reply;
@@ -184,7 +187,7 @@ class BashTool final : public core::Tool {
     if (const auto text = args.find("command"); text != args.end() && text->is_string()) {
       command.command = text->get<std::string>();
     }
-    const LaunchMode mode = launch_mode(args);
+    const process::LaunchMode mode = launch_mode(args);
     command.network = mode.network;
     if (const auto why = args.find("justification"); why != args.end() && why->is_string()) {
       command.justification = why->get<std::string>();
@@ -204,7 +207,7 @@ class BashTool final : public core::Tool {
   }
 
  private:
-  static LaunchMode launch_mode(const nlohmann::json& args) {
+  static process::LaunchMode launch_mode(const nlohmann::json& args) {
     const auto flag = [&](const char* name) {
       const auto found = args.find(name);
       return found != args.end() && found->is_boolean() && found->get<bool>();
@@ -214,27 +217,38 @@ class BashTool final : public core::Tool {
 
   // How the launcher runs `command`; with none, outside the sandbox as the embedder chose,
   // unless the call asked to leave it.
-  core::Confinement confinement(std::string_view command, LaunchMode mode) const {
+  core::Confinement confinement(std::string_view command, process::LaunchMode mode) const {
     if (options_.launcher) return options_.launcher->confinement(command, mode);
     return mode.unsandboxed ? core::Confinement::kUnconfinedAsked
                             : core::Confinement::kUnconfinedByUser;
   }
 
   // How the call was judged to run, or (execute() called directly) how it would run now.
-  core::Confinement judged_confinement(std::string_view command, LaunchMode mode,
+  core::Confinement judged_confinement(std::string_view command, process::LaunchMode mode,
                                        const core::ToolContext& context) const {
     if (context.access && context.access->command) return context.access->command->confinement;
     return confinement(command, mode);
   }
 
-  core::ToolOutput start_job(CommandRequest request) const {
+  core::ToolOutput start_job(process::CommandRequest request) const {
     if (!options_.jobs) {
       return core::ToolOutput::error(
           "Error: background jobs are not available here; run the command without "
           "run_in_background.");
     }
     auto started = options_.jobs->start(std::move(request));
-    if (!started.ok()) return core::ToolOutput::error("Error: " + started.error());
+    if (!started.ok()) {
+      std::string text = "Error: " + started.error();
+      if (options_.jobs->running() >= process::kMaxRunningJobs) {
+        std::vector<process::JobSnapshot> running = options_.jobs->list();
+        std::erase_if(running, [](const process::JobSnapshot& job) {
+          return job.status.end != process::JobEnd::kRunning;
+        });
+        text += ". End one you no longer need with job_kill, then start this one again.\n" +
+                describe_job_list(running);
+      }
+      return core::ToolOutput::error(text);
+    }
     return core::ToolOutput{job_started_text(started.value())};
   }
 

@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "core/tool.hpp"
-#include "tools/command_launcher.hpp"
-#include "tools/job_table.hpp"
-#include "tools/temp_log.hpp"
+#include "process/command_launcher.hpp"
+#include "process/job_table.hpp"
+#include "process/temp_log.hpp"
 
 namespace nib::tools {
 
 struct BashToolOptions {
   // Creates the log for a long stream; `prefix` is "bash-stdout" or "bash-stderr".
-  LogCreator create_log = create_private_log;
+  process::LogCreator create_log = process::create_private_log;
   // Variables of nib's environment that commands do not get (secrets such as API keys, which a
   // command's output would otherwise carry into the conversation).
   std::vector<std::string> withheld_environment;
@@ -28,10 +28,10 @@ struct BashToolOptions {
   // "unsandboxed": true, or a command the launcher says runs outside, is run without it; one
   // with "network": true is confined with the host's network. Whether such a call may run at
   // all is the gate's decision, before execute().
-  std::shared_ptr<const CommandLauncher> launcher;
+  std::shared_ptr<const process::CommandLauncher> launcher;
   // The background jobs (job_table.hpp): with a table, bash offers run_in_background; without
   // one (`nib tool`), it does not.
-  std::shared_ptr<JobTable> jobs;
+  std::shared_ptr<process::JobTable> jobs;
 };
 
 // The bash tool. Processes it starts are killed on timeout and abort; background ones that

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/tool.hpp"
-#include "tools/command_launcher.hpp"
-#include "tools/job_table.hpp"
+#include "process/command_launcher.hpp"
+#include "process/job_table.hpp"
 #include "tools/todo_write.hpp"
 #include "util/result.hpp"
 
@@ -22,10 +22,10 @@ struct BuiltinOptions {
   // Variables of nib's environment that bash commands do not get (BashToolOptions).
   std::vector<std::string> withheld_environment;
   // What confines bash's commands (BashToolOptions::launcher); none: nothing.
-  std::shared_ptr<const CommandLauncher> command_launcher;
+  std::shared_ptr<const process::CommandLauncher> command_launcher;
   // The process's background jobs: with them, bash offers run_in_background and the job tools
   // (job_output, job_kill, job_list) join the set.
-  std::shared_ptr<JobTable> jobs;
+  std::shared_ptr<process::JobTable> jobs;
   // The hosts web_fetch may reach on non-public addresses (FetchPolicy::private_host_allowed).
   std::function<bool(std::string_view host)> private_web_host_allowed;
   // Where todo_write keeps the plan: the front end's, which it draws; null gives the set a

@@ -22,7 +22,7 @@ struct StreamView {
   bool partial_first = false;  // the text is the end of one line longer than the memory
 };
 
-StreamView view_of(const OutputCapture& capture) {
+StreamView view_of(const process::OutputCapture& capture) {
   const std::string raw = capture.tail();
   std::string_view body = raw;
   StreamView view;
@@ -52,21 +52,22 @@ std::string lines_span(std::uint64_t first, std::uint64_t last) {
 }
 
 // Where the full stream is; `tail_first` is the first of the last lines shown (0: none).
-std::string log_sentence(std::string_view name, const OutputCapture& capture,
+std::string log_sentence(std::string_view name, const process::OutputCapture& capture,
                          std::uint64_t tail_first) {
   const auto& path = capture.log_path();
   if (!path)
     return "The full " + std::string(name) + " could not be saved: " + capture.log_error() + ".";
   if (!capture.log_partial()) {
-    return "Full " + std::string(name) + ": " + path->string() + std::string(kReadLogHint);
+    return "Full " + std::string(name) + ": " + path->string() + std::string(process::kReadLogHint);
   }
   std::string sentence = "The first " + util::format_count(capture.log_bytes()) + " bytes";
   if (capture.log_lines() > 0) sentence += " (" + lines_span(1, capture.log_lines()) + ")";
-  sentence += " are saved in " + path->string() + std::string(kReadLogHint);
+  sentence += " are saved in " + path->string() + std::string(process::kReadLogHint);
   if (!capture.log_error().empty()) {
     sentence += " Saving stopped early: " + capture.log_error() + ".";
   } else {
-    sentence += " A log keeps at most the first " + util::format_count(kMaxLogBytes) + " bytes.";
+    sentence +=
+        " A log keeps at most the first " + util::format_count(process::kMaxLogBytes) + " bytes.";
   }
   if (capture.log_lines() + 1 < tail_first) {
     sentence += " Past the log's end, only the lines shown here were kept.";
@@ -80,7 +81,7 @@ struct ShownStream {
 };
 
 // What a digest holds, for its note: "lines 1–30, 2 excerpts around ... and lines 91–120".
-std::string digest_parts(const Digest& digest, const OutputCapture& capture) {
+std::string digest_parts(const Digest& digest, const process::OutputCapture& capture) {
   std::vector<std::string> parts;
   if (digest.head_lines > 0) parts.push_back(lines_span(1, digest.head_lines));
   if (digest.excerpts_shown > 0) {
@@ -98,11 +99,11 @@ std::string digest_parts(const Digest& digest, const OutputCapture& capture) {
   return text;
 }
 
-ShownStream show_digest(std::string_view name, OutputCapture& capture, const StreamView& view,
-                        std::size_t max_bytes) {
+ShownStream show_digest(std::string_view name, process::OutputCapture& capture,
+                        const StreamView& view, std::size_t max_bytes) {
   capture.ensure_log();
   capture.finish();
-  const ExcerptCollector& collected = capture.collector();
+  const process::ExcerptCollector& collected = capture.collector();
   const Digest digest =
       render_digest({.head = collected.head(),
                      .excerpts = collected.excerpts(),
@@ -136,26 +137,26 @@ void end_with_newline(std::string& text) {
 // Both streams, labelled when both have output, plus notes. A stream within its share of
 // kMaxOutputLines and kMaxOutputBytes is shown whole; a longer one as a digest, the digests
 // sharing kDigestMaxBytes.
-std::string render_output(CommandResult& result) {
-  OutputCapture& out_capture = result.stdout_capture;
-  OutputCapture& err_capture = result.stderr_capture;
+std::string render_output(process::CommandResult& result) {
+  process::OutputCapture& out_capture = result.stdout_capture;
+  process::OutputCapture& err_capture = result.stderr_capture;
   const StreamView out_view = view_of(out_capture);
   const StreamView err_view = view_of(err_capture);
   const auto [out_lines, err_lines] =
-      share_budget(kMaxOutputLines, out_capture.total_lines(), err_capture.total_lines());
+      share_budget(process::kMaxOutputLines, out_capture.total_lines(), err_capture.total_lines());
   const auto [out_bytes, err_bytes] =
-      share_budget(kMaxOutputBytes, out_view.text.size(), err_view.text.size());
-  const auto whole = [](const OutputCapture& capture, const StreamView& view, std::size_t lines,
-                        std::size_t bytes) {
+      share_budget(process::kMaxOutputBytes, out_view.text.size(), err_view.text.size());
+  const auto whole = [](const process::OutputCapture& capture, const StreamView& view,
+                        std::size_t lines, std::size_t bytes) {
     return !view.missing_start && capture.total_lines() <= lines && view.text.size() <= bytes;
   };
   const bool out_whole = whole(out_capture, out_view, out_lines, out_bytes);
   const bool err_whole = whole(err_capture, err_view, err_lines, err_bytes);
   const auto [out_digest_bytes, err_digest_bytes] =
-      share_budget(kDigestMaxBytes, out_whole ? 0 : out_capture.total_bytes(),
+      share_budget(process::kDigestMaxBytes, out_whole ? 0 : out_capture.total_bytes(),
                    err_whole ? 0 : err_capture.total_bytes());
-  const auto show = [](std::string_view name, OutputCapture& capture, const StreamView& view,
-                       bool whole_stream, std::size_t digest_bytes) {
+  const auto show = [](std::string_view name, process::OutputCapture& capture,
+                       const StreamView& view, bool whole_stream, std::size_t digest_bytes) {
     if (!whole_stream) return show_digest(name, capture, view, digest_bytes);
     capture.finish();
     return ShownStream{view.text, {}};
@@ -181,7 +182,7 @@ std::string render_output(CommandResult& result) {
   for (const std::string* note : {&out.note, &err.note}) {
     if (!note->empty()) text += *note + "\n";
   }
-  if (result.end != CommandEnd::kNotStarted && !result.error.empty()) {
+  if (result.end != process::CommandEnd::kNotStarted && !result.error.empty()) {
     text += "[note: " + result.error + "]\n";
   }
   return text;
@@ -215,19 +216,19 @@ std::string describe_signal(int signal) {
   return text;
 }
 
-core::ToolOutput report_command(CommandResult& result, const ReportContext& context) {
+core::ToolOutput report_command(process::CommandResult& result, const ReportContext& context) {
   if (result.pid < 0) {
     // Nothing ran, so there is no output to report.
     result.stdout_capture.finish();
     result.stderr_capture.finish();
-    if (result.end == CommandEnd::kAborted) {
+    if (result.end == process::CommandEnd::kAborted) {
       return core::ToolOutput::error("Error: command aborted before it started.");
     }
     return core::ToolOutput::error("Error: could not start the command: " + result.error + ".");
   }
   const std::string output = render_output(result);
   switch (result.end) {
-    case CommandEnd::kExited: {
+    case process::CommandEnd::kExited: {
       core::ToolOutput reply{output, false};
       reply.exit_code = result.exit_code;
       if (result.exit_code != 0) {
@@ -242,7 +243,7 @@ core::ToolOutput report_command(CommandResult& result, const ReportContext& cont
       }
       return reply;
     }
-    case CommandEnd::kTimedOut: {
+    case process::CommandEnd::kTimedOut: {
       const std::string after = context.timeout_seconds
                                     ? " after " + format_seconds(*context.timeout_seconds) + " s"
                                     : "";
@@ -251,19 +252,19 @@ core::ToolOutput report_command(CommandResult& result, const ReportContext& cont
                                      "so far:\n" +
                                      output);
     }
-    case CommandEnd::kAborted:
+    case process::CommandEnd::kAborted:
       return core::ToolOutput::error(
           "Error: command aborted; it was killed with every process it started. Output so "
           "far:\n" +
           output);
-    case CommandEnd::kSignaled:
+    case process::CommandEnd::kSignaled:
       return core::ToolOutput::error(
           "Error: command was killed by " + describe_signal(result.signal) +
           (result.core_dumped ? ", core dumped" : "") + ". Output:\n" + output);
-    case CommandEnd::kMovedToBackground:
+    case process::CommandEnd::kMovedToBackground:
       return core::ToolOutput{"Output before the move:\n" + output};
-    case CommandEnd::kNoStatus:
-    case CommandEnd::kNotStarted:
+    case process::CommandEnd::kNoStatus:
+    case process::CommandEnd::kNotStarted:
       break;
   }
   return core::ToolOutput::error("Error: command ended without an exit status. Output:\n" + output);

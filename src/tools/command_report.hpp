@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/tool.hpp"
-#include "tools/command_runner.hpp"
+#include "process/command_runner.hpp"
 
 namespace nib::tools {
 
@@ -25,7 +25,7 @@ struct ReportContext {
 // output collected so far; a command moved into the background gives the output before the
 // move (its caller says which job it became). Creates a log for each stream that is cut (if it has
 // none yet), then finishes both captures.
-core::ToolOutput report_command(CommandResult& result, const ReportContext& context);
+core::ToolOutput report_command(process::CommandResult& result, const ReportContext& context);
 
 // Splits a budget between two parts of sizes `first` and `second`: each keeps all it needs
 // if both fit; otherwise the smaller keeps up to half and the larger gets the rest.

@@ -7,10 +7,10 @@
 #include <system_error>
 #include <vector>
 
-#include "tools/atomic_write.hpp"
+#include "process/atomic_write.hpp"
+#include "process/unique_fd.hpp"
 #include "tools/path.hpp"
 #include "tools/text_page.hpp"
-#include "tools/unique_fd.hpp"
 
 namespace nib::tools {
 namespace {
@@ -99,7 +99,8 @@ std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::p
   const auto read_failure = [&](int error_number) {
     return access_failure(error_number, file.shown, tool, /*reading=*/true);
   };
-  const UniqueFd fd(open(file.target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  const process::UniqueFd fd(
+      open(file.target.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid()) return read_failure(errno);
   if (fstat(fd.get(), &file.info) != 0) return read_failure(errno);
   if (auto refusal = refuse_unless_regular(file.info, file.shown)) return std::move(*refusal);
@@ -170,8 +171,8 @@ std::optional<ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& 
                                file.shown + ": " + error.message() + ".");
     }
   }
-  const AtomicWriteResult written =
-      atomic_write(file.target, bytes, file.exists ? std::optional(file.info) : std::nullopt);
+  const process::AtomicWriteResult written = process::atomic_write(
+      file.target, bytes, file.exists ? std::optional(file.info) : std::nullopt);
   if (!written.ok()) {
     const std::string outcome =
         written.in_place ? " " + file.shown +

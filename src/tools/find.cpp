@@ -40,8 +40,9 @@ std::string description() {
          "include_hidden or include_ignored to search those too.\n"
          "- Result: paths relative to `path`, sorted, one per line; directories end with '/'. "
          "At most `limit` (default " +
-         std::to_string(kFindDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
-         ") paths and " + util::format_byte_size(kMaxOutputBytes) +
+         std::to_string(kFindDefaultLimit) + ", at most " +
+         std::to_string(process::kMaxOutputLines) + ") paths and " +
+         util::format_byte_size(process::kMaxOutputBytes) +
          "; when more match, a note gives the total. Symlinks to directories are not followed. A "
          "byte of a name that is not UTF-8 is shown as \\xNN; the file tools accept the name "
          "written that way.";

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <system_error>
 
+#include "process/unique_fd.hpp"
 #include "tools/glob.hpp"
 #include "tools/grep_format.hpp"
 #include "tools/grep_search.hpp"
@@ -17,7 +18,6 @@
 #include "tools/path.hpp"
 #include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
-#include "tools/unique_fd.hpp"
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
@@ -47,8 +47,8 @@ std::string description() {
       "Lines longer than " +
       shown + " bytes are cut around the match, with … where text was left out. ";
   text += "At most `limit` matching lines are shown (default " + std::to_string(kGrepDefaultLimit) +
-          "), and the result stops at " + util::format_byte_size(kMaxOutputBytes) + " or " +
-          std::to_string(kMaxOutputLines) +
+          "), and the result stops at " + util::format_byte_size(process::kMaxOutputBytes) +
+          " or " + std::to_string(process::kMaxOutputLines) +
           " lines; a note at the end then gives the total count and how to narrow the search. "
           "No match is not an error: the result says so.";
   return text;
@@ -345,12 +345,13 @@ WalkSummary search_tree(const SearchPlan& plan, std::stop_token stop, MatchColle
                         SearchTallies& tallies) {
   ScanOptions scan_options;
   scan_options.context = plan.arguments.context;
-  scan_options.max_kept_matches = std::min(plan.arguments.limit, kMaxOutputLines);
-  scan_options.max_kept_bytes = kMaxOutputBytes;
+  scan_options.max_kept_matches = std::min(plan.arguments.limit, process::kMaxOutputLines);
+  scan_options.max_kept_bytes = process::kMaxOutputBytes;
   BufferPool buffers;
   const auto search_file = [&](const WalkEntry& entry) {
     if (plan.filter && !plan.filter->accepts(entry.relative)) return true;
-    const UniqueFd file(open(entry.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    const process::UniqueFd file(
+        open(entry.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
     struct stat info {};
     if (!file.valid() || fstat(file.get(), &info) != 0) {
       if (errno != ENOENT) tallies.unreadable_files.add(entry.relative, errno);  // not vanished
@@ -437,9 +438,10 @@ std::string match_text(MatchCollector& collector, const GrepArguments& arguments
     const bool limit_hit = !formatted.output_cut && formatted.shown_matches == arguments.limit;
     notes += "[Showing " + std::to_string(formatted.shown_matches) + " of " +
              std::to_string(total) + " matching lines in " + util::plural(files, "file");
-    notes += limit_hit ? " (limit " + std::to_string(arguments.limit) + ")"
-                       : " (a result holds at most " + util::format_byte_size(kMaxOutputBytes) +
-                             " or " + std::to_string(kMaxOutputLines) + " lines)";
+    notes += limit_hit
+                 ? " (limit " + std::to_string(arguments.limit) + ")"
+                 : " (a result holds at most " + util::format_byte_size(process::kMaxOutputBytes) +
+                       " or " + std::to_string(process::kMaxOutputLines) + " lines)";
     notes += ". Narrow the search with a more specific pattern, a path or a glob";
     notes += limit_hit ? ", or raise limit.]\n" : ".]\n";
   }
@@ -523,7 +525,8 @@ class GrepTool final : public core::Tool {
     // A file named outright is searched whatever the glob says.
     if (!arguments.glob.empty() && !plan.root_is_file) plan.filter.emplace(arguments.glob);
 
-    MatchCollector collector(std::min(arguments.limit, kMaxOutputLines), kMaxOutputBytes);
+    MatchCollector collector(std::min(arguments.limit, process::kMaxOutputLines),
+                             process::kMaxOutputBytes);
     SearchTallies tallies;
     const WalkSummary summary = search_tree(plan, stop, collector, tallies);
     const bool stopped = summary.stopped || stop.stop_requested();

@@ -65,8 +65,8 @@ class MatchCollector {
 struct FormatLimits {
   std::size_t limit = kGrepDefaultLimit;  // matching lines shown
   std::size_t context = 0;                // as searched; > 0 puts "--" between groups
-  std::size_t max_bytes = kMaxOutputBytes;
-  std::size_t max_lines = kMaxOutputLines;
+  std::size_t max_bytes = process::kMaxOutputBytes;
+  std::size_t max_lines = process::kMaxOutputLines;
 };
 
 struct FormattedMatches {

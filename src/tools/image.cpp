@@ -2,16 +2,16 @@
 
 #include <vector>
 
+#include "process/loadable_module.hpp"
 #include "tools/image_module.hpp"
-#include "tools/loadable_module.hpp"
 
 namespace nib::tools {
 namespace {
 
 // Loaded once per process (it stays loaded: libvips cannot be shut down and restarted).
-const LoadedModule& image_module() {
-  static const LoadedModule loaded =
-      load_module({kImageModuleFile, "NIB_IMAGE_MODULE", kImagePrepareSymbol});
+const process::LoadedModule& image_module() {
+  static const process::LoadedModule loaded =
+      process::load_module({kImageModuleFile, "NIB_IMAGE_MODULE", kImagePrepareSymbol});
   return loaded;
 }
 
@@ -19,7 +19,7 @@ const LoadedModule& image_module() {
 
 ImageOutcome prepare_image(std::string_view bytes, ImageFormat format, const ImageLimits& limits,
                            std::stop_token stop) {
-  const LoadedModule& module = image_module();
+  const process::LoadedModule& module = image_module();
   if (module.entry == nullptr) {
     return {std::nullopt, "nib's image support is not installed: " + module.failure, false};
   }

@@ -34,11 +34,11 @@ std::string short_command(const std::string& command) {
   return shown.size() < command.size() ? shown + "…" : shown;
 }
 
-std::string describe_job_state(const JobSnapshot& job) {
-  const JobStatus& status = job.status;
+std::string describe_job_state(const process::JobSnapshot& job) {
+  const process::JobStatus& status = job.status;
   const auto now = std::chrono::steady_clock::now();
   switch (status.end) {
-    case JobEnd::kRunning: {
+    case process::JobEnd::kRunning: {
       std::string text = "running for " + duration_text(now - status.started);
       if (status.shell_exited) {
         text += ": its shell exited (" +
@@ -49,23 +49,23 @@ std::string describe_job_state(const JobSnapshot& job) {
       }
       return text;
     }
-    case JobEnd::kExited:
+    case process::JobEnd::kExited:
       return "exited with status " + std::to_string(status.exit_code) + " after " +
              duration_text(status.ended - status.started);
-    case JobEnd::kSignaled:
+    case process::JobEnd::kSignaled:
       return "killed by signal " + describe_signal(status.signal) + " after " +
              duration_text(status.ended - status.started);
-    case JobEnd::kKilled:
+    case process::JobEnd::kKilled:
       return "killed by nib (" + status.killed_by + ") after " +
              duration_text(status.ended - status.started) + ", with every process it had started";
-    case JobEnd::kNoStatus:
+    case process::JobEnd::kNoStatus:
       return "ended after " + duration_text(status.ended - status.started) +
              " (its exit status could not be collected)";
   }
   return "unknown";
 }
 
-std::string describe_job_line(const JobSnapshot& job) {
+std::string describe_job_line(const process::JobSnapshot& job) {
   std::string line = "job " + std::to_string(job.id) + " (`" + short_command(job.command) +
                      "`), pid " + std::to_string(job.pid) + ": " + describe_job_state(job);
   if (!job.last_lines.empty())
@@ -73,12 +73,12 @@ std::string describe_job_line(const JobSnapshot& job) {
   return line;
 }
 
-std::string job_end_line(const JobSnapshot& job) {
+std::string job_end_line(const process::JobSnapshot& job) {
   return "Background job " + std::to_string(job.id) + " (`" + short_command(job.command) +
          "`) has finished: " + describe_job_state(job) + ".";
 }
 
-std::string job_end_notice(const JobSnapshot& job) {
+std::string job_end_notice(const process::JobSnapshot& job) {
   std::string text = "[nib] " + job_end_line(job);
   if (job.last_lines.empty()) {
     text += " It printed nothing.";
@@ -90,10 +90,10 @@ std::string job_end_notice(const JobSnapshot& job) {
   return text;
 }
 
-std::string describe_job_list(const std::vector<JobSnapshot>& jobs) {
+std::string describe_job_list(const std::vector<process::JobSnapshot>& jobs) {
   if (jobs.empty()) return "No background jobs.";
   std::string text;
-  for (const JobSnapshot& job : jobs) text += "- " + describe_job_line(job) + "\n";
+  for (const process::JobSnapshot& job : jobs) text += "- " + describe_job_line(job) + "\n";
   text.pop_back();
   return text;
 }

@@ -13,7 +13,7 @@ using json = nlohmann::json;
 using namespace std::chrono_literals;
 
 // job_kill waits this long for a killed tree to be gone: as long as a timeout's kill may take.
-constexpr std::chrono::milliseconds kJobKillWait = kDrainCap;
+constexpr std::chrono::milliseconds kJobKillWait = process::kDrainCap;
 
 json id_parameter() {
   return {{"type", "integer"},
@@ -31,7 +31,8 @@ std::string first_line(const core::ToolResult& result) {
 }
 
 // The job the call names, or the error to return.
-std::shared_ptr<Job> find_job(const JobTable& jobs, const json& args, std::string& error) {
+std::shared_ptr<process::Job> find_job(const process::JobTable& jobs, const json& args,
+                                       std::string& error) {
   const int id = args.value("id", 0);
   auto job = jobs.find(id);
   if (!job) {
@@ -43,14 +44,14 @@ std::shared_ptr<Job> find_job(const JobTable& jobs, const json& args, std::strin
   return job;
 }
 
-std::string job_header(const JobSnapshot& job) {
+std::string job_header(const process::JobSnapshot& job) {
   return "Job " + std::to_string(job.id) + " (`" + short_command(job.command) + "`), pid " +
          std::to_string(job.pid) + ": " + describe_job_state(job) + ".";
 }
 
 class JobOutputTool final : public core::Tool {
  public:
-  explicit JobOutputTool(std::shared_ptr<JobTable> jobs)
+  explicit JobOutputTool(std::shared_ptr<process::JobTable> jobs)
       : core::Tool({.name = "job_output",
                     .description = description(),
                     .parameters = parameters(),
@@ -66,8 +67,9 @@ class JobOutputTool final : public core::Tool {
     const double wait_s =
         std::min(args.value("wait_s", 0.0), static_cast<double>(kMaxJobWait.count()));
     const auto wait = std::chrono::milliseconds(static_cast<long long>(std::ceil(wait_s * 1000)));
-    const JobRead read = job->read_new(wait, stop, kMaxOutputBytes, kMaxOutputLines);
-    if (read.job.status.end != JobEnd::kRunning) jobs_->withdraw_notice(read.job.id);
+    const process::JobRead read =
+        job->read_new(wait, stop, process::kMaxOutputBytes, process::kMaxOutputLines);
+    if (read.job.status.end != process::JobEnd::kRunning) jobs_->withdraw_notice(read.job.id);
     return core::ToolOutput{report(read, wait_s)};
   }
 
@@ -91,8 +93,8 @@ class JobOutputTool final : public core::Tool {
            "the last job_output call for it, and its state: running, exited with its status, "
            "or killed by a signal. A job counts as running while any process it started still "
            "runs, even after its shell has exited. At most " +
-           std::to_string(kMaxOutputLines) + " lines and " +
-           std::to_string(kMaxOutputBytes / 1024) +
+           std::to_string(process::kMaxOutputLines) + " lines and " +
+           std::to_string(process::kMaxOutputBytes / 1024) +
            " KB of new output are shown (its end, when there is more); the rest is in the "
            "job's log, whose path is given. wait_s: when there is no new output yet, wait up "
            "to this many seconds (at most " +
@@ -115,8 +117,8 @@ class JobOutputTool final : public core::Tool {
             {"additionalProperties", false}};
   }
 
-  static std::string report(const JobRead& read, double wait_s) {
-    const JobLogSlice& output = read.output;
+  static std::string report(const process::JobRead& read, double wait_s) {
+    const process::JobLogSlice& output = read.output;
     std::string text = job_header(read.job) + "\n";
     if (output.text.empty()) {
       text += read.waited_in_vain
@@ -138,16 +140,17 @@ class JobOutputTool final : public core::Tool {
     }
     text += "Log: " + read.job.log.string() + " (" + util::format_count(read.job.output.bytes) +
             " bytes, " + util::format_count(read.job.output.lines) +
-            " lines so far; the log keeps the first " + util::format_count(kMaxLogBytes) + ").";
+            " lines so far; the log keeps the first " + util::format_count(process::kMaxLogBytes) +
+            ").";
     return text;
   }
 
-  std::shared_ptr<JobTable> jobs_;
+  std::shared_ptr<process::JobTable> jobs_;
 };
 
 class JobKillTool final : public core::Tool {
  public:
-  explicit JobKillTool(std::shared_ptr<JobTable> jobs)
+  explicit JobKillTool(std::shared_ptr<process::JobTable> jobs)
       : core::Tool({"job_kill",
                     "End a background job: its shell and every process it started (its process "
                     "group, their descendants, and daemons that started a session of their own) "
@@ -167,8 +170,8 @@ class JobKillTool final : public core::Tool {
     if (!job) return core::ToolOutput::error(error);
     const bool was_running = !job->finished();
     job->kill("job_kill", kJobKillWait);
-    const JobSnapshot snapshot = job->snapshot();
-    if (snapshot.status.end == JobEnd::kRunning) {
+    const process::JobSnapshot snapshot = job->snapshot();
+    if (snapshot.status.end == process::JobEnd::kRunning) {
       return core::ToolOutput::error(
           "Error: job " + std::to_string(snapshot.id) +
           " was killed, but a process of it has "
@@ -190,18 +193,18 @@ class JobKillTool final : public core::Tool {
   }
 
  private:
-  std::shared_ptr<JobTable> jobs_;
+  std::shared_ptr<process::JobTable> jobs_;
 };
 
 class JobListTool final : public core::Tool {
  public:
-  explicit JobListTool(std::shared_ptr<JobTable> jobs)
+  explicit JobListTool(std::shared_ptr<process::JobTable> jobs)
       : core::Tool(
             {"job_list",
              "List the background jobs of this session (started by bash with "
              "run_in_background): id, command, pid, state and last line. At most " +
-                 std::to_string(kMaxRunningJobs) + " run at once; the last " +
-                 std::to_string(kMaxFinishedJobs) + " finished ones are listed too.",
+                 std::to_string(process::kMaxRunningJobs) + " run at once; the last " +
+                 std::to_string(process::kMaxFinishedJobs) + " finished ones are listed too.",
              {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
              /*concurrency_safe=*/true,
              core::AccessKind::kNone}),
@@ -221,29 +224,29 @@ class JobListTool final : public core::Tool {
   }
 
  private:
-  std::shared_ptr<JobTable> jobs_;
+  std::shared_ptr<process::JobTable> jobs_;
 };
 
 }  // namespace
 
-core::ToolPtr make_job_output_tool(std::shared_ptr<JobTable> jobs) {
+core::ToolPtr make_job_output_tool(std::shared_ptr<process::JobTable> jobs) {
   return std::make_shared<JobOutputTool>(std::move(jobs));
 }
-core::ToolPtr make_job_kill_tool(std::shared_ptr<JobTable> jobs) {
+core::ToolPtr make_job_kill_tool(std::shared_ptr<process::JobTable> jobs) {
   return std::make_shared<JobKillTool>(std::move(jobs));
 }
-core::ToolPtr make_job_list_tool(std::shared_ptr<JobTable> jobs) {
+core::ToolPtr make_job_list_tool(std::shared_ptr<process::JobTable> jobs) {
   return std::make_shared<JobListTool>(std::move(jobs));
 }
 
-std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs) {
+std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<process::JobTable>& jobs) {
   return {make_job_output_tool(jobs), make_job_kill_tool(jobs), make_job_list_tool(jobs)};
 }
 
-std::string job_started_text(const JobSnapshot& job, JobOrigin origin) {
+std::string job_started_text(const process::JobSnapshot& job, JobOrigin origin) {
   const std::string id = std::to_string(job.id);
-  const std::string log =
-      job.log.string() + " (the first " + util::format_count(kMaxLogBytes) + " bytes are kept)";
+  const std::string log = job.log.string() + " (the first " +
+                          util::format_count(process::kMaxLogBytes) + " bytes are kept)";
   const std::string how_to_use =
       "Read what it prints with job_output (id " + id +
       "; wait_s to wait for more) and end it with job_kill; you are told at your next turn "

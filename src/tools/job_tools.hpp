@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "core/tool.hpp"
-#include "tools/job_table.hpp"
+#include "process/job_table.hpp"
 
 namespace nib::tools {
 
-core::ToolPtr make_job_output_tool(std::shared_ptr<JobTable> jobs);
-core::ToolPtr make_job_kill_tool(std::shared_ptr<JobTable> jobs);
-core::ToolPtr make_job_list_tool(std::shared_ptr<JobTable> jobs);
+core::ToolPtr make_job_output_tool(std::shared_ptr<process::JobTable> jobs);
+core::ToolPtr make_job_kill_tool(std::shared_ptr<process::JobTable> jobs);
+core::ToolPtr make_job_list_tool(std::shared_ptr<process::JobTable> jobs);
 
 // All three, in the order the model sees them.
-std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<JobTable>& jobs);
+std::vector<core::ToolPtr> make_job_tools(const std::shared_ptr<process::JobTable>& jobs);
 
 enum class JobOrigin {
   kStarted,      // bash started it with run_in_background
@@ -26,6 +26,7 @@ enum class JobOrigin {
 
 // What bash returns when `job` has started in the background, or has been moved there (the
 // output the call read before the move follows this text in its result).
-std::string job_started_text(const JobSnapshot& job, JobOrigin origin = JobOrigin::kStarted);
+std::string job_started_text(const process::JobSnapshot& job,
+                             JobOrigin origin = JobOrigin::kStarted);
 
 }  // namespace nib::tools

@@ -11,13 +11,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "process/unique_fd.hpp"
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
 #include "tools/path_access.hpp"
 #include "tools/path_list.hpp"
 #include "tools/path_locate.hpp"
-#include "tools/unique_fd.hpp"
 #include "util/byte_size.hpp"
 #include "util/result.hpp"
 
@@ -34,8 +34,8 @@ std::string description() {
   return "List the entries of one directory, sorted by name, hidden ones included. Directories "
          "end with '/', symlinks show their target (\"name -> target\"), FIFOs, sockets and "
          "devices are marked. At most `limit` (default " +
-         std::to_string(kLsDefaultLimit) + ", at most " + std::to_string(kMaxOutputLines) +
-         ") entries and " + util::format_byte_size(kMaxOutputBytes) +
+         std::to_string(kLsDefaultLimit) + ", at most " + std::to_string(process::kMaxOutputLines) +
+         ") entries and " + util::format_byte_size(process::kMaxOutputBytes) +
          "; when there are more, a note gives the total. To search a tree, use find. A byte of a "
          "name that is not UTF-8 is shown as \\xNN; the file tools accept the name written "
          "that way.";
@@ -159,7 +159,7 @@ class LsTool final : public core::Tool {
       return ToolOutput::error(shown + " is a " + special_kind(info.st_mode) +
                                ", not a directory.");
     }
-    const UniqueFd dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
+    const process::UniqueFd dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
     if (!dir.valid()) return failure(errno);
     // A second descriptor for the listing: closedir() closes the one it is given.
     DIR* stream = fdopendir(fcntl(dir.get(), F_DUPFD_CLOEXEC, 0));

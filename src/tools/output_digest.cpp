@@ -71,8 +71,9 @@ std::vector<ShownLine> pick_tail(const DigestSource& source, const DigestLimits&
     const std::uint64_t number = source.total_lines - back;
     std::string text;
     if (index == 0 && source.tail_starts_mid_line) {
-      const auto head = std::find_if(source.head.begin(), source.head.end(),
-                                     [&](const KeptLine& line) { return line.number == number; });
+      const auto head =
+          std::find_if(source.head.begin(), source.head.end(),
+                       [&](const process::KeptLine& line) { return line.number == number; });
       if (head == source.head.end() || head->text.empty()) {
         const std::string_view end = suffix_of(lines[index], limits.line_bytes);
         text = end.empty() ? std::string(kNothingPrintable)
@@ -96,7 +97,7 @@ std::vector<ShownLine> pick_head(const DigestSource& source, const DigestLimits&
   const std::size_t budget = limits.max_bytes / 4;
   std::vector<ShownLine> picked;
   std::size_t used = 0;
-  for (const KeptLine& line : source.head) {
+  for (const process::KeptLine& line : source.head) {
     if (line.number >= tail_first || picked.size() == limits.head_lines) break;
     std::string text = start_of(line.text, line.cut, limits.line_bytes);
     if (used + text.size() + 1 > budget) break;
@@ -134,9 +135,9 @@ Digest render_digest(const DigestSource& source, const DigestLimits& limits) {
   std::uint64_t last_shown = lines.empty() ? 0 : lines.back().number;
   std::size_t used = bytes_of(lines) + bytes_of(tail) + gap_bytes(last_shown, tail_first);
   bool budget_left = true;
-  for (const Excerpt& excerpt : source.excerpts) {
+  for (const process::Excerpt& excerpt : source.excerpts) {
     std::vector<ShownLine> fresh;
-    for (const KeptLine& line : excerpt) {
+    for (const process::KeptLine& line : excerpt) {
       if (line.number > last_shown && line.number < tail_first) {
         fresh.push_back(
             {line.number, start_of(line.text, line.cut, limits.line_bytes), true, line.failure});

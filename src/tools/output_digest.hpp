@@ -15,14 +15,14 @@
 #include <string>
 #include <string_view>
 
-#include "tools/excerpt_collector.hpp"
+#include "process/excerpt_collector.hpp"
 #include "tools/limits.hpp"
 
 namespace nib::tools {
 
 struct DigestSource {
-  std::span<const KeptLine> head;  // the stream's first lines
-  std::span<const Excerpt> excerpts;
+  std::span<const process::KeptLine> head;  // the stream's first lines
+  std::span<const process::Excerpt> excerpts;
   std::string_view tail;                // the stream's end as shown: whole lines, except...
   bool tail_starts_mid_line = false;    // ...that the first is only the end of a longer line
   std::uint64_t total_lines = 0;        // the last line of `tail` is this one
@@ -31,10 +31,10 @@ struct DigestSource {
 };
 
 struct DigestLimits {
-  std::size_t max_bytes = kDigestMaxBytes;
-  std::size_t head_lines = kDigestHeadLines;  // and at most a quarter of max_bytes
-  std::size_t tail_lines = kDigestTailLines;  // and at most three eighths of max_bytes
-  std::size_t line_bytes = kDigestLineBytes;
+  std::size_t max_bytes = process::kDigestMaxBytes;
+  std::size_t head_lines = process::kDigestHeadLines;  // and at most a quarter of max_bytes
+  std::size_t tail_lines = process::kDigestTailLines;  // and at most three eighths of max_bytes
+  std::size_t line_bytes = process::kDigestLineBytes;
 };
 
 struct Digest {

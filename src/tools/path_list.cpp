@@ -9,7 +9,7 @@
 namespace nib::tools {
 
 SortedSample::SortedSample(std::size_t limit)
-    : limit_(std::clamp<std::size_t>(limit, 1, kMaxOutputLines)) {}
+    : limit_(std::clamp<std::size_t>(limit, 1, process::kMaxOutputLines)) {}
 
 void SortedSample::add(std::string name) {
   ++total_;
@@ -36,7 +36,9 @@ std::string render_listing(const std::vector<std::string>& lines, std::size_t to
   std::string text;
   std::size_t shown = 0;
   for (const auto& line : lines) {
-    if (shown == kMaxOutputLines || text.size() + line.size() + 1 > kMaxOutputBytes) break;
+    if (shown == process::kMaxOutputLines ||
+        text.size() + line.size() + 1 > process::kMaxOutputBytes)
+      break;
     text += line;
     text += '\n';
     ++shown;
@@ -44,14 +46,14 @@ std::string render_listing(const std::vector<std::string>& lines, std::size_t to
   if (shown >= total) return text;
   std::string cause;
   if (shown < lines.size()) {
-    cause = util::format_byte_size(kMaxOutputBytes) + " output limit";
-  } else if (limit <= kMaxOutputLines) {
+    cause = util::format_byte_size(process::kMaxOutputBytes) + " output limit";
+  } else if (limit <= process::kMaxOutputLines) {
     cause = "limit=" + std::to_string(limit);
   } else {
-    cause = std::to_string(kMaxOutputLines) + "-line output limit";
+    cause = std::to_string(process::kMaxOutputLines) + "-line output limit";
   }
   std::string advice(narrowing);
-  if (shown == lines.size() && limit < kMaxOutputLines) {
+  if (shown == lines.size() && limit < process::kMaxOutputLines) {
     advice = "Use a larger limit, or " + advice;
   } else {
     advice = util::ascii_capitalized(std::move(advice));

@@ -1,12 +1,12 @@
 #include "tools/pdf_text.hpp"
 
-#include "tools/loadable_module.hpp"
+#include "process/loadable_module.hpp"
 
 namespace nib::tools {
 
 PdfText pdf_to_text(std::string_view bytes, std::stop_token stop) {
-  static const LoadedModule module =
-      load_module({kPdfModuleFile, "NIB_PDF_MODULE", kPdfTextSymbol});
+  static const process::LoadedModule module =
+      process::load_module({kPdfModuleFile, "NIB_PDF_MODULE", kPdfTextSymbol});
   PdfText result;
   if (module.entry == nullptr) {
     result.error = "nib's PDF support is not installed: " + module.failure;

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "process/unique_fd.hpp"
 #include "tools/file_type.hpp"
 #include "tools/image.hpp"
 #include "tools/limits.hpp"
@@ -19,7 +20,6 @@
 #include "tools/path_access.hpp"
 #include "tools/path_locate.hpp"
 #include "tools/text_page.hpp"
-#include "tools/unique_fd.hpp"
 #include "util/base64.hpp"
 #include "util/byte_size.hpp"
 #include "util/result.hpp"
@@ -32,8 +32,8 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  const std::string bytes = util::format_byte_size(kMaxOutputBytes);
-  const std::string lines = std::to_string(kMaxOutputLines);
+  const std::string bytes = util::format_byte_size(process::kMaxOutputBytes);
+  const std::string lines = std::to_string(process::kMaxOutputLines);
   const std::string edge = std::to_string(kMaxImageEdgePx);
   std::string text =
       "Read a file from the local filesystem. `path` may be relative to the working directory, "
@@ -43,7 +43,8 @@ std::string description() {
       "at most " +
       lines + " lines or " + bytes + " per call, whichever comes first. ";
   text += "When more remains, the result ends with a note such as \"[Showing lines 1-" + lines +
-          " of 5120. Use offset=" + std::to_string(kMaxOutputLines + 1) + " to continue.]\". ";
+          " of 5120. Use offset=" + std::to_string(process::kMaxOutputLines + 1) +
+          " to continue.]\". ";
   text +=
       "Use offset (1-based line number) and limit (number of lines) to read part of a large "
       "file; reading is streamed, so any part of a huge file is cheap to reach. ";
@@ -80,8 +81,8 @@ json parameters() {
          {{"type", "integer"},
           {"minimum", 1},
           {"description", "Number of lines to return. Default: as many as fit (at most " +
-                              std::to_string(kMaxOutputLines) + " lines / " +
-                              util::format_byte_size(kMaxOutputBytes) + ")."}}}}},
+                              std::to_string(process::kMaxOutputLines) + " lines / " +
+                              util::format_byte_size(process::kMaxOutputBytes) + ")."}}}}},
       {"required", {"path"}},
   };
 }
@@ -324,21 +325,22 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
     // Positions for cut(1) count the file's bytes, including a byte order mark on line 1.
     const std::uint64_t skipped = page.first_line == 1 && page.had_bom ? 3 : 0;
     const std::uint64_t from = skipped + page.cut_shown_bytes + 1;
-    notes.push_back(
-        "[Line " + std::to_string(page.first_line) + " is " +
-        util::format_byte_size(page.cut_line_bytes) + ", more than the " +
-        util::format_byte_size(kMaxOutputBytes) + " a result may hold; showing its first " +
-        std::to_string(page.cut_shown_bytes) + " bytes. See more of it with bash: sed -n '" +
-        std::to_string(page.first_line) + "p' " + target.quoted + " | cut -b " +
-        std::to_string(from) + "-" + std::to_string(from + kMaxOutputBytes - 1) + "]");
+    notes.push_back("[Line " + std::to_string(page.first_line) + " is " +
+                    util::format_byte_size(page.cut_line_bytes) + ", more than the " +
+                    util::format_byte_size(process::kMaxOutputBytes) +
+                    " a result may hold; showing its first " +
+                    std::to_string(page.cut_shown_bytes) +
+                    " bytes. See more of it with bash: sed -n '" + std::to_string(page.first_line) +
+                    "p' " + target.quoted + " | cut -b " + std::to_string(from) + "-" +
+                    std::to_string(from + process::kMaxOutputBytes - 1) + "]");
   }
   if (page.crlf_lines > 0) notes.push_back(crlf_note(page));
   if (page.last_line < page.total_lines) {
     const std::string reason =
         page.end == PageEnd::kMaxLines
-            ? " (" + std::to_string(kMaxOutputLines) + "-line limit per read)"
+            ? " (" + std::to_string(process::kMaxOutputLines) + "-line limit per read)"
         : page.end == PageEnd::kMaxBytes
-            ? " (" + util::format_byte_size(kMaxOutputBytes) + " limit per read)"
+            ? " (" + util::format_byte_size(process::kMaxOutputBytes) + " limit per read)"
             : "";
     notes.push_back("[Showing " + line_range(page.first_line, page.last_line) + " of " +
                     std::to_string(page.total_lines) + reason +
@@ -379,7 +381,8 @@ class ReadTool final : public core::Tool {
     if (stat(target.path.c_str(), &info) != 0) return open_failure(errno, target);
     if (auto refusal = refuse_unless_regular(info, target)) return std::move(*refusal);
     // O_NONBLOCK: should the path have become a FIFO since the look, open still returns.
-    const UniqueFd file(open(target.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    const process::UniqueFd file(
+        open(target.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
     if (file.get() < 0) return open_failure(errno, target);
     if (fstat(file.get(), &info) != 0) return open_failure(errno, target);
     if (auto refusal = refuse_unless_regular(info, target)) return std::move(*refusal);

@@ -27,8 +27,8 @@ inline constexpr std::size_t kReadChunkBytes = 1024 * 1024;
 struct PageRequest {
   std::size_t offset = 1;            // first line, 1-based
   std::optional<std::size_t> limit;  // lines wanted; unlimited up to max_lines
-  std::size_t max_lines = kMaxOutputLines;
-  std::size_t max_bytes = kMaxOutputBytes;  // of `text`
+  std::size_t max_lines = process::kMaxOutputLines;
+  std::size_t max_bytes = process::kMaxOutputBytes;  // of `text`
   std::size_t chunk_bytes = kReadChunkBytes;
 };
 

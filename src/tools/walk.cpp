@@ -15,9 +15,9 @@
 #include <optional>
 #include <thread>
 
+#include "process/unique_fd.hpp"
 #include "tools/ignore_rules.hpp"
 #include "tools/limits.hpp"
-#include "tools/unique_fd.hpp"
 
 namespace nib::tools {
 namespace {
@@ -43,7 +43,8 @@ struct DirTask {
 // The regular file at `name` in `directory` (at most kMaxIgnoreFileBytes of it), or nothing when
 // it is missing, unreadable or not a regular file (a FIFO named .gitignore must not block us).
 std::string read_small_file(int directory, const char* name) {
-  const UniqueFd file(openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  const process::UniqueFd file(
+      openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   struct stat info {};
   if (!file.valid() || fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) return {};
   std::string text(std::min<std::uint64_t>(info.st_size, kMaxIgnoreFileBytes), '\0');
@@ -151,7 +152,7 @@ class Walker {
 
     std::shared_ptr<const IgnoreLevel> level;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const UniqueFd dir(open(it->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+      const process::UniqueFd dir(open(it->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
       if (!dir.valid()) continue;
       const std::string inside = it->lexically_relative(top).string();
       const std::size_t prefix_length = inside == "." ? 0 : inside.size() + 1;
@@ -237,7 +238,7 @@ class Walker {
       path += task.relative;
     }
     const int no_follow = task.through_link ? 0 : O_NOFOLLOW;
-    const UniqueFd dir(
+    const process::UniqueFd dir(
         open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | no_follow));
     if (!dir.valid()) {
       // Gone, or replaced by a file or a link since it was listed: nothing to report.

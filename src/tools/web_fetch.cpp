@@ -186,7 +186,7 @@ class WebFetchTool final : public core::Tool {
                          count_text(total) + " characters.";
       auto saved = save_text(options_, content.text);
       if (saved.ok()) {
-        note += " Full text: " + saved.value().string() + std::string(kReadLogHint);
+        note += " Full text: " + saved.value().string() + std::string(process::kReadLogHint);
       } else {
         note += " The full text could not be saved: " + saved.error() + ".";
       }

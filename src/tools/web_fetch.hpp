@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/tool.hpp"
-#include "tools/temp_log.hpp"
+#include "process/temp_log.hpp"
 #include "tools/web_fetcher.hpp"
 
 namespace nib::tools {
@@ -19,7 +19,7 @@ struct WebFetchOptions {
   // its host).
   FetchPolicy fetch;
   // Creates the log for a text longer than the model is shown; `prefix` is "web_fetch".
-  LogCreator create_log = create_private_log;
+  process::LogCreator create_log = process::create_private_log;
 };
 
 core::ToolPtr make_web_fetch_tool(WebFetchOptions options = {});

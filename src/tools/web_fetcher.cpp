@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "provider/http_stream.hpp"
+#include "net/http_stream.hpp"
 #include "tools/web_address.hpp"
 #include "tools/web_url.hpp"
 
@@ -24,7 +24,7 @@ std::string seconds_text(std::chrono::milliseconds duration) {
 }
 
 // The check of the addresses `url` (a hop of the chain) connects to.
-provider::AddressCheck address_check(const FetchPolicy& policy, const std::string& url) {
+net::AddressCheck address_check(const FetchPolicy& policy, const std::string& url) {
   if (policy.allow_private_addresses) return {};
   auto parsed = parse_web_url(url);
   const std::string host = parsed.ok() ? parsed.value().host : std::string();
@@ -66,18 +66,18 @@ FetchOutcome fetch_web_page(const std::string& url, const FetchPolicy& policy,
                       " (redirects: " + chain_text(outcome.chain) + ").";
       return outcome;
     }
-    provider::HttpGetRequest request{.url = next,
-                                     .accept = kAccept,
-                                     .connect_timeout = std::min(policy.connect_timeout, left),
-                                     .total_timeout = left,
-                                     .check_address = address_check(policy, next)};
-    const provider::HttpStreamResult result =
-        provider::http_get_stream(request, stop, [&](std::string_view bytes) {
+    net::HttpGetRequest request{.url = next,
+                                .accept = kAccept,
+                                .connect_timeout = std::min(policy.connect_timeout, left),
+                                .total_timeout = left,
+                                .check_address = address_check(policy, next)};
+    const net::HttpStreamResult result =
+        net::http_get_stream(request, stop, [&](std::string_view bytes) {
           const std::size_t room = policy.max_bytes - outcome.body.size();
           outcome.body.append(bytes.substr(0, room));
-          if (bytes.size() <= room) return provider::BodyAction::kContinue;
+          if (bytes.size() <= room) return net::BodyAction::kContinue;
           outcome.cut = true;
-          return provider::BodyAction::kStop;
+          return net::BodyAction::kStop;
         });
     outcome.status = result.status;
     outcome.content_type = result.header("content-type");

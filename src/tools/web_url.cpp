@@ -2,23 +2,22 @@
 
 #include <memory>
 
-#include "provider/curl_library.hpp"
+#include "net/curl_library.hpp"
 
 namespace nib::tools {
 namespace {
 
 struct UrlDeleter {
-  void operator()(CURLU* url) const { provider::loaded_curl().url_cleanup(url); }
+  void operator()(CURLU* url) const { net::loaded_curl().url_cleanup(url); }
 };
 using UrlPtr = std::unique_ptr<CURLU, UrlDeleter>;
 
 // One part of `url`, or "" when it has none.
 std::string url_part(CURLU* url, CURLUPart part) {
   char* text = nullptr;
-  if (provider::loaded_curl().url_get(url, part, &text, 0) != CURLUE_OK || text == nullptr)
-    return "";
+  if (net::loaded_curl().url_get(url, part, &text, 0) != CURLUE_OK || text == nullptr) return "";
   std::string copy(text);
-  provider::loaded_curl().free(text);
+  net::loaded_curl().free(text);
   return copy;
 }
 
@@ -31,8 +30,8 @@ constexpr unsigned kParseFlags = CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE;
 util::Result<WebUrl> parse_web_url(std::string_view text) {
   using Result = util::Result<WebUrl>;
   const std::string given(text);
-  if (provider::curl_library() == nullptr) return Result::failure(provider::curl_failure());
-  UrlPtr url(provider::loaded_curl().url());
+  if (net::curl_library() == nullptr) return Result::failure(net::curl_failure());
+  UrlPtr url(net::loaded_curl().url());
   if (!url) return Result::failure("could not parse the URL (out of memory)");
   if (given.find("://") == std::string::npos) {
     return Result::failure(
@@ -40,10 +39,10 @@ util::Result<WebUrl> parse_web_url(std::string_view text) {
         "or http://.");
   }
   if (const CURLUcode code =
-          provider::loaded_curl().url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
+          net::loaded_curl().url_set(url.get(), CURLUPART_URL, given.c_str(), kParseFlags);
       code != CURLUE_OK) {
     return Result::failure("\"" + given + "\" is not a valid URL (" +
-                           provider::loaded_curl().url_strerror(code) + ").");
+                           net::loaded_curl().url_strerror(code) + ").");
   }
   WebUrl parsed{url_part(url.get(), CURLUPART_URL), url_part(url.get(), CURLUPART_SCHEME),
                 url_part(url.get(), CURLUPART_HOST)};
@@ -57,15 +56,15 @@ util::Result<WebUrl> parse_web_url(std::string_view text) {
 }
 
 std::optional<std::string> resolve_url(const std::string& base, std::string_view reference) {
-  if (provider::curl_library() == nullptr) return std::nullopt;
-  UrlPtr url(provider::loaded_curl().url());
-  if (!url || provider::loaded_curl().url_set(url.get(), CURLUPART_URL, base.c_str(),
-                                              kParseFlags) != CURLUE_OK) {
+  if (net::curl_library() == nullptr) return std::nullopt;
+  UrlPtr url(net::loaded_curl().url());
+  if (!url || net::loaded_curl().url_set(url.get(), CURLUPART_URL, base.c_str(), kParseFlags) !=
+                  CURLUE_OK) {
     return std::nullopt;
   }
   // Setting a URL on a handle that holds one resolves it as a reference against it.
   const std::string href(reference);
-  if (provider::loaded_curl().url_set(url.get(), CURLUPART_URL, href.c_str(), kParseFlags) !=
+  if (net::loaded_curl().url_set(url.get(), CURLUPART_URL, href.c_str(), kParseFlags) !=
       CURLUE_OK) {
     return std::nullopt;
   }

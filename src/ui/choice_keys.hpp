@@ -1,8 +1,8 @@
 #pragma once
 // What a key means while the input area offers a choice instead of (or beside) the editor: an
-// approval question, a picker, the completion menu. Each is a small state machine the session's
-// key loop consults first; the session then acts on the result. Pure functions; not
-// thread-safe (the UI thread's state).
+// approval question, a picker, the completion menu. Each is a small state machine the key
+// controller (interactive_controller.hpp) consults first; it then acts on the result. Pure
+// functions; not thread-safe (the UI thread's state).
 
 #include <cstddef>
 #include <optional>

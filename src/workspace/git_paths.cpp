@@ -3,7 +3,7 @@
 #include <chrono>
 #include <string>
 
-#include "tools/command_runner.hpp"
+#include "process/command_runner.hpp"
 
 namespace nib::workspace {
 namespace {
@@ -14,25 +14,25 @@ namespace fs = std::filesystem;
 // system from holding the first sandboxed command for ever.
 constexpr std::chrono::seconds kGitQueryTimeout{5};
 
-util::Result<tools::LogFile> no_log() {
-  return util::Result<tools::LogFile>::failure("git's answer is read whole, never logged");
+util::Result<process::LogFile> no_log() {
+  return util::Result<process::LogFile>::failure("git's answer is read whole, never logged");
 }
 
 // git's stdout for `command` run in `directory`, or nothing when it did not exit with 0.
 std::optional<std::string> git_output(const fs::path& directory, const std::string& command,
                                       std::optional<std::string> input = std::nullopt) {
-  const tools::CommandResult result =
-      tools::run_command({.command = command,
-                          .shell = "/bin/sh",
-                          .stdin_text = std::move(input),
-                          .cwd = directory,
-                          .timeout = kGitQueryTimeout,
-                          .withheld_environment = {"GIT_DIR", "GIT_WORK_TREE"},
-                          .call_id = "sandbox",
-                          .stdout_log = no_log,
-                          .stderr_log = no_log},
-                         {});
-  if (result.end != tools::CommandEnd::kExited || result.exit_code != 0 ||
+  const process::CommandResult result =
+      process::run_command({.command = command,
+                            .shell = "/bin/sh",
+                            .stdin_text = std::move(input),
+                            .cwd = directory,
+                            .timeout = kGitQueryTimeout,
+                            .withheld_environment = {"GIT_DIR", "GIT_WORK_TREE"},
+                            .call_id = "sandbox",
+                            .stdout_log = no_log,
+                            .stderr_log = no_log},
+                           {});
+  if (result.end != process::CommandEnd::kExited || result.exit_code != 0 ||
       !result.stdout_capture.complete()) {
     return std::nullopt;
   }

@@ -50,5 +50,170 @@ TEST(CliTest, HelpExitsZero) {
   EXPECT_NE(outcome.message.find("--output-format"), std::string::npos);
 }
 
+TEST(CliTest, GlobalFlagsBeforeASubcommandComeWithIt) {
+  const auto outcome = parse({"--no-sandbox", "--permission-mode", "ask", "--ask", "read", "tool",
+                              "bash", R"({"command":"ls"})"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  EXPECT_TRUE(outcome.options->no_sandbox);
+  EXPECT_EQ(outcome.options->permission_mode, "ask");
+  EXPECT_EQ(outcome.options->ask, (std::vector<std::string>{"read"}));
+  EXPECT_TRUE(outcome.options->prompt.empty());
+  const auto* tool = std::get_if<ToolArgs>(&outcome.subcommand);
+  ASSERT_NE(tool, nullptr);
+  EXPECT_EQ(tool->name, "bash");
+  EXPECT_EQ(tool->arguments, R"({"command":"ls"})");
+  EXPECT_EQ(std::get<ToolArgs>(parse({"tool", "ls"}).subcommand).arguments, "{}");
+}
+
+TEST(CliTest, OnlyTheFirstWordOfTheCommandLineNamesASubcommand) {
+  // After a word of the prompt, or -p, a subcommand's name is a word of the prompt.
+  for (const auto& [args, prompt] : std::vector<std::pair<std::vector<const char*>, std::string>>{
+           {{"fix", "the", "tool"}, "fix the tool"},
+           {{"-p", "tool", "use", "is", "slow"}, "tool use is slow"},
+           {{"--", "sessions", "get", "lost"}, "sessions get lost"},
+           {{"--model", "m", "--", "mcp", "list"}, "mcp list"},
+           {{"sessions are lost"}, "sessions are lost"}}) {
+    const auto outcome = parse(args);
+    ASSERT_TRUE(outcome.options) << prompt << ": " << outcome.message;
+    EXPECT_EQ(outcome.options->prompt, prompt);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(outcome.subcommand)) << prompt;
+  }
+  EXPECT_TRUE(std::holds_alternative<SessionsArgs>(parse({"sessions"}).subcommand));
+  // Within a subcommand, another's name is an argument like any other.
+  EXPECT_EQ(std::get<McpGetArgs>(std::get<McpArgs>(parse({"mcp", "get", "list"}).subcommand)).name,
+            "list");
+}
+
+TEST(CliTest, EverySubcommandAndActionAnswersHelp) {
+  for (const std::vector<const char*>& path :
+       std::vector<std::vector<const char*>>{{"tool"},
+                                             {"sessions"},
+                                             {"permissions"},
+                                             {"permissions", "explain"},
+                                             {"permissions", "check"},
+                                             {"hooks"},
+                                             {"hooks", "test"},
+                                             {"mcp"},
+                                             {"mcp", "list"},
+                                             {"mcp", "get"},
+                                             {"mcp", "add"},
+                                             {"mcp", "remove"},
+                                             {"mcp", "approve"},
+                                             {"mcp", "serve"}}) {
+    std::string usage = "Usage: nib";
+    for (const char* word : path) usage += std::string(" ") + word;
+    for (const char* flag : {"--help", "-h"}) {
+      std::vector<const char*> args = path;
+      args.push_back(flag);
+      const auto outcome = parse(args);
+      EXPECT_FALSE(outcome.options) << usage;
+      EXPECT_EQ(outcome.exit_code, 0) << usage << ": " << outcome.message;
+      EXPECT_NE(outcome.message.find(usage + " "), std::string::npos) << outcome.message;
+    }
+  }
+  // Not the name of a server to remove.
+  const auto remove = parse({"mcp", "remove", "--help"});
+  EXPECT_EQ(remove.exit_code, 0);
+  EXPECT_NE(remove.message.find("--scope"), std::string::npos) << remove.message;
+}
+
+TEST(CliTest, AnUnknownActionOrAMissingArgumentExitsTwoSayingWhereTheHelpIs) {
+  const auto unknown = parse({"mcp", "frobnicate"});
+  EXPECT_FALSE(unknown.options);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(
+      unknown.message.find(
+          "nib mcp: no action \"frobnicate\"; one of: list, get, add, remove, approve, serve"),
+      std::string::npos)
+      << unknown.message;
+  EXPECT_NE(unknown.message.find("Run 'nib mcp --help' for usage."), std::string::npos);
+  const auto none = parse({"permissions"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.message.find("nib permissions: which action? one of: explain, check"),
+            std::string::npos)
+      << none.message;
+  for (const auto& [args, help] : std::vector<std::pair<std::vector<const char*>, std::string>>{
+           {{"tool"}, "nib tool --help"},
+           {{"tool", "read", "{}", "extra"}, "nib tool --help"},
+           {{"sessions", "are", "lost"}, "nib sessions --help"},
+           {{"hooks", "test"}, "nib hooks test --help"},
+           {{"hooks", "test", "Stop", "--input"}, "nib hooks test --help"},
+           {{"mcp", "get"}, "nib mcp get --help"},
+           {{"mcp", "remove", "x", "--scope", "global"}, "nib mcp remove --help"},
+           {{"permissions", "explain"}, "nib permissions explain --help"},
+           {{"tool", "--no-sandbox", "bash"}, "nib tool --help"}}) {
+    const auto outcome = parse(args);
+    EXPECT_FALSE(outcome.options) << help;
+    EXPECT_EQ(outcome.exit_code, 2) << help;
+    EXPECT_NE(outcome.message.find("Run '" + help + "' for usage."), std::string::npos)
+        << outcome.message;
+  }
+}
+
+TEST(CliTest, PermissionsAndHooksArguments) {
+  const auto command = std::get<PermissionsExplainArgs>(
+      std::get<PermissionsArgs>(parse({"permissions", "explain", "git log"}).subcommand));
+  EXPECT_FALSE(command.tool);
+  EXPECT_EQ(command.call, "git log");
+  const auto call = std::get<PermissionsExplainArgs>(std::get<PermissionsArgs>(
+      parse({"permissions", "explain", "read", R"({"path":"a"})"}).subcommand));
+  EXPECT_EQ(call.tool, "read");
+  EXPECT_EQ(call.call, R"({"path":"a"})");
+  EXPECT_TRUE(std::holds_alternative<PermissionsCheckArgs>(
+      std::get<PermissionsArgs>(parse({"permissions", "check"}).subcommand)));
+  const auto hooks =
+      std::get<HooksTestArgs>(parse({"hooks", "test", "Stop", "--input", "in.json"}).subcommand);
+  EXPECT_EQ(hooks.event, "Stop");
+  EXPECT_EQ(hooks.input, "in.json");
+}
+
+TEST(CliTest, McpAddKeepsItsSyntax) {
+  const auto stdio = parse({"mcp", "add", "fake", "--scope", "project", "-e", "K=v", "--env",
+                            "L=w=x", "--", "npx", "-y", "server", "--port", "1"});
+  ASSERT_TRUE(stdio.options) << stdio.message;
+  const auto added = std::get<McpAddArgs>(std::get<McpArgs>(stdio.subcommand));
+  EXPECT_EQ(added.name, "fake");
+  EXPECT_EQ(added.scope, McpScope::kProject);
+  EXPECT_EQ(added.env,
+            (std::vector<std::pair<std::string, std::string>>{{"K", "v"}, {"L", "w=x"}}));
+  EXPECT_EQ(added.command, (std::vector<std::string>{"npx", "-y", "server", "--port", "1"}));
+  EXPECT_FALSE(added.url);
+
+  const auto http = std::get<McpAddArgs>(std::get<McpArgs>(
+      parse({"mcp", "add", "web", "--url", "http://h/mcp", "--header", "Authorization: Bearer t"})
+          .subcommand));
+  EXPECT_EQ(http.scope, McpScope::kUser);
+  EXPECT_EQ(http.url, "http://h/mcp");
+  EXPECT_EQ(http.headers,
+            (std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer t"}}));
+  EXPECT_TRUE(http.command.empty());
+
+  for (const auto& args : std::vector<std::vector<const char*>>{
+           {"mcp", "add", "x"},                                  // neither a command nor a URL
+           {"mcp", "add", "x", "--"},                            // nothing after --
+           {"mcp", "add", "x", "python3", "server.py"},          // a command without --
+           {"mcp", "add", "x", "-e", "K=v", "python3"},          // -e takes one value
+           {"mcp", "add", "x", "--url", "http://h", "--", "c"},  // both
+           {"mcp", "add", "x", "-e", "K", "--", "c"},            // not NAME=VALUE
+           {"mcp", "add", "x", "--url", "http://h", "--header", "K"},
+           {"mcp", "add", "x", "--scope", "global", "--", "c"}}) {
+    const auto outcome = parse(args);
+    EXPECT_EQ(outcome.exit_code, 2) << args.back() << ": " << outcome.message;
+    EXPECT_NE(outcome.message.find("nib mcp add --help"), std::string::npos) << outcome.message;
+  }
+}
+
+TEST(CliTest, McpServeAsksAboutItsToolsAndTheGlobalOnes) {
+  const auto outcome = parse({"--ask", "read", "mcp", "serve", "--ask", "bash, edit"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  EXPECT_EQ(outcome.options->ask, (std::vector<std::string>{"read"}));
+  EXPECT_EQ(std::get<McpServeArgs>(std::get<McpArgs>(outcome.subcommand)).ask,
+            (std::vector<std::string>{"bash", "edit"}));
+  const auto removed =
+      std::get<McpRemoveArgs>(std::get<McpArgs>(parse({"mcp", "remove", "x"}).subcommand));
+  EXPECT_EQ(removed.name, "x");
+  EXPECT_FALSE(removed.scope);
+}
+
 }  // namespace
 }  // namespace nib::app

@@ -2,20 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include "process/command_registry.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 
 namespace nib::app {
 namespace {
 
 class HookSetupTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(tools::become_subreaper()); }
+  void SetUp() override { ASSERT_TRUE(process::become_subreaper()); }
   void TearDown() override {
-    tools::kill_all_descendants();
-    tools::forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
   std::shared_ptr<hooks::HookSet> hook_set(const std::string& hooks_json) {

@@ -9,12 +9,12 @@
 #include <fstream>
 #include <regex>
 
+#include "process/proc_table.hpp"
 #include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
-#include "tools/proc_table.hpp"
 
 namespace nib::testing {
 namespace {
@@ -73,8 +73,8 @@ class JobsTest : public ::testing::Test {
   }
 
   static bool ended(pid_t pid) {
-    const auto info = tools::read_process(pid);
-    return !info || tools::has_exited(*info);
+    const auto info = process::read_process(pid);
+    return !info || process::has_exited(*info);
   }
 
   static MockReply bash(const std::string& id, const std::string& command,

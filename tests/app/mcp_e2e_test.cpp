@@ -363,5 +363,27 @@ TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
   EXPECT_EQ(run_nib({"mcp", "add", "x"}, dir_.path(), env()).exit_code, 2);
 }
 
+TEST_F(McpE2eTest, HelpIsHelpAndAnUnknownActionIsAUsageError) {
+  ASSERT_EQ(run_nib({"mcp", "add", "fake", "--", "python3", fake_server_script(), "normal"},
+                    dir_.path(), env())
+                .exit_code,
+            0);
+  const std::filesystem::path file = dir_.path() / ".config/nib/mcp.json";
+  const std::string before = file_contents(file);
+  // --help is not the name of a server to remove.
+  const NibResult help = run_nib({"mcp", "remove", "--help"}, dir_.path(), env());
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_NE(help.out.find("Usage: nib mcp remove [OPTIONS] NAME"), std::string::npos) << help.out;
+  EXPECT_TRUE(help.err.empty()) << help.err;
+  const NibResult unknown = run_nib({"mcp", "frobnicate", "fake"}, dir_.path(), env());
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("nib mcp: no action \"frobnicate\"; one of: list, get, add, remove, "
+                             "approve, serve\nRun 'nib mcp --help' for usage."),
+            std::string::npos)
+      << unknown.err;
+  EXPECT_TRUE(unknown.out.empty()) << unknown.out;
+  EXPECT_EQ(file_contents(file), before);
+}
+
 }  // namespace
 }  // namespace nib::testing

@@ -9,12 +9,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "process/proc_table.hpp"
 #include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
-#include "tools/proc_table.hpp"
 
 namespace nib::testing {
 namespace {
@@ -151,8 +151,8 @@ TEST_F(SessionsTest, KillDuringABashCallThenContinueGivesTheCallAResult) {
 // True when the process that had `pid` and `start_time` is no more: gone, a zombie, or its pid
 // taken by another process.
 bool ended(pid_t pid, std::uint64_t start_time) {
-  const auto info = tools::read_process(pid);
-  return !info || tools::has_exited(*info) || info->start_time != start_time;
+  const auto info = process::read_process(pid);
+  return !info || process::has_exited(*info) || info->start_time != start_time;
 }
 
 TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTold) {
@@ -174,11 +174,11 @@ TEST_F(SessionsTest, AfterAKillNineAnyNibEndsTheDeadRunsCommandsAndTheModelIsTol
     nib.send_signal(SIGKILL);
     EXPECT_EQ(nib.wait().exit_code, 128 + SIGKILL);
   }
-  const auto daemon_info = tools::read_process(daemon);
-  const auto child_info = tools::read_process(child);
+  const auto daemon_info = process::read_process(daemon);
+  const auto child_info = process::read_process(child);
   ASSERT_TRUE(daemon_info && child_info);
-  EXPECT_FALSE(tools::has_exited(*daemon_info)) << "nothing of nib was left to end it";
-  EXPECT_FALSE(tools::has_exited(*child_info));
+  EXPECT_FALSE(process::has_exited(*daemon_info)) << "nothing of nib was left to end it";
+  EXPECT_FALSE(process::has_exited(*child_info));
 
   // Any nib that starts (but for --version and --help, which answer before anything else).
   ASSERT_EQ(run({"--version"}).exit_code, 0);

@@ -142,6 +142,23 @@ TEST(ToolCommandTest, CommandsRunInTheSandboxUnlessTheSettingsTurnItOff) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / ".nib/planted"));
 }
 
+// Flags before the subcommand are its own: not a prompt's, nor refused.
+TEST(ToolCommandTest, FlagsBeforeToolApplyToTheCall) {
+  TempDir dir;
+  dir.write(".nib/settings.json", "{}");
+  const std::string plant = R"({"command":"echo planted > .nib/planted"})";
+  const auto result = run_nib({"--no-sandbox", "tool", "bash", plant}, dir.path());
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ".nib/planted")) << "outside the sandbox";
+  // read-only refuses what would change the tree, with nobody to ask.
+  const auto refused = run_nib(
+      {"--permission-mode", "read-only", "tool", "write", R"({"path":"w.txt","content":"x"})"},
+      dir.path());
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  EXPECT_NE(refused.out.find("read-only"), std::string::npos) << refused.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "w.txt"));
+}
+
 TEST(ToolCommandTest, ABrokenSandboxSectionNamesTheFileAndExitsTwo) {
   TempDir dir;
   dir.write(".nib/settings.json", R"({"sandbox": {"network": "yes"}})");
@@ -154,7 +171,9 @@ TEST(ToolCommandTest, ABrokenSandboxSectionNamesTheFileAndExitsTwo) {
 
 TEST(ToolCommandTest, UsageErrorExitsTwo) {
   TempDir dir;
-  EXPECT_EQ(run_nib({"tool"}, dir.path()).exit_code, 2);
+  const auto result = run_nib({"tool"}, dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("Run 'nib tool --help' for usage."), std::string::npos) << result.err;
 }
 
 }  // namespace

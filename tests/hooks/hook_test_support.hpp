@@ -9,19 +9,19 @@
 
 #include "hooks/hook_config.hpp"
 #include "hooks/hook_runner.hpp"
+#include "process/command_registry.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 
 namespace nib::hooks {
 
 class HookTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(tools::become_subreaper()); }
+  void SetUp() override { ASSERT_TRUE(process::become_subreaper()); }
   void TearDown() override {
-    tools::kill_all_descendants();
-    tools::forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
   HookRunSettings settings() const {

@@ -63,7 +63,7 @@ TEST(CallResult, ALongResultIsCutAndSavedWhole) {
   const std::string long_text(150'000, 'y');
   const auto output = map_call_result(
       {{"content", {{{"type", "text"}, {"text", long_text}}}}}, [&](std::string_view prefix) {
-        return tools::create_log_in(tools::open_private_dir(dir.path()).value(), prefix);
+        return process::create_log_in(process::open_private_dir(dir.path()).value(), prefix);
       });
   ASSERT_EQ(output.content->size(), 2u);
   EXPECT_EQ(std::get<core::TextBlock>((*output.content)[0]).text.size(), 100'000u);

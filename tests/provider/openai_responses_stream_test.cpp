@@ -32,10 +32,10 @@ class ResponsesHarness {
   }
   // Every event of a mock reply, through the SSE parser; returns consume()'s last answer.
   bool feed_reply(const MockReply& reply) {
-    SseParser parser;
+    net::SseParser parser;
     bool more = true;
     for (const std::string& chunk : reply.chunks) {
-      for (const SseEvent& event : parser.feed(chunk)) {
+      for (const net::SseEvent& event : parser.feed(chunk)) {
         if (!more) ADD_FAILURE() << "event after the assembler asked to stop: " << event.data;
         more = assembler_.consume(event);
       }

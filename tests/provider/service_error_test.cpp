@@ -7,22 +7,22 @@ namespace {
 
 using namespace std::chrono_literals;
 
-HttpStreamResult with_header(const std::string& name, const std::string& value) {
-  HttpStreamResult result;
+net::HttpStreamResult with_header(const std::string& name, const std::string& value) {
+  net::HttpStreamResult result;
   result.headers[name] = value;
   return result;
 }
 
 TEST(RetryAfterTest, ReadsSecondsMillisecondsAndHttpDates) {
   EXPECT_EQ(retry_after_of(with_header("retry-after", "3")), 3000ms);
-  HttpStreamResult both = with_header("retry-after", "3");
+  net::HttpStreamResult both = with_header("retry-after", "3");
   both.headers["retry-after-ms"] = "1500";
   EXPECT_EQ(retry_after_of(both), 1500ms);
   const auto now = std::chrono::system_clock::from_time_t(1445412470);  // 07:27:50 GMT
   EXPECT_EQ(retry_after_of(with_header("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"), now),
             10000ms);
   EXPECT_EQ(retry_after_of(with_header("retry-after", "soon")), std::nullopt);
-  EXPECT_EQ(retry_after_of(HttpStreamResult{}), std::nullopt);
+  EXPECT_EQ(retry_after_of(net::HttpStreamResult{}), std::nullopt);
 }
 
 TEST(HttpErrorKindTest, ClassifiesStatusesAndOverflowText) {

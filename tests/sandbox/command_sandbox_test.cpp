@@ -25,8 +25,8 @@ namespace nib::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-using tools::CommandEnd;
-using tools::CommandResult;
+using process::CommandEnd;
+using process::CommandResult;
 
 // A TCP listener on 127.0.0.1 of the host (outside every sandbox), on a port the kernel picks.
 class HostListener {

@@ -22,7 +22,7 @@ namespace nib::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-using tools::CommandResult;
+using process::CommandResult;
 using workspace::find_nested_repositories;
 using workspace::kMaxNestedRepositories;
 using workspace::kMaxScannedDirectories;
@@ -37,7 +37,7 @@ class ProtectedPathsTest : public testing::SandboxedCommandTest {
   // `command` run unconfined in the tree, as the user would; fails the test when it fails.
   void git_outside(const std::string& command) {
     const CommandResult result = testing::run_with(nullptr, command, tree_.tree());
-    ASSERT_EQ(result.end, tools::CommandEnd::kExited) << result.error;
+    ASSERT_EQ(result.end, process::CommandEnd::kExited) << result.error;
     ASSERT_EQ(result.exit_code, 0) << command << ": " << result.stderr_capture.tail();
   }
 

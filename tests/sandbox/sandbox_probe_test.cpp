@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "process/command_registry.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "sandbox/command_sandbox.hpp"
 #include "sandbox/landlock_rules.hpp"
 #include "sandbox/sandbox_test_support.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -26,7 +26,7 @@ using ::testing::HasSubstr;
 class NoNamespacesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(tools::become_subreaper());
+    ASSERT_TRUE(process::become_subreaper());
     const fs::path fake = dir_.write(
         "bwrap",
         "#!/bin/sh\n"
@@ -39,8 +39,8 @@ class NoNamespacesTest : public ::testing::Test {
     dir_.write("sys/kernel/apparmor_restrict_unprivileged_userns", "1\n");
   }
   void TearDown() override {
-    tools::kill_all_descendants();
-    tools::forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
   testing::TempDir dir_;
@@ -84,9 +84,9 @@ TEST_F(NoNamespacesTest, WithoutLandlockNothingRunsAndTheRefusalCarriesTheLine) 
   options.probe = probe_;
   const CommandSandbox sandbox(options);
   EXPECT_FALSE(sandbox.active());
-  const tools::CommandResult result =
+  const process::CommandResult result =
       testing::run_with(&sandbox, "echo ran > ran.txt", tree.tree());
-  EXPECT_EQ(result.end, tools::CommandEnd::kNotStarted);
+  EXPECT_EQ(result.end, process::CommandEnd::kNotStarted);
   EXPECT_THAT(result.error, HasSubstr("kernel.apparmor_restrict_unprivileged_userns=1"));
   EXPECT_FALSE(fs::exists(tree.tree() / "ran.txt"));
 }
@@ -151,7 +151,7 @@ TEST_F(NoNamespacesTest, LandlockSignalScopeKeepsProcessesOutsideSafe) {
 }
 
 TEST(SandboxProbeTest, TheRealSystemHasBubblewrap) {
-  ASSERT_TRUE(tools::become_subreaper());
+  ASSERT_TRUE(process::become_subreaper());
   const ProbeVerdict verdict = probe_sandbox();
   EXPECT_EQ(verdict.confinement, Confinement::kBubblewrap) << verdict.line;
   EXPECT_THAT(verdict.line, HasSubstr("bubblewrap"));
@@ -174,7 +174,7 @@ std::size_t runs_of(const testing::TempDir& dir) {
 }
 
 TEST(SandboxProbeMemoryTest, APassingProbeIsRememberedUntilTheProgramChanges) {
-  ASSERT_TRUE(tools::become_subreaper());
+  ASSERT_TRUE(process::become_subreaper());
   testing::TempDir dir;
   const ProbeOptions options{.bubblewrap = counting_bubblewrap(dir, 0),
                              .memory = dir.path() / "memory" / "sandbox-probe"};
@@ -194,7 +194,7 @@ TEST(SandboxProbeMemoryTest, APassingProbeIsRememberedUntilTheProgramChanges) {
 }
 
 TEST(SandboxProbeMemoryTest, AFailingProbeIsNeverRemembered) {
-  ASSERT_TRUE(tools::become_subreaper());
+  ASSERT_TRUE(process::become_subreaper());
   testing::TempDir dir;
   const ProbeOptions options{.bubblewrap = counting_bubblewrap(dir, 1),
                              .landlock_abi = 0,

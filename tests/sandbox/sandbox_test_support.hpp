@@ -15,12 +15,12 @@
 #include <string>
 #include <system_error>
 
+#include "process/command_registry.hpp"
+#include "process/command_runner.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "sandbox/command_sandbox.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/command_runner.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 #include "util/path_within.hpp"
 #include "util/result.hpp"
 
@@ -74,18 +74,20 @@ class SandboxTree {
 };
 
 // Runs `command` in `cwd` through `launcher` (none: unconfined), without logs.
-inline tools::CommandResult run_with(const tools::CommandLauncher* launcher,
-                                     const std::string& command, const std::filesystem::path& cwd,
-                                     tools::LaunchMode mode = {}, std::stop_token stop = {}) {
-  const auto no_log = [] { return util::Result<tools::LogFile>::failure("no logs in this test"); };
-  return tools::run_command({.command = command,
-                             .cwd = cwd,
-                             .timeout = std::chrono::seconds(60),  // a hang guard only
-                             .stdout_log = no_log,
-                             .stderr_log = no_log,
-                             .launcher = launcher,
-                             .launch_mode = mode},
-                            std::move(stop));
+inline process::CommandResult run_with(const process::CommandLauncher* launcher,
+                                       const std::string& command, const std::filesystem::path& cwd,
+                                       process::LaunchMode mode = {}, std::stop_token stop = {}) {
+  const auto no_log = [] {
+    return util::Result<process::LogFile>::failure("no logs in this test");
+  };
+  return process::run_command({.command = command,
+                               .cwd = cwd,
+                               .timeout = std::chrono::seconds(60),  // a hang guard only
+                               .stdout_log = no_log,
+                               .stderr_log = no_log,
+                               .launcher = launcher,
+                               .launch_mode = mode},
+                              std::move(stop));
 }
 
 // Runs commands in tree_ through sandbox_, a bubblewrap sandbox; skips where bubblewrap cannot
@@ -93,23 +95,23 @@ inline tools::CommandResult run_with(const tools::CommandLauncher* launcher,
 class SandboxedCommandTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(tools::become_subreaper());
+    ASSERT_TRUE(process::become_subreaper());
     if (sandbox_->verdict().confinement != sandbox::Confinement::kBubblewrap) {
       GTEST_SKIP() << "bubblewrap cannot run here: " << sandbox_->verdict().line;
     }
   }
   void TearDown() override {
-    tools::kill_all_descendants();
-    tools::forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
-  tools::CommandResult run(const std::string& command, tools::LaunchMode mode = {}) {
+  process::CommandResult run(const std::string& command, process::LaunchMode mode = {}) {
     return run_with(sandbox_.get(), command, tree_.tree(), mode);
   }
 
   // The command's exit code, and its stderr on failure.
-  static int exit_code(const tools::CommandResult& result) {
-    EXPECT_EQ(result.end, tools::CommandEnd::kExited) << result.error;
+  static int exit_code(const process::CommandResult& result) {
+    EXPECT_EQ(result.end, process::CommandEnd::kExited) << result.error;
     return result.exit_code;
   }
 

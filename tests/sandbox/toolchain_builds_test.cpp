@@ -20,7 +20,7 @@ namespace nib::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-using tools::CommandResult;
+using process::CommandResult;
 
 // The directory holding the program `name` as a shell would find it on PATH, else /usr/bin
 // when Debian's package put it there; empty when neither has it.

@@ -12,12 +12,12 @@
 #include <string>
 #include <thread>
 
+#include "process/command_registry.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/command_registry.hpp"
 #include "tools/fixture_logs.hpp"
 #include "tools/limits.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 #include "tools/sandbox_modes.hpp"
 #include "util/byte_size.hpp"
 
@@ -52,11 +52,11 @@ long max_rss_kib() {
 // Every test runs unconfined and in the sandbox (sandbox_modes.hpp).
 class BashToolTest : public ::testing::TestWithParam<bool> {
  protected:
-  void SetUp() override { ASSERT_TRUE(become_subreaper()); }
+  void SetUp() override { ASSERT_TRUE(process::become_subreaper()); }
   // Tests stay independent: nothing one starts survives into the next.
   void TearDown() override {
-    kill_all_descendants();
-    forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
   core::ToolOutput run(const std::string& command, std::optional<double> timeout = std::nullopt,
@@ -72,7 +72,7 @@ class BashToolTest : public ::testing::TestWithParam<bool> {
   testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
   testing::TempDir logs_;
   testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
-  std::shared_ptr<const CommandLauncher> sandbox_ =
+  std::shared_ptr<const process::CommandLauncher> sandbox_ =
       sandboxed() ? testing::test_sandbox(dir_.path(), cache_.path()) : nullptr;
   core::ToolPtr tool_ = make_bash_tool({.launcher = sandbox_});
 
@@ -88,14 +88,20 @@ TEST_P(BashToolTest, SpecDescribesTheRealLimits) {
   const core::ToolSpec& spec = tool_->spec();
   EXPECT_EQ(spec.name, "bash");
   EXPECT_FALSE(spec.concurrency_safe);
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxOutputLines) + " lines"));
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxOutputBytes / 1024) + " KB"));
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kMaxLogBytes / (1024 * 1024)) + " MiB"));
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kQuietAfterExit.count()) + " ms"));
-  EXPECT_THAT(spec.description, HasSubstr("first " + std::to_string(kDigestHeadLines) + " lines"));
-  EXPECT_THAT(spec.description, HasSubstr("last " + std::to_string(kDigestTailLines) + " lines"));
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kDigestLineBytes) + " bytes are cut"));
-  EXPECT_THAT(spec.description, HasSubstr(std::to_string(kDigestMaxBytes / 1000) + " KB at most"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(process::kMaxOutputLines) + " lines"));
+  EXPECT_THAT(spec.description, HasSubstr(std::to_string(process::kMaxOutputBytes / 1024) + " KB"));
+  EXPECT_THAT(spec.description,
+              HasSubstr(std::to_string(process::kMaxLogBytes / (1024 * 1024)) + " MiB"));
+  EXPECT_THAT(spec.description,
+              HasSubstr(std::to_string(process::kQuietAfterExit.count()) + " ms"));
+  EXPECT_THAT(spec.description,
+              HasSubstr("first " + std::to_string(process::kDigestHeadLines) + " lines"));
+  EXPECT_THAT(spec.description,
+              HasSubstr("last " + std::to_string(process::kDigestTailLines) + " lines"));
+  EXPECT_THAT(spec.description,
+              HasSubstr(std::to_string(process::kDigestLineBytes) + " bytes are cut"));
+  EXPECT_THAT(spec.description,
+              HasSubstr(std::to_string(process::kDigestMaxBytes / 1000) + " KB at most"));
   EXPECT_THAT(spec.description, HasSubstr("read the log with offset (a line number) and limit, or "
                                           "grep it"));
   EXPECT_EQ(spec.parameters["required"], nlohmann::json::array({"command"}));
@@ -253,7 +259,7 @@ TEST_P(BashToolTest, BackgroundChildHoldingStdoutDoesNotHoldTheCall) {
   ASSERT_THAT(output.output, StartsWith("started "));
   const pid_t background = testing::host_pid(std::stoi(output.output.substr(8)), sandboxed());
   EXPECT_FALSE(testing::process_gone(background));  // left running, as asked
-  kill_all_descendants();
+  process::kill_all_descendants();
   EXPECT_TRUE(testing::process_gone(background));
 }
 
@@ -262,7 +268,7 @@ TEST_P(BashToolTest, EscapedBackgroundChildIsKilledByKillAllDescendants) {
   EXPECT_FALSE(output.is_error);
   const pid_t escaped = testing::host_pid(std::stoi(output.output), sandboxed());
   EXPECT_FALSE(testing::process_gone(escaped));
-  kill_all_descendants();
+  process::kill_all_descendants();
   EXPECT_TRUE(testing::process_gone(escaped));
 }
 
@@ -292,9 +298,9 @@ TEST_P(BashToolTest, StderrFloodIsBoundedAndLogged) {
   ASSERT_EQ(::stat(log.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
   const std::string content = read_file(log);
-  ASSERT_GT(content.size(), kMaxLogBytes);
+  ASSERT_GT(content.size(), process::kMaxLogBytes);
   EXPECT_EQ(content.substr(0, 37), "0123456789abcdefghijklmnopqrstuvwxyz\n");
-  EXPECT_EQ(content.substr(kMaxLogBytes),
+  EXPECT_EQ(content.substr(process::kMaxLogBytes),
             "\n[nib: this log holds only the first 10485760 bytes of " + std::to_string(total) +
                 "; the rest was not kept]\n");
 }

@@ -21,15 +21,16 @@ using ::testing::Not;
 
 class CommandReportTest : public ::testing::Test {
  protected:
-  LogOpener opener(std::string name) {
+  process::LogOpener opener(std::string name) {
     return [this, name] {
       const auto path = dir_.path() / name;
-      return LogFile{UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600)), path};
+      return process::LogFile{
+          process::UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600)), path};
     };
   }
-  CommandResult result(CommandEnd end, std::string out, std::string err) {
-    CommandResult made{.stdout_capture = OutputCapture(opener("out.log")),
-                       .stderr_capture = OutputCapture(opener("err.log"))};
+  process::CommandResult result(process::CommandEnd end, std::string out, std::string err) {
+    process::CommandResult made{.stdout_capture = process::OutputCapture(opener("out.log")),
+                                .stderr_capture = process::OutputCapture(opener("err.log"))};
     made.end = end;
     made.pid = 1234;
     made.stdout_capture.append(out);
@@ -46,7 +47,7 @@ class CommandReportTest : public ::testing::Test {
 };
 
 TEST_F(CommandReportTest, SuccessShowsStdoutAlone) {
-  CommandResult done = result(CommandEnd::kExited, "hello\n", "");
+  process::CommandResult done = result(process::CommandEnd::kExited, "hello\n", "");
   const core::ToolOutput output = report_command(done, {});
   EXPECT_FALSE(output.is_error);
   EXPECT_EQ(output.exit_code, 0);
@@ -54,14 +55,15 @@ TEST_F(CommandReportTest, SuccessShowsStdoutAlone) {
 }
 
 TEST_F(CommandReportTest, NoOutputSaysSo) {
-  CommandResult done = result(CommandEnd::kExited, "", "");
+  process::CommandResult done = result(process::CommandEnd::kExited, "", "");
   EXPECT_EQ(report_command(done, {}).output, "(no output)\n");
-  CommandResult invisible = result(CommandEnd::kExited, std::string("\0\x1b[0m", 5), "");
+  process::CommandResult invisible =
+      result(process::CommandEnd::kExited, std::string("\0\x1b[0m", 5), "");
   EXPECT_EQ(report_command(invisible, {}).output, "(no printable output)\n");
 }
 
 TEST_F(CommandReportTest, NonZeroExitIsDataNotAnError) {
-  CommandResult done = result(CommandEnd::kExited, "out\n", "err\n");
+  process::CommandResult done = result(process::CommandEnd::kExited, "out\n", "err\n");
   done.exit_code = 3;
   const core::ToolOutput output = report_command(done, {});
   EXPECT_FALSE(output.is_error);
@@ -70,19 +72,19 @@ TEST_F(CommandReportTest, NonZeroExitIsDataNotAnError) {
 }
 
 TEST_F(CommandReportTest, ShellSignalExitCodeGetsAHint) {
-  CommandResult done = result(CommandEnd::kExited, "", "");
+  process::CommandResult done = result(process::CommandEnd::kExited, "", "");
   done.exit_code = 139;
   EXPECT_THAT(report_command(done, {}).output,
               HasSubstr("[exit code 139: usually means a process was killed by SIGSEGV"));
 }
 
 TEST_F(CommandReportTest, StderrOnlyIsLabelled) {
-  CommandResult done = result(CommandEnd::kExited, "", "oops");
+  process::CommandResult done = result(process::CommandEnd::kExited, "", "oops");
   EXPECT_EQ(report_command(done, {}).output, "[stderr]\noops\n");
 }
 
 TEST_F(CommandReportTest, TimeoutIsAnErrorWithTheOutputSoFar) {
-  CommandResult done = result(CommandEnd::kTimedOut, "partial\n", "");
+  process::CommandResult done = result(process::CommandEnd::kTimedOut, "partial\n", "");
   const core::ToolOutput output = report_command(done, {.timeout_seconds = 1.5});
   EXPECT_TRUE(output.is_error);
   EXPECT_FALSE(output.exit_code.has_value());
@@ -91,7 +93,7 @@ TEST_F(CommandReportTest, TimeoutIsAnErrorWithTheOutputSoFar) {
 }
 
 TEST_F(CommandReportTest, AbortIsAnError) {
-  CommandResult done = result(CommandEnd::kAborted, "so far\n", "");
+  process::CommandResult done = result(process::CommandEnd::kAborted, "so far\n", "");
   const core::ToolOutput output = report_command(done, {});
   EXPECT_TRUE(output.is_error);
   EXPECT_THAT(output.output, HasSubstr("aborted"));
@@ -99,7 +101,7 @@ TEST_F(CommandReportTest, AbortIsAnError) {
 }
 
 TEST_F(CommandReportTest, DeathBySignalIsNamed) {
-  CommandResult done = result(CommandEnd::kSignaled, "before\n", "");
+  process::CommandResult done = result(process::CommandEnd::kSignaled, "before\n", "");
   done.signal = SIGSEGV;
   done.core_dumped = true;
   const core::ToolOutput output = report_command(done, {});
@@ -109,7 +111,7 @@ TEST_F(CommandReportTest, DeathBySignalIsNamed) {
 }
 
 TEST_F(CommandReportTest, NotStartedIsAnError) {
-  CommandResult failed = result(CommandEnd::kNotStarted, "", "");
+  process::CommandResult failed = result(process::CommandEnd::kNotStarted, "", "");
   failed.pid = -1;
   failed.error = "No such file or directory";
   const core::ToolOutput output = report_command(failed, {});
@@ -118,12 +120,13 @@ TEST_F(CommandReportTest, NotStartedIsAnError) {
 }
 
 TEST_F(CommandReportTest, SanitisesWhatItShows) {
-  CommandResult done = result(CommandEnd::kExited, "\x1b[32mok\x1b[0m \xff\n", "");
+  process::CommandResult done =
+      result(process::CommandEnd::kExited, "\x1b[32mok\x1b[0m \xff\n", "");
   EXPECT_EQ(report_command(done, {}).output, "ok \xEF\xBF\xBD\n");
 }
 
 TEST_F(CommandReportTest, LongStdoutShowsItsHeadAndTailAndPointsAtTheLog) {
-  CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), "");
+  process::CommandResult done = result(process::CommandEnd::kExited, numbered_lines(1, 3000), "");
   const core::ToolOutput output = report_command(done, {});
   const auto log = dir_.path() / "out.log";
   const std::size_t bytes = numbered_lines(1, 3000).size();
@@ -137,7 +140,8 @@ TEST_F(CommandReportTest, LongStdoutShowsItsHeadAndTailAndPointsAtTheLog) {
 }
 
 TEST_F(CommandReportTest, BothStreamsShareOneBudget) {
-  CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), "e1\ne2\n");
+  process::CommandResult done =
+      result(process::CommandEnd::kExited, numbered_lines(1, 3000), "e1\ne2\n");
   const std::string text = report_command(done, {}).output;
   // stderr keeps its two lines; stdout, over the rest of the 2000-line budget, is digested.
   EXPECT_THAT(text, HasSubstr("[stderr]\ne1\ne2\n"));
@@ -149,7 +153,7 @@ TEST_F(CommandReportTest, BothStreamsShareOneBudget) {
 TEST_F(CommandReportTest, TwoLongStreamsShareTheDigestBudget) {
   std::string err;
   for (int i = 1; i <= 5000; ++i) err += "warning " + std::to_string(i) + "\n";
-  CommandResult done = result(CommandEnd::kExited, numbered_lines(1, 3000), err);
+  process::CommandResult done = result(process::CommandEnd::kExited, numbered_lines(1, 3000), err);
   const std::string text = report_command(done, {}).output;
   EXPECT_THAT(text, HasSubstr("[stdout truncated: 3,000 lines"));
   EXPECT_THAT(text, HasSubstr("[stderr truncated: 5,000 lines"));
@@ -159,8 +163,8 @@ TEST_F(CommandReportTest, TwoLongStreamsShareTheDigestBudget) {
 }
 
 TEST_F(CommandReportTest, OverlongSingleLineShowsItsStartAndEnd) {
-  CommandResult done =
-      result(CommandEnd::kExited, "START" + std::string(200 * 1024, 'x') + "END", "");
+  process::CommandResult done =
+      result(process::CommandEnd::kExited, "START" + std::string(200 * 1024, 'x') + "END", "");
   const std::string text = report_command(done, {}).output;
   EXPECT_THAT(text, ::testing::StartsWith("STARTxxx"));
   EXPECT_THAT(text, HasSubstr("xxx…[line cut]…xxx"));
@@ -173,7 +177,7 @@ TEST_F(CommandReportTest, OverlongSingleLineShowsItsStartAndEnd) {
 // summary on its last line.
 TEST_F(CommandReportTest, SixtyThousandLineLogKeepsItsFailuresInUnder8000Characters) {
   const std::string log = testing::generated_pytest_log(60000, {20000, 30000, 40000});
-  CommandResult done = result(CommandEnd::kExited, log, "");
+  process::CommandResult done = result(process::CommandEnd::kExited, log, "");
   done.exit_code = 1;
   const std::string text = report_command(done, {}).output;
   EXPECT_LT(text.size(), 8000u) << text;
@@ -198,8 +202,8 @@ TEST_F(CommandReportTest, SixtyThousandLineLogKeepsItsFailuresInUnder8000Charact
 TEST_F(CommandReportTest, FailuresTheDigestHasNoRoomForAreCounted) {
   std::set<int> failing;
   for (int line = 1000; line < 9000; line += 100) failing.insert(line);
-  CommandResult done =
-      result(CommandEnd::kExited, testing::generated_pytest_log(10000, failing), "");
+  process::CommandResult done =
+      result(process::CommandEnd::kExited, testing::generated_pytest_log(10000, failing), "");
   const std::string text = report_command(done, {}).output;
   EXPECT_LT(text.size(), 8000u);
   EXPECT_THAT(text, HasSubstr("1000: tests/test_mod_0010.py::test_case_01000 FAILED"));
@@ -209,8 +213,8 @@ TEST_F(CommandReportTest, FailuresTheDigestHasNoRoomForAreCounted) {
 }
 
 TEST_F(CommandReportTest, ACutStderrIsDigestedToo) {
-  CommandResult done =
-      result(CommandEnd::kExited, "",
+  process::CommandResult done =
+      result(process::CommandEnd::kExited, "",
              testing::fixture_log("gcc_make.log") + numbered_lines(1, 2500) + "done\n");
   const std::string text = report_command(done, {}).output;
   EXPECT_THAT(text, ::testing::StartsWith("[stderr]\nmake -C build all\n"));

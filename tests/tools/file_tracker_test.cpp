@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "process/unique_fd.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/unique_fd.hpp"
 
 namespace nib::tools {
 namespace {
@@ -26,7 +26,7 @@ struct stat current_stat(const std::filesystem::path& path) {
 }
 
 FileState state_of(const std::filesystem::path& path) {
-  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const process::UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   EXPECT_TRUE(fd.valid()) << path;
   struct stat info {};
   EXPECT_EQ(fstat(fd.get(), &info), 0);
@@ -89,7 +89,7 @@ TEST(FileStateTest, AFileThatChangedAfterItsStatWasTakenDoesNotLookUnchanged) {
   testing::TempDir dir;
   const auto path = dir.write("a.txt", "before\n");
   const struct stat before = current_stat(path);
-  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const process::UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   dir.write("a.txt", "after!\n");  // same size; mtime may well be the same tick
   const FileState mixed = file_state_of(fd.get(), before).value();
   EXPECT_NE(mixed, file_state(current_stat(path), "after!\n"));

@@ -98,10 +98,10 @@ TEST_F(FindToolTest, LimitKeepsTheFirstPathsInOrderAndSaysSo) {
 
 TEST_F(FindToolTest, OutputStaysWithinTheByteLimit) {
   const std::string long_name(200, 'n');
-  const std::size_t count = kMaxOutputBytes / 200 + 20;
+  const std::size_t count = process::kMaxOutputBytes / 200 + 20;
   for (std::size_t i = 0; i < count; ++i) touch(long_name + std::to_string(1000 + i));
   const auto result = find({{"pattern", "n*"}});
-  EXPECT_LE(result.output.size(), kMaxOutputBytes + 300);
+  EXPECT_LE(result.output.size(), process::kMaxOutputBytes + 300);
   EXPECT_TRUE(contains(result.output, "of " + std::to_string(count) + " matches (50 KB output"))
       << result.output.substr(result.output.size() - 300);
 }

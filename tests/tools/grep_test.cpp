@@ -130,7 +130,7 @@ TEST_F(GrepToolTest, DefaultLimitAndOutputCap) {
   EXPECT_TRUE(contains(by_limit, "[Showing 100 of 5000 matching lines in 1 file (limit 100)"))
       << by_limit.substr(by_limit.size() - 300);
   const std::string by_size = found({{"pattern", "match"}, {"limit", 100000}});
-  EXPECT_LE(by_size.size(), kMaxOutputBytes + 1000);
+  EXPECT_LE(by_size.size(), process::kMaxOutputBytes + 1000);
   EXPECT_TRUE(contains(by_size, "matching lines in 1 file (a result holds at most 50 KB"))
       << by_size.substr(by_size.size() - 300);
 }

@@ -8,14 +8,14 @@
 #include <fstream>
 #include <thread>
 
+#include "process/command_registry.hpp"
+#include "process/job_test_util.hpp"
+#include "process/process_reaper.hpp"
+#include "process/process_test_util.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 #include "tools/builtin.hpp"
-#include "tools/command_registry.hpp"
-#include "tools/job_test_util.hpp"
 #include "tools/limits.hpp"
-#include "tools/process_reaper.hpp"
-#include "tools/process_test_util.hpp"
 
 namespace nib::tools {
 namespace {
@@ -25,12 +25,12 @@ using testing::contains;
 
 class JobToolsTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(become_subreaper()); }
+  void SetUp() override { ASSERT_TRUE(process::become_subreaper()); }
   void TearDown() override {
     tools_.clear();
     jobs_.reset();
-    kill_all_descendants();
-    forget_all_commands();
+    process::kill_all_descendants();
+    process::forget_all_commands();
   }
 
   core::ToolOutput call(const std::string& name, const json& args) {
@@ -44,7 +44,8 @@ class JobToolsTest : public ::testing::Test {
   testing::JobScratch scratch_;
   testing::TempDir& dir_ = scratch_.dir;
   core::PendingNotices& notices_ = scratch_.notices;
-  std::shared_ptr<JobTable> jobs_ = std::make_shared<JobTable>(scratch_.options());
+  std::shared_ptr<process::JobTable> jobs_ =
+      std::make_shared<process::JobTable>(scratch_.options());
   std::vector<core::ToolPtr> tools_ = builtin_tools({.jobs = jobs_});
 };
 
@@ -95,6 +96,22 @@ TEST_F(JobToolsTest, JobKillEndsTheJobAndSaysHow) {
   EXPECT_TRUE(contains(again.output, "It had already finished.")) << again.output;
 }
 
+TEST_F(JobToolsTest, ABackgroundJobBeyondTheLimitIsRefusedWithTheRunningOnesListed) {
+  call("bash", {{"command", "echo finished-early"}, {"run_in_background", true}});
+  jobs_->find(1)->wait_finished({});
+  for (std::size_t i = 0; i < process::kMaxRunningJobs; ++i) {
+    ASSERT_FALSE(
+        call("bash", {{"command", "exec sleep 1000"}, {"run_in_background", true}}).is_error);
+  }
+  const auto refused = call("bash", {{"command", "echo seventeen"}, {"run_in_background", true}});
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_TRUE(contains(refused.output, "16 background jobs are running")) << refused.output;
+  EXPECT_TRUE(contains(refused.output, "End one you no longer need with job_kill"))
+      << refused.output;
+  EXPECT_TRUE(contains(refused.output, "- job 17 (`exec sleep 1000`)")) << refused.output;
+  EXPECT_FALSE(contains(refused.output, "finished-early")) << "only the running ones";
+}
+
 TEST_F(JobToolsTest, JobListShowsEachJobWithItsState) {
   EXPECT_EQ(call("job_list", json::object()).output, "No background jobs.");
   call("bash", {{"command", "exec sleep 1000"}, {"run_in_background", true}});
@@ -126,7 +143,7 @@ TEST_F(JobToolsTest, DescriptionsQuoteTheRealLimitsAndBashOffersBackgroundOnlyWi
   EXPECT_TRUE(contains(find("job_output")->spec().description,
                        "at most " + std::to_string(kMaxJobWait.count())));
   EXPECT_TRUE(contains(find("job_list")->spec().description,
-                       "At most " + std::to_string(kMaxRunningJobs) + " run at once"));
+                       "At most " + std::to_string(process::kMaxRunningJobs) + " run at once"));
   EXPECT_TRUE(find("bash")->spec().parameters["properties"].contains("run_in_background"));
   for (const auto& tool : builtin_tools()) {
     EXPECT_NE(tool->name(), "job_output") << "no job tools without a job table";

@@ -16,12 +16,14 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-KeptLine kept_line(std::uint64_t number, std::string text, bool failure = false, bool cut = false) {
+process::KeptLine kept_line(std::uint64_t number, std::string text, bool failure = false,
+                            bool cut = false) {
   return {number, std::move(text), cut, failure};
 }
 
-std::string render(const std::vector<KeptLine>& head, const std::vector<Excerpt>& excerpts,
-                   const std::string& tail, std::uint64_t total, const DigestLimits& limits) {
+std::string render(const std::vector<process::KeptLine>& head,
+                   const std::vector<process::Excerpt>& excerpts, const std::string& tail,
+                   std::uint64_t total, const DigestLimits& limits) {
   return render_digest({.head = head, .excerpts = excerpts, .tail = tail, .total_lines = total},
                        limits)
       .text;
@@ -38,8 +40,9 @@ TEST(LeftOutMarker, SaysHowManyAndWhich) {
 TEST(RenderDigest, HeadExcerptsAndTailWithMarkers) {
   const Digest digest = render_digest(
       {.head = std::vector{kept_line(1, "start"), kept_line(2, "config"), kept_line(3, "step 3")},
-       .excerpts = std::vector<Excerpt>{{kept_line(9, "step 9"), kept_line(10, "error: boom", true),
-                                         kept_line(11, "detail")}},
+       .excerpts = std::vector<process::Excerpt>{{kept_line(9, "step 9"),
+                                                  kept_line(10, "error: boom", true),
+                                                  kept_line(11, "detail")}},
        .tail = "step 19\nsummary: 1 failed\n",
        .total_lines = 20},
       kSmall);
@@ -114,7 +117,7 @@ TEST(RenderDigest, ALastLineLongerThanTheMemoryShowsItsEndAndTheStartTheHeadKept
 }
 
 TEST(RenderDigest, ExcerptsBeyondTheBudgetAreCountedNotShown) {
-  std::vector<Excerpt> excerpts;
+  std::vector<process::Excerpt> excerpts;
   for (std::uint64_t i = 0; i < 50; ++i) {
     const std::uint64_t at = 100 + i * 10;
     excerpts.push_back({kept_line(at - 1, "before"),
@@ -178,7 +181,7 @@ TEST(RenderDigest, StaysWithinAnyBudgetAndAccountsForEveryLine) {
       for (int i = 0; i < 300; ++i) log += "progress " + std::to_string(i) + "\n";
     }
   }
-  ExcerptCollector collector;
+  process::ExcerptCollector collector;
   collector.append(log);
   collector.finish();
   const std::string tail = log.substr(log.size() - 20000);

@@ -52,7 +52,7 @@ TEST_F(ReadToolTest, SpecDescribesTheRealLimits) {
   const auto& spec = tool_->spec();
   EXPECT_EQ(spec.name, "read");
   EXPECT_TRUE(spec.concurrency_safe);
-  EXPECT_TRUE(contains(spec.description, std::to_string(kMaxOutputLines) + " lines"));
+  EXPECT_TRUE(contains(spec.description, std::to_string(process::kMaxOutputLines) + " lines"));
   EXPECT_TRUE(contains(spec.description, "50 KB"));
   EXPECT_TRUE(contains(spec.description, "Use offset=2001 to continue"));
   EXPECT_TRUE(contains(spec.description, "PNG, JPEG, GIF, WebP"));
@@ -194,7 +194,7 @@ TEST_F(ReadToolTest, StopsAtTheByteLimitAtALineBoundary) {
       "\n\n[Showing lines 1-51 of 100 (50 KB limit per read). Use offset=52 to continue.]";
   ASSERT_TRUE(output.output.ends_with(note)) << output.output.substr(output.output.size() - 200);
   const std::string page = output.output.substr(0, output.output.size() - note.size());
-  EXPECT_LE(page.size(), kMaxOutputBytes);
+  EXPECT_LE(page.size(), process::kMaxOutputBytes);
   EXPECT_EQ(page, text.substr(0, 51 * 1000 - 1));
 }
 
@@ -243,7 +243,7 @@ TEST_F(ReadToolTest, CutsAHugeSingleLineAndSaysHowToSeeTheRest) {
   const auto output = read_path("min.js");
   EXPECT_FALSE(output.is_error);
   const std::string expected =
-      std::string(kMaxOutputBytes, 'x') +
+      std::string(process::kMaxOutputBytes, 'x') +
       "\n\n[Line 1 is 3 MB, more than the 50 KB a result may hold; showing its first 51200 bytes. "
       "See more of it with bash: sed -n '1p' min.js | cut -b 51201-102400]\n"
       "[Showing line 1 of 2. Use offset=2 to continue.]";
@@ -254,14 +254,14 @@ TEST_F(ReadToolTest, CutsAHugeSingleLineAndSaysHowToSeeTheRest) {
 TEST_F(ReadToolTest, CutsALongLineOnlyAtACharacterBoundary) {
   for (const std::string& character : {"\xC3\xA9"s, "\xE2\x82\xAC"s, "\xF0\x9F\x98\x80"s}) {
     std::string line;
-    while (line.size() < kMaxOutputBytes + 10) line += character;
+    while (line.size() < process::kMaxOutputBytes + 10) line += character;
     for (std::size_t shift = 0; shift < character.size(); ++shift) {
       dir_.write("multi.txt", std::string(shift, 'a') + line);
       const auto output = read_path("multi.txt");
       const std::string page = output.output.substr(0, output.output.find("\n\n[Line 1 is"));
       EXPECT_TRUE(util::is_valid_utf8(page));
-      EXPECT_LE(page.size(), kMaxOutputBytes);
-      EXPECT_GT(page.size(), kMaxOutputBytes - character.size());
+      EXPECT_LE(page.size(), process::kMaxOutputBytes);
+      EXPECT_GT(page.size(), process::kMaxOutputBytes - character.size());
       EXPECT_TRUE(
           contains(output.output, "showing its first " + std::to_string(page.size()) + " bytes"));
     }

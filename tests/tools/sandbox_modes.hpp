@@ -16,13 +16,13 @@
 
 #include <unistd.h>
 
+#include "process/proc_table.hpp"
 #include "sandbox/command_sandbox.hpp"
-#include "tools/proc_table.hpp"
 
 namespace nib::testing {
 
 // A sandbox for commands in `tree`, with its private cache in `cache`.
-inline std::shared_ptr<const tools::CommandLauncher> test_sandbox(
+inline std::shared_ptr<const process::CommandLauncher> test_sandbox(
     const std::filesystem::path& tree, const std::filesystem::path& cache) {
   return std::make_shared<sandbox::CommandSandbox>(
       sandbox::SandboxOptions{.tree = tree, .cache_root = cache});
@@ -45,7 +45,7 @@ inline std::vector<pid_t> namespace_pids(pid_t pid) {
 // `shown` ($$ or $!); `shown` itself when the command ran unconfined. -1 when none matches.
 inline pid_t host_pid(pid_t shown, bool sandboxed) {
   if (!sandboxed) return shown;
-  for (const pid_t pid : tools::collect_descendants(tools::scan_processes(), {::getpid()})) {
+  for (const pid_t pid : process::collect_descendants(process::scan_processes(), {::getpid()})) {
     const std::vector<pid_t> pids = namespace_pids(pid);
     if (pids.size() >= 2 && pids.back() == shown) return pid;
   }
@@ -55,10 +55,10 @@ inline pid_t host_pid(pid_t shown, bool sandboxed) {
 // True when a living descendant of this process has `fragment` in its command line (its
 // arguments joined by spaces): for "nothing of the command is left", in either mode.
 inline bool descendant_running(std::string_view fragment) {
-  const auto processes = tools::scan_processes();
-  for (const pid_t pid : tools::collect_descendants(processes, {::getpid()})) {
-    const auto info = tools::read_process(pid);
-    if (!info || tools::has_exited(*info)) continue;
+  const auto processes = process::scan_processes();
+  for (const pid_t pid : process::collect_descendants(processes, {::getpid()})) {
+    const auto info = process::read_process(pid);
+    if (!info || process::has_exited(*info)) continue;
     std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
     std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     for (char& c : command) c = c == '\0' ? ' ' : c;

@@ -28,7 +28,7 @@ class WebFetchTest : public ::testing::Test {
   core::ToolPtr tool(FetchPolicy policy = {.allowed_addresses = {"127.0.0.1"}}) {
     WebFetchOptions options;
     options.fetch = std::move(policy);
-    options.create_log = private_logs_in(logs_.path() / "logs");
+    options.create_log = process::private_logs_in(logs_.path() / "logs");
     return make_web_fetch_tool(std::move(options));
   }
 

@@ -1,0 +1,343 @@
+#include "process/command_runner.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <unordered_set>
+#include <vector>
+
+#include "process/background_handoff.hpp"
+#include "process/command_start.hpp"
+#include "process/limits.hpp"
+#include "process/process_reaper.hpp"
+#include "util/fd_io.hpp"
+
+namespace nib::process {
+namespace {
+
+using TimePoint = core::Clock::TimePoint;
+using namespace std::chrono_literals;
+
+// Large reads keep a flooding command near pipe speed (the pipe itself holds 1 MiB).
+constexpr std::size_t kReadChunkBytes = 256 * 1024;
+// What a full pipe of a command holds (subprocess.cpp sets this size).
+constexpr std::uint64_t kPipeBytes = 1024 * 1024;
+// Longer timeouts are treated as this (keeps the deadline arithmetic from overflowing).
+constexpr std::chrono::duration<double> kMaxTimeout{10.0 * 365 * 24 * 3600};
+
+void add_note(std::string& notes, const std::string& note) {
+  notes += (notes.empty() ? "" : "; ") + note;
+}
+
+std::string resumed_note(int times) {
+  return "a process of the command stopped (SIGSTOP or SIGTSTP) and stayed stopped for " +
+         std::to_string(kStoppedProcessGrace.count()) + " ms, so nib resumed it with SIGCONT (" +
+         std::to_string(times) + (times == 1 ? " time" : " times") +
+         "): commands run without job control, and nothing else would have resumed it";
+}
+
+std::string drain_cap_note() {
+  return "output was still arriving " + std::to_string(kDrainCap.count()) +
+         " ms after the shell exited, from a process the command left running in the "
+         "background; nib stopped collecting there, so what it prints later is not shown. "
+         "Redirect a background process's output to a file (cmd > file.log 2>&1 &) and read "
+         "the file";
+}
+
+struct Stream {
+  int fd;
+  OutputCapture* capture;
+  bool open;
+};
+
+void signal_eventfd(int fd) {
+  const std::uint64_t one = 1;
+  if (fd >= 0) [[maybe_unused]]
+    const auto written = ::write(fd, &one, sizeof one);
+}
+
+void drain_eventfd(int fd) {
+  std::uint64_t counter = 0;
+  [[maybe_unused]] const auto got = ::read(fd, &counter, sizeof counter);
+}
+
+// The poll loop for one spawned command; see command_runner.hpp for the rules it implements.
+class CommandWaiter {
+ public:
+  CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag_entry,
+                core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop,
+                const MoveEnrolment* movable)
+      : process_(process),
+        result_(result),
+        tag_entry_(std::move(tag_entry)),
+        clock_(clock),
+        deadline_(deadline),
+        stop_(std::move(stop)),
+        streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
+                  {process.stderr_fd.get(), &result.stderr_capture, true}}},
+        next_stop_check_(clock.now() + kStoppedProcessGrace),
+        movable_(movable) {}
+
+  // True when nib killed the command's tree (on timeout, stop, or a shell that would not exit).
+  bool killed() const { return kill_reason_.has_value(); }
+  // True when run() returned to hand the running command over to the background.
+  bool moving() const { return moving_; }
+  // The handover failed: the command stays here, and cannot be moved again.
+  void stay() {
+    moving_ = false;
+    movable_ = nullptr;
+  }
+
+  void run() {
+    UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    std::stop_callback on_stop(stop_, [fd = wake.get()] { signal_eventfd(fd); });
+    std::vector<char> buffer(kReadChunkBytes);
+    while (true) {
+      const TimePoint now = clock_.now();
+      if (!exited_ && !process_.pidfd.valid()) check_exit(now);
+      if (exited_) {
+        if (!streams_[0].open && !streams_[1].open) break;
+        // A stop after a normal exit ends the drain; after a kill, the dead tree's pipes
+        // reach end-of-file at once and what they still hold is worth reading.
+        if (stop_.stop_requested() && !kill_reason_) break;
+        if (now >= drain_end()) {
+          if (now >= exit_time_ + kDrainCap) add_note(result_.error, drain_cap_note());
+          break;
+        }
+      } else if (kill_time_) {
+        if (now >= *kill_time_ + kDrainCap) {
+          give_up();
+          break;
+        }
+      } else if (stop_.stop_requested()) {
+        kill(CommandEnd::kAborted, now);
+        continue;
+      } else if (movable_ != nullptr && movable_->move_requested()) {
+        moving_ = true;
+        read_what_the_pipes_hold(buffer);
+        return;  // the output read so far stays in the result; the rest is the job's
+      } else if (deadline_ && now >= *deadline_) {
+        kill(CommandEnd::kTimedOut, now);
+        continue;
+      } else if (now >= next_stop_check_) {
+        resume_long_stopped();
+        next_stop_check_ = now + kStoppedProcessGrace;
+      }
+      poll_once(now, wake.get(), buffer);
+    }
+    if (kill_reason_) result_.end = *kill_reason_;
+    if (result_.resumed_stops > 0) add_note(result_.error, resumed_note(result_.resumed_stops));
+  }
+
+ private:
+  // When collecting stops after the exit: quiet for kQuietAfterExit, or kDrainCap after it.
+  TimePoint drain_end() const {
+    return std::min(std::max(exit_time_, last_output_) + kQuietAfterExit, exit_time_ + kDrainCap);
+  }
+
+  // The next moment a decision in run() may change without any descriptor becoming ready.
+  std::optional<TimePoint> next_deadline(TimePoint now, bool can_wake) const {
+    std::optional<TimePoint> next;
+    const auto consider = [&next](TimePoint when) {
+      if (!next || when < *next) next = when;
+    };
+    if (exited_) consider(drain_end());
+    if (!exited_ && kill_time_) consider(*kill_time_ + kDrainCap);
+    if (!exited_ && !kill_time_ && deadline_) consider(*deadline_);
+    if (!exited_ && !kill_time_) consider(next_stop_check_);
+    if ((!exited_ && !process_.pidfd.valid()) || !can_wake) consider(now + kExitPollInterval);
+    return next;
+  }
+
+  void poll_once(TimePoint now, int wake_fd, std::vector<char>& buffer) {
+    std::array<pollfd, 5> fds{};
+    std::array<Stream*, 5> stream_of{};  // null for the exit and wake-up descriptors
+    nfds_t count = 0;
+    for (Stream& stream : streams_) {
+      if (!stream.open) continue;
+      stream_of[count] = &stream;
+      fds[count++] = {stream.fd, POLLIN, 0};
+    }
+    if (!exited_ && process_.pidfd.valid()) fds[count++] = {process_.pidfd.get(), POLLIN, 0};
+    if (wake_fd >= 0) fds[count++] = {wake_fd, POLLIN, 0};
+    if (movable_ != nullptr) fds[count++] = {movable_->fd(), POLLIN, 0};
+
+    const auto ready =
+        clock_.poll_until(std::span(fds.data(), count), next_deadline(now, wake_fd >= 0));
+    if (ready <= 0) return;  // timeout, or EINTR: re-evaluate
+    for (nfds_t i = 0; i < count; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (stream_of[i] != nullptr) {
+        read_stream(*stream_of[i], buffer);
+      } else if (fds[i].fd == wake_fd || (movable_ != nullptr && fds[i].fd == movable_->fd())) {
+        drain_eventfd(fds[i].fd);
+      } else {
+        check_exit(clock_.now());
+      }
+    }
+  }
+
+  // Reads once from the stream; true when it gave bytes.
+  bool read_stream(Stream& stream, std::vector<char>& buffer) {
+    const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
+    if (got > 0) {
+      stream.capture->append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+      last_output_ = clock_.now();
+      return true;
+    }
+    if (got == 0 || (errno != EAGAIN && errno != EINTR)) stream.open = false;
+    return false;
+  }
+
+  // Before a move: what the pipes hold now was printed before it, so it belongs to the result
+  // (at most a full pipe's worth each, so a command that floods cannot hold the move up).
+  void read_what_the_pipes_hold(std::vector<char>& buffer) {
+    for (Stream& stream : streams_) {
+      const std::uint64_t before = stream.capture->total_bytes();
+      while (stream.open && stream.capture->total_bytes() - before < kPipeBytes &&
+             read_stream(stream, buffer)) {
+      }
+    }
+  }
+
+  void check_exit(TimePoint now) {
+    int status = 0;
+    switch (reap_registered(process_.pid, &status)) {
+      case ReapStatus::kRunning:
+        return;
+      case ReapStatus::kReaped:
+        status = reported_wait_status(process_, status);
+        if (WIFEXITED(status)) {
+          result_.end = CommandEnd::kExited;
+          result_.exit_code = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+          result_.end = CommandEnd::kSignaled;
+          result_.signal = WTERMSIG(status);
+          result_.core_dumped = WCOREDUMP(status);
+        }
+        break;
+      case ReapStatus::kLost:
+        result_.end = CommandEnd::kNoStatus;
+        break;
+    }
+    exited_ = true;
+    exit_time_ = now;
+  }
+
+  void kill(CommandEnd reason, TimePoint now) {
+    kill_reason_ = reason;
+    kill_time_ = now;
+    kill_process_tree(process_.pid, tag_entry_);
+  }
+
+  // Sends SIGCONT to each process of the shell's tree that was stopped at the last check and
+  // still is: a stopped shell, or a stopped child it waits for, would never go on.
+  void resume_long_stopped() {
+    const std::vector<ProcessInfo> processes = scan_processes();
+    const std::vector<pid_t> descendants = collect_descendants(processes, {process_.pid});
+    std::unordered_set<pid_t> tree(descendants.begin(), descendants.end());
+    tree.insert(process_.pid);
+    std::vector<std::pair<pid_t, std::uint64_t>> stopped;
+    for (const ProcessInfo& info : processes) {
+      if (info.state != 'T' || !tree.contains(info.pid)) continue;
+      const auto key = std::make_pair(info.pid, info.start_time);
+      if (std::find(stopped_before_.begin(), stopped_before_.end(), key) != stopped_before_.end()) {
+        ::kill(info.pid, SIGCONT);
+        ++result_.resumed_stops;
+      } else {
+        stopped.push_back(key);
+      }
+    }
+    stopped_before_ = std::move(stopped);
+  }
+
+  // The killed process has not exited (stuck in the kernel): stop waiting, and let the
+  // adopted-zombie reaper collect it whenever it does.
+  void give_up() {
+    release_registered(process_.pid);
+    add_note(result_.error, "the process did not exit within " +
+                                std::to_string(std::chrono::milliseconds(kDrainCap).count()) +
+                                " ms of being killed");
+  }
+
+  SpawnedProcess& process_;
+  CommandResult& result_;
+  const std::string tag_entry_;  // "NIB_COMMAND_ID=<tag>"
+  core::Clock& clock_;
+  const std::optional<TimePoint> deadline_;
+  const std::stop_token stop_;
+  std::array<Stream, 2> streams_;
+  bool exited_ = false;
+  TimePoint exit_time_{};
+  TimePoint last_output_{};
+  std::optional<TimePoint> kill_time_;
+  std::optional<CommandEnd> kill_reason_;
+  TimePoint next_stop_check_;
+  // Processes of the tree seen stopped at the last check (pid and start time).
+  std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
+  const MoveEnrolment* movable_;  // null: the command cannot be moved
+  bool moving_ = false;
+};
+
+}  // namespace
+
+CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
+  CommandResult result{.stdout_capture = OutputCapture(request.stdout_log),
+                       .stderr_capture = OutputCapture(request.stderr_log)};
+  if (stop.stop_requested()) {
+    result.end = CommandEnd::kAborted;
+    return result;
+  }
+  const auto deadline =
+      request.timeout
+          ? std::optional(request.clock->now() + std::chrono::duration_cast<TimePoint::duration>(
+                                                     std::min(*request.timeout, kMaxTimeout)))
+          : std::nullopt;
+  BackgroundHandoff* const jobs = request.movable_to;
+  std::optional<CommandRequest> on_spawn_thread;
+  if (jobs != nullptr && request.spawn_thread == nullptr) {
+    on_spawn_thread = request;
+    on_spawn_thread->spawn_thread = &jobs->spawn_thread();
+  }
+  // Enrolled before the shell starts, so a request can never miss a command that has printed.
+  const std::unique_ptr<MoveEnrolment> movable =
+      jobs != nullptr ? jobs->enroll(request.command, std::chrono::steady_clock::now()) : nullptr;
+  auto started = start_command(on_spawn_thread ? *on_spawn_thread : request);
+  if (!started.ok()) {
+    result.error = started.error();
+    return result;
+  }
+  StartedCommand& command = started.value();
+  result.pid = command.process.pid;
+  CommandWaiter waiter(command.process, result, command.tag_entry(), *request.clock, deadline,
+                       std::move(stop), movable.get());
+  while (true) {
+    waiter.run();
+    if (!waiter.moving()) break;
+    auto job = jobs->adopt(*movable, command);
+    if (job.ok()) {
+      // The job owns the command now: its tree, its entry and the rest of its output.
+      result.end = CommandEnd::kMovedToBackground;
+      result.job_id = job.value().job_id;
+      result.job_log = job.value().log;
+      return result;
+    }
+    add_note(result.error, "it could not be moved into the background (" + job.error() +
+                               "), so it went on in the foreground");
+    waiter.stay();
+  }
+  finish_command(command, waiter.killed());
+  return result;
+}
+
+}  // namespace nib::process
