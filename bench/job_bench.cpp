@@ -19,6 +19,7 @@
 #include "process/command_runner.hpp"
 #include "process/job_table.hpp"
 #include "process/process_reaper.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::tools {
 namespace {
@@ -32,7 +33,9 @@ struct Scratch {
     std::string pattern = "/tmp/nib-job-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
     root = pattern;
-    ::setenv("XDG_RUNTIME_DIR", pattern.c_str(), 1);
+    util::UserPlaces places = util::process_places();
+    places.runtime_dir = root;
+    util::set_process_places(places);
     process::become_subreaper();
   }
   ~Scratch() { fs::remove_all(root); }

@@ -5,7 +5,7 @@
 //     the environment of every process started since the command's shell);
 //   - recording a command, adding its shell and removing its entry (every bash call pays this);
 //   - taking the notices of a session that has none (every `nib -c` pays this).
-// The registry lives in a scratch XDG_RUNTIME_DIR. Google Benchmark; run by bench/run, never
+// The registry lives in a scratch runtime directory. Google Benchmark; run by bench/run, never
 // part of CI.
 
 #include <benchmark/benchmark.h>
@@ -18,8 +18,9 @@
 #include "process/command_registry.hpp"
 #include "process/command_registry_store.hpp"
 #include "process/proc_table.hpp"
+#include "util/user_places.hpp"
 
-namespace nib::tools {
+namespace nib::process {
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,7 +33,9 @@ struct ScratchRegistry {
     std::string pattern = "/tmp/nib-registry-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) std::abort();
     root = pattern;
-    ::setenv("XDG_RUNTIME_DIR", pattern.c_str(), 1);
+    util::UserPlaces places = util::process_places();
+    places.runtime_dir = root;
+    util::set_process_places(places);
     const fs::path dir = root / "nib" / "commands";
     registry::open_registry_dir(dir, /*create=*/true);
     directories = {dir, {dir}};
@@ -123,6 +126,6 @@ void BM_TakeNoticesOfASessionWithNone(benchmark::State& state) {
 BENCHMARK(BM_TakeNoticesOfASessionWithNone);
 
 }  // namespace
-}  // namespace nib::tools
+}  // namespace nib::process
 
 BENCHMARK_MAIN();

@@ -13,6 +13,7 @@
 #include "process/command_runner.hpp"
 #include "process/process_reaper.hpp"
 #include "sandbox/command_sandbox.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::sandbox {
 namespace {
@@ -27,7 +28,9 @@ struct Scratch {
     root = pattern;
     fs::create_directories(root / "runtime");
     fs::create_directories(root / "tree");
-    ::setenv("XDG_RUNTIME_DIR", (root / "runtime").c_str(), 1);
+    util::UserPlaces places = util::process_places();
+    places.runtime_dir = root / "runtime";
+    util::set_process_places(places);
     process::become_subreaper();
   }
   ~Scratch() { fs::remove_all(root); }

@@ -1,13 +1,10 @@
 #include "agent/subagent_run.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <optional>
 
-#include "agent/task_tool.hpp"
 #include "core/agent_loop.hpp"
-#include "core/tool_registry.hpp"
 #include "session/session_file.hpp"
 #include "session/session_recorder.hpp"
 
@@ -20,34 +17,6 @@ namespace fs = std::filesystem;
 std::string next_agent_id(const std::string& name) {
   static std::atomic<int> started{0};
   return name + "-" + std::to_string(++started);
-}
-
-// The definition's share of fresh tool instances, plus a task tool one level deeper when the
-// definition grants it.
-std::variant<std::unique_ptr<core::ToolRegistry>, core::ToolOutput> subagent_tools(
-    const SubagentEnvironment& environment,
-    const std::shared_ptr<const SubagentEnvironment>& shared, const SubagentRequest& request) {
-  std::vector<core::ToolPtr> offered = environment.make_tools();
-  std::vector<std::string> available;
-  for (const auto& tool : offered) available.push_back(tool->name());
-  available.emplace_back(extensions::kTaskToolName);
-  const std::vector<std::string> granted =
-      extensions::agent_tool_names(*request.definition, available);
-  std::vector<core::ToolPtr> tools;
-  for (auto& tool : offered) {
-    if (std::find(granted.begin(), granted.end(), tool->name()) != granted.end()) {
-      tools.push_back(std::move(tool));
-    }
-  }
-  if (std::find(granted.begin(), granted.end(), extensions::kTaskToolName) != granted.end()) {
-    tools.push_back(make_task_tool(shared, request.depth, request.definition->task_agents));
-  }
-  auto registry = core::ToolRegistry::create(std::move(tools), {});
-  if (!registry.ok()) {
-    return core::ToolOutput::error("Error: the agent " + request.definition->name +
-                                   " could not be given its tools: " + registry.error());
-  }
-  return std::move(registry.value());
 }
 
 // A file name made of the call id's safe characters.
@@ -84,15 +53,11 @@ std::optional<session::SessionRecorder> open_transcript(const SubagentEnvironmen
 
 }  // namespace
 
-std::variant<SubagentSummary, core::ToolOutput> run_subagent(
-    const std::shared_ptr<const SubagentEnvironment>& shared, const SubagentRequest& request,
-    std::stop_token stop, const core::ToolContext& context) {
-  const SubagentEnvironment& environment = *shared;
+SubagentSummary run_subagent(const SubagentEnvironment& environment, const SubagentRequest& request,
+                             std::stop_token stop, const core::ToolContext& context) {
   const extensions::AgentDefinition& definition = *request.definition;
   const InheritedRun& parent = environment.inherited;
-  auto tools = subagent_tools(environment, shared, request);
-  if (auto* problem = std::get_if<core::ToolOutput>(&tools)) return std::move(*problem);
-  const auto& registry = *std::get<std::unique_ptr<core::ToolRegistry>>(tools);
+  const core::ToolRegistry& registry = *request.tools;
 
   SubagentSummary summary;
   summary.agent_name = definition.name;

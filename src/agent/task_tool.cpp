@@ -5,6 +5,7 @@
 #include "agent/level_budget.hpp"
 #include "agent/subagent_run.hpp"
 #include "core/slot_pool.hpp"
+#include "core/tool_registry.hpp"
 #include "util/edit_distance.hpp"
 
 namespace nib::agent {
@@ -43,8 +44,29 @@ json parameters() {
          {{"type", "string"},
           {"description", "The task for the subagent, complete in itself: its first message"}}},
         {"agent", {{"type", "string"}, {"description", "Which agent runs it (default general)"}}}}},
-      {"required", json::array({"description", "prompt"})},
-      {"additionalProperties", false}};
+      {"required", json::array({"description", "prompt"})}};
+}
+
+// A subagent's tools: the definition's share of fresh instances, plus a task tool one level
+// deeper (at `depth`, the subagent's) when the definition grants it.
+util::Result<std::unique_ptr<core::ToolRegistry>> subagent_tools(
+    const std::shared_ptr<const SubagentEnvironment>& environment,
+    const extensions::AgentDefinition& definition, int depth) {
+  std::vector<core::ToolPtr> offered = environment->make_tools();
+  std::vector<std::string> available;
+  for (const auto& tool : offered) available.push_back(tool->name());
+  available.emplace_back(extensions::kTaskToolName);
+  const std::vector<std::string> granted = extensions::agent_tool_names(definition, available);
+  std::vector<core::ToolPtr> tools;
+  for (auto& tool : offered) {
+    if (std::find(granted.begin(), granted.end(), tool->name()) != granted.end()) {
+      tools.push_back(std::move(tool));
+    }
+  }
+  if (std::find(granted.begin(), granted.end(), extensions::kTaskToolName) != granted.end()) {
+    tools.push_back(make_task_tool(environment, depth, definition.task_agents));
+  }
+  return core::ToolRegistry::create(std::move(tools), {});
 }
 
 class TaskTool final : public core::Tool {
@@ -78,11 +100,15 @@ class TaskTool final : public core::Tool {
       core::SlotPool& pool;
       ~Release() { pool.release(); }
     } release{pool};
-    auto outcome = run_subagent(
-        environment_, SubagentRequest{definition, args.at("prompt").get<std::string>(), depth_ + 1},
-        stop, context);
-    if (auto* output = std::get_if<core::ToolOutput>(&outcome)) return std::move(*output);
-    return task_output(std::get<SubagentSummary>(outcome));
+    auto tools = subagent_tools(environment_, *definition, depth_ + 1);
+    if (!tools.ok()) {
+      return core::ToolOutput::error("Error: the agent " + definition->name +
+                                     " could not be given its tools: " + tools.error());
+    }
+    return task_output(run_subagent(*environment_,
+                                    SubagentRequest{definition, args.at("prompt").get<std::string>(),
+                                                    depth_ + 1, tools.value().get()},
+                                    stop, context));
   }
 
   std::string describe_call(const json& args) const override {

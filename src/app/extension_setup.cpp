@@ -6,10 +6,9 @@ namespace nib::app {
 
 namespace fs = std::filesystem;
 
-extensions::ExtensionRoots extension_roots(const EnvLookup& env, const fs::path& cwd,
+extensions::ExtensionRoots extension_roots(const util::UserPlaces& places, const fs::path& cwd,
                                            const fs::path& user_config_dir) {
-  const auto home = env("HOME");
-  return {cwd, user_config_dir, home ? fs::path(*home) : fs::path()};
+  return {cwd, user_config_dir, places.home};
 }
 
 UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots) {

@@ -9,16 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "app/environment.hpp"
 #include "extensions/command_catalog.hpp"
 #include "extensions/definition_files.hpp"
 #include "extensions/skill_catalog.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
 // Where definitions are looked for: the working directory, nib's user folder
-// (~/.config/nib) and $HOME (for ~/.claude).
-extensions::ExtensionRoots extension_roots(const EnvLookup& env, const std::filesystem::path& cwd,
+// (~/.config/nib) and the home directory of `places` (for ~/.claude).
+extensions::ExtensionRoots extension_roots(const util::UserPlaces& places,
+                                           const std::filesystem::path& cwd,
                                            const std::filesystem::path& user_config_dir);
 
 struct UserExtensions {

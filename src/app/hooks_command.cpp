@@ -7,6 +7,7 @@
 #include "app/hook_setup.hpp"
 #include "core/claude_tool_names.hpp"
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::app {
 namespace {
@@ -118,7 +119,7 @@ int run_hooks_test(const HooksTestArgs& args, const Configuration& configuration
       out << "  context:  " << one_line(report.verdict.context) << '\n';
     }
     if (report.verdict.updated_input)
-      out << "  input:    " << report.verdict.updated_input->dump() << '\n';
+      out << "  input:    " << util::json_text(*report.verdict.updated_input) << '\n';
   }
   out << "result: " << hooks::verdict_kind_name(outcome.decision);
   if (!outcome.reason.empty()) out << " — " << one_line(outcome.reason);

@@ -234,8 +234,8 @@ void InteractiveSession::new_session() {
   options.continue_latest = false;
   options.resume_id.reset();
   options.session_file.reset();
-  auto opened = RunSession::open(options, context_.env, context_.cwd, std::nullopt, model_.provider,
-                                 model_.model.id);
+  auto opened = RunSession::open(options, context_.places, context_.cwd, std::nullopt,
+                                 model_.provider, model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   // The session that ends is told so; the next prompt starts the new one (SessionStart "clear").
   end_session_hooks(*hooks_, "clear", job_notice());
@@ -254,7 +254,7 @@ void InteractiveSession::new_session() {
 }
 
 void InteractiveSession::open_resume_picker() {
-  const auto store = session::SessionStore::from_environment(context_.env);
+  const auto store = session::SessionStore::for_user(context_.places);
   if (!store.ok()) return notice(store.error(), ui::NoticeKind::kError);
   std::vector<std::filesystem::path> files;
   std::vector<std::string> entries;
@@ -274,9 +274,9 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   options.resume_id.reset();
   options.no_session = false;
   options.session_file = file.string();
-  auto existing = load_named_session(options, context_.env, context_.cwd);
+  auto existing = load_named_session(options, context_.places, context_.cwd);
   if (!existing.ok()) return notice(existing.error(), ui::NoticeKind::kError);
-  auto opened = RunSession::open(options, context_.env, context_.cwd, existing.value(),
+  auto opened = RunSession::open(options, context_.places, context_.cwd, existing.value(),
                                  model_.provider, model_.model.id);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   end_session_hooks(*hooks_, "other", job_notice());

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/interactive_session.hpp"
+#include "app/print_mode.hpp"
 #include "app/run_assembly.hpp"
 
 namespace nib::app {

@@ -7,7 +7,7 @@
 
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
-#include "app/print_mode.hpp"
+#include "app/run_context.hpp"
 #include "app/settings.hpp"
 
 namespace nib::app {

@@ -11,6 +11,7 @@
 #include "permissions/rule_list.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::app {
 namespace {
@@ -36,7 +37,7 @@ void InteractiveSession::drain_worker() {
       controller_.ask(ui::ApprovalView{
           "Allow " +
               ui::ToolPresenter(tools_.get())
-                  .call(question->tool_name, question->arguments.dump()) +
+                  .call(question->tool_name, util::json_text(question->arguments)) +
               "?",
           question->reason, question->rules, false, question->parts, question->preview});
     } else if (std::holds_alternative<ui::JobFinished>(message)) {

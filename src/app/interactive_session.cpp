@@ -57,7 +57,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
                  stop_requested_ = true;
                  wake();
                })) {
-  if (const auto file = prompt_history_file(context_.env)) {
+  if (const auto file = prompt_history_file(context_.places)) {
     controller_.set_history(load_prompt_history(*file));
   }
   for (std::string& problem : resources.problems) {
@@ -197,7 +197,7 @@ ui::KeyContext InteractiveSession::key_context() const {
 
 void InteractiveSession::carry_out(const ui::UiAction& action) {
   if (const auto* submitted = std::get_if<ui::SubmitText>(&action)) {
-    if (const auto file = prompt_history_file(context_.env)) {
+    if (const auto file = prompt_history_file(context_.places)) {
       append_prompt_history(*file, submitted->text);
     }
     send(submitted->text);
@@ -267,7 +267,7 @@ ui::ViewState InteractiveSession::view_state() const {
     footer.thinking = core::thinking_level_name(model_.thinking);
   }
   footer.cwd = context_.cwd.string();
-  footer.home = context_.env("HOME").value_or("");
+  footer.home = context_.places.home.string();
   footer.context_tokens = context_tokens_;
   footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
   footer.usage = usage_;

@@ -17,11 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "app/cli.hpp"
 #include "app/hook_setup.hpp"
-#include "app/interactive_mode.hpp"
 #include "app/mcp_prompts.hpp"
+#include "app/model_config.hpp"
 #include "app/run_assembly.hpp"
+#include "app/run_context.hpp"
 #include "app/session_setup.hpp"
+#include "app/settings.hpp"
 #include "core/agent_loop.hpp"
 #include "permissions/approval_policy.hpp"
 #include "process/job_table.hpp"

@@ -19,7 +19,7 @@ std::string price(double per_million) {
   return text;
 }
 
-std::string key_status(const provider::ProviderEntry& entry, const EnvLookup& env) {
+std::string key_status(const provider::ProviderEntry& entry, const util::EnvLookup& env) {
   if (entry.api_key_env.empty()) return "no key needed";
   return entry.api_key_env + (env(entry.api_key_env.c_str()) ? " is set" : " is not set");
 }
@@ -31,7 +31,8 @@ std::string padded(std::string text, std::size_t width) {
 
 }  // namespace
 
-void list_models(const Configuration& configuration, const EnvLookup& env, std::ostream& out) {
+void list_models(const Configuration& configuration, const util::EnvLookup& env,
+                 std::ostream& out) {
   for (const auto& entry : configuration.providers) {
     out << entry.name << " (" << provider::api_name(entry.api) << ", " << entry.base_url << "; "
         << key_status(entry, env) << ")\n";

@@ -4,11 +4,11 @@
 
 #include <ostream>
 
-#include "app/environment.hpp"
 #include "app/settings.hpp"
+#include "util/environment.hpp"
 
 namespace nib::app {
 
-void list_models(const Configuration& configuration, const EnvLookup& env, std::ostream& out);
+void list_models(const Configuration& configuration, const util::EnvLookup& env, std::ostream& out);
 
 }  // namespace nib::app

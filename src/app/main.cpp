@@ -33,7 +33,9 @@
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
 #include "tools/job_report.hpp"
+#include "util/environment.hpp"
 #include "util/secret_redaction.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 namespace {
@@ -68,7 +70,7 @@ session::CompactionSettings compaction_settings(const Settings& settings) {
 }
 
 // A resumed session goes on with the model it last used, unless one is named.
-CliOptions with_session_model(CliOptions options, const EnvLookup& env,
+CliOptions with_session_model(CliOptions options, const util::EnvLookup& env,
                               const std::optional<ExistingSession>& existing) {
   if (!existing || options.model || options.provider || env("NIB_MODEL") || env("NIB_PROVIDER")) {
     return options;
@@ -84,8 +86,10 @@ CliOptions with_session_model(CliOptions options, const EnvLookup& env,
 // The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
 // release after every command has ended (the sandbox's placeholders must outlive the commands
 // they protect from, sandbox/protected_paths.hpp).
-// `options`: nib's flags, those of the run or those given before `subcommand`.
-int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_source& stop,
+// `options`: nib's flags, those of the run or those given before `subcommand`. `places`: where
+// the user's things are, as main worked them out.
+int dispatch(const CliOptions& options, const Subcommand& subcommand,
+             const util::UserPlaces& places, std::stop_source& stop,
              std::unique_ptr<RunGuard>& guard) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
@@ -94,8 +98,8 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
               << "); cd to an existing directory and start nib again\n";
     return 2;
   }
-  const EnvLookup env = process_environment();
-  const ConfigDirectories directories = config_directories(env, cwd);
+  const util::EnvLookup env = util::process_environment();
+  const ConfigDirectories directories = config_directories(places, cwd);
   // Every settings file; a failure is printed here and the caller exits with status 2.
   const auto load = [&directories]() -> std::optional<Configuration> {
     auto loaded = load_configuration(directories);
@@ -106,14 +110,14 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
     return std::move(loaded.value());
   };
   if (std::holds_alternative<SessionsArgs>(subcommand)) {
-    return list_sessions(env, cwd, std::cout, std::cerr);
+    return list_sessions(places, cwd, std::cout, std::cerr);
   }
   if (const auto* permissions = std::get_if<PermissionsArgs>(&subcommand)) {
-    return run_permissions_command(*permissions, options, env, cwd, std::cout, std::cerr);
+    return run_permissions_command(*permissions, options, places, cwd, std::cout, std::cerr);
   }
   // Builds the guard for a front end; false (the reason printed) when it cannot be built.
   const auto guarded = [&](const CliOptions& flags, const Configuration& configuration) {
-    auto made = make_guard(flags, configuration, env, cwd, withheld_environment(configuration));
+    auto made = make_guard(flags, configuration, places, cwd, withheld_environment(configuration));
     if (!made.ok()) {
       std::cerr << made.error() << '\n';
       return false;
@@ -136,6 +140,7 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
     const auto loaded = load();
     if (!loaded) return 2;
     RunContext context{.env = env,
+                       .places = places,
                        .cwd = cwd,
                        .withheld_environment = withheld_environment(*loaded),
                        .user_config_dir = directories.global,
@@ -166,7 +171,7 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
     return 0;
   }
   // Read once, before the model is chosen: a resumed session names the model it last used.
-  auto existing = load_named_session(options, env, cwd);
+  auto existing = load_named_session(options, places, cwd);
   if (!existing.ok()) {
     std::cerr << "nib: " << existing.error() << '\n';
     return 2;
@@ -194,6 +199,7 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
   }
   core::PendingNotices notices;
   RunContext context{env,
+                     places,
                      cwd,
                      instructions_section(find_instruction_files(directories.global, cwd)),
                      compaction_settings(settings),
@@ -205,7 +211,7 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand, std::stop_
                      guard.get(),
                      nullptr,
                      &notices,
-                     load_user_extensions(extension_roots(env, cwd, directories.global))};
+                     load_user_extensions(extension_roots(places, cwd, directories.global))};
   // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
   context.jobs = std::make_shared<process::JobTable>(
       process::JobTableOptions{.notices = &notices, .end_notice = tools::job_end_notice});
@@ -232,6 +238,10 @@ int main(int argc, char** argv) {
     // A run: its first request will need libcurl, opened meanwhile on a thread of its own.
     curl_preload.emplace();
   }
+  // Where the user's things are, worked out once: passed to what main wires up, and set
+  // process-wide for what reads them deep inside a call or a command (util/user_places.hpp).
+  const util::UserPlaces places = util::user_places(util::process_environment());
+  util::set_process_places(places);
   process::become_subreaper();
   // Before anything else (a resumed session asks what was ended): commands of nibs that died
   // without cleaning up are ended now.
@@ -255,7 +265,7 @@ int main(int argc, char** argv) {
   int status = 1;
   std::unique_ptr<RunGuard> guard;
   try {
-    status = dispatch(*parsed.options, parsed.subcommand, stop, guard);
+    status = dispatch(*parsed.options, parsed.subcommand, places, stop, guard);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.

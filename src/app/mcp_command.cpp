@@ -6,10 +6,11 @@
 
 #include "app/mcp_setup.hpp"
 #include "mcp/approval_store.hpp"
-#include "mcp/json_file.hpp"
 #include "mcp/status_report.hpp"
 #include "mcp/tool_server.hpp"
+#include "process/json_file.hpp"
 #include "tools/builtin.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::app {
 namespace {
@@ -48,8 +49,7 @@ int list(const CliOptions& flags, const RunContext& context, std::stop_token sto
 
 int get(const std::string& name, const CliOptions& flags, const RunContext& context,
         std::stop_token stop, std::ostream& out, std::ostream& err) {
-  auto catalog = find_mcp_servers(*context.configuration, context.user_config_dir, context.cwd,
-                                  flags.mcp_config);
+  auto catalog = find_mcp_servers(context, flags.mcp_config);
   if (!catalog.ok()) {
     err << "nib: " << catalog.error() << '\n';
     return 1;
@@ -61,7 +61,8 @@ int get(const std::string& name, const CliOptions& flags, const RunContext& cont
     err << "nib: no MCP server is named " << name << " (nib mcp list shows them)\n";
     return 1;
   }
-  out << name << " (" << config->file.string() << ")\n" << mcp::to_json(*config).dump(2) << '\n';
+  out << name << " (" << config->file.string() << ")\n"
+      << util::json_text(mcp::to_json(*config), 2) << '\n';
   auto registry = core::ToolRegistry::create({}, {});
   auto start = started(flags, context, *registry.value(), stop);
   if (!start.ok() || !start.value().servers) return 1;
@@ -77,8 +78,8 @@ int get(const std::string& name, const CliOptions& flags, const RunContext& cont
 }
 
 std::filesystem::path scope_file(McpScope scope, const RunContext& context) {
-  return scope == McpScope::kProject ? project_mcp_file(context.cwd)
-                                     : user_mcp_file(context.user_config_dir);
+  return scope == McpScope::kProject ? mcp::project_servers_file(context.cwd)
+                                     : mcp::user_servers_file(context.user_config_dir);
 }
 
 // The server's entry as the MCP files write it: a command with its arguments and environment,
@@ -111,14 +112,14 @@ int add(const McpAddArgs& args, const RunContext& context, std::ostream& out, st
     err << "nib: " << parsed.error() << '\n';
     return 2;
   }
-  auto document = mcp::read_json_file(file);
+  auto document = process::read_json_file(file);
   if (!document.ok()) {
     err << "nib: " << document.error() << '\n';
     return 1;
   }
   const bool replaced = document.value()["mcpServers"].contains(name);
   document.value()["mcpServers"][name] = entry;
-  const util::Status written = mcp::write_json_file(file, document.value());
+  const util::Status written = process::write_json_file(file, document.value());
   if (!written.ok()) {
     err << "nib: " << written.error() << '\n';
     return 1;
@@ -134,16 +135,17 @@ int remove(const McpRemoveArgs& args, const RunContext& context, std::ostream& o
   if (args.scope) {
     files.push_back(scope_file(*args.scope, context));
   } else {
-    files = {user_mcp_file(context.user_config_dir), project_mcp_file(context.cwd)};
+    files = {mcp::user_servers_file(context.user_config_dir),
+             mcp::project_servers_file(context.cwd)};
   }
   for (const auto& file : files) {
-    auto document = mcp::read_json_file(file);
+    auto document = process::read_json_file(file);
     if (!document.ok() || !document.value().contains("mcpServers") ||
         !document.value()["mcpServers"].is_object() ||
         document.value()["mcpServers"].erase(args.name) == 0) {
       continue;
     }
-    const util::Status written = mcp::write_json_file(file, document.value());
+    const util::Status written = process::write_json_file(file, document.value());
     if (!written.ok()) {
       err << "nib: " << written.error() << '\n';
       return 1;
@@ -159,7 +161,7 @@ int remove(const McpRemoveArgs& args, const RunContext& context, std::ostream& o
 
 int approve(const std::string& name, const RunContext& context, std::ostream& out,
             std::ostream& err) {
-  auto catalog = find_mcp_servers(*context.configuration, context.user_config_dir, context.cwd, {});
+  auto catalog = find_mcp_servers(context, {});
   if (!catalog.ok()) {
     err << "nib: " << catalog.error() << '\n';
     return 1;
@@ -171,7 +173,7 @@ int approve(const std::string& name, const RunContext& context, std::ostream& ou
           << "); it needs no approval.\n";
       return 0;
     }
-    mcp::ApprovalStore store(approvals_file(context.user_config_dir));
+    mcp::ApprovalStore store(mcp::approvals_file(context.user_config_dir));
     const util::Status approved = store.approve(context.cwd, name, config.fingerprint);
     if (!approved.ok()) {
       err << "nib: " << approved.error() << '\n';

@@ -13,7 +13,7 @@
 #include <stop_token>
 
 #include "app/cli.hpp"
-#include "app/print_mode.hpp"
+#include "app/run_context.hpp"
 
 namespace nib::app {
 

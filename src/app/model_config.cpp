@@ -5,8 +5,8 @@
 namespace nib::app {
 namespace {
 
-std::optional<std::string> first_of(const std::optional<std::string>& flag, const EnvLookup& env,
-                                    const char* variable) {
+std::optional<std::string> first_of(const std::optional<std::string>& flag,
+                                    const util::EnvLookup& env, const char* variable) {
   if (flag && !flag->empty()) return flag;
   return env(variable);
 }
@@ -20,7 +20,7 @@ std::string provider_names(const Configuration& configuration) {
 }
 
 // The provider to use when none is named (see resolve_model_config).
-std::string inferred_provider(const CliOptions& options, const EnvLookup& env,
+std::string inferred_provider(const CliOptions& options, const util::EnvLookup& env,
                               const std::optional<std::string>& model,
                               const Configuration& configuration) {
   if (model) {
@@ -52,7 +52,8 @@ std::string missing_key_message(const provider::ProviderEntry& entry) {
 
 }  // namespace
 
-util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,
+util::Result<ModelConfig> resolve_model_config(const CliOptions& options,
+                                               const util::EnvLookup& env,
                                                const Configuration& configuration) {
   using Result = util::Result<ModelConfig>;
   const Settings& settings = configuration.settings;

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "app/cli.hpp"
-#include "app/environment.hpp"
 #include "app/settings.hpp"
 #include "core/provider.hpp"
 #include "provider/model_registry.hpp"
 #include "provider/retrying_provider.hpp"
+#include "util/environment.hpp"
 #include "util/result.hpp"
 
 namespace nib::app {
@@ -49,7 +49,8 @@ struct ModelConfig {
 //   provider should not stop a local model from working).
 // - retry: settings.json's maxRetries and baseDelayMs over RetryPolicy's defaults.
 // A failure is one or two lines saying how to fix it (exit status 2).
-util::Result<ModelConfig> resolve_model_config(const CliOptions& options, const EnvLookup& env,
+util::Result<ModelConfig> resolve_model_config(const CliOptions& options,
+                                               const util::EnvLookup& env,
                                                const Configuration& configuration);
 
 // The model `name` means among `entry`'s: its id, or a family alias as Claude Code's agent

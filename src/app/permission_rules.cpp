@@ -1,12 +1,7 @@
 #include "app/permission_rules.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "permissions/rule_suggestion.hpp"
-#include "process/atomic_write.hpp"
+#include "process/json_file.hpp"
 
 namespace nib::app {
 
@@ -25,34 +20,12 @@ std::vector<permissions::RuleSource> rule_sources(const Configuration& configura
 util::Status save_local_rules(const std::filesystem::path& project, permissions::RuleList list,
                               const std::vector<std::string>& rules) {
   const std::filesystem::path file = project / ".nib" / "settings.local.json";
-  nlohmann::json document;
-  std::optional<struct stat> existing;
-  if (struct stat info{}; ::stat(file.c_str(), &info) == 0) {
-    existing = info;
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) return util::Status::failure(file.string() + ": cannot be read");
-    document = nlohmann::json::parse(text.str(), nullptr, false);
-    if (document.is_discarded()) {
-      return util::Status::failure(file.string() +
-                                   ": is not valid JSON; fix it, then save the rule again");
-    }
+  auto document = process::read_json_file(file);
+  if (!document.ok()) {
+    return util::Status::failure(document.error() + "; fix it, then save the rule again");
   }
-  std::error_code error;
-  std::filesystem::create_directories(file.parent_path(), error);
-  if (error) {
-    return util::Status::failure("cannot create " + file.parent_path().string() + ": " +
-                                 error.message());
-  }
-  const std::string bytes =
-      permissions::with_rules_added(std::move(document), list, rules).dump(2) + "\n";
-  const process::AtomicWriteResult written = process::atomic_write(file, bytes, existing);
-  if (!written.ok()) {
-    return util::Status::failure("cannot write " + file.string() + ": " + written.failed_step +
-                                 ": " + std::strerror(written.error_number));
-  }
-  return util::Status::success();
+  return process::write_json_file(
+      file, permissions::with_rules_added(std::move(document.value()), list, rules));
 }
 
 }  // namespace nib::app

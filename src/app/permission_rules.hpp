@@ -22,8 +22,8 @@ std::vector<permissions::RuleSource> rule_sources(const Configuration& configura
                                                   const std::filesystem::path& home);
 
 // Adds `rules` (each once) to permissions.<list> of `project`/.nib/settings.local.json,
-// creating it (and .nib/) when missing and keeping everything else in it; written atomically.
-// A file that is not valid JSON is left alone and reported.
+// creating it (and .nib/) when missing and keeping everything else in it; written atomically
+// (process/json_file.hpp). A file that is not a JSON object is left alone and reported.
 util::Status save_local_rules(const std::filesystem::path& project, permissions::RuleList list,
                               const std::vector<std::string>& rules);
 

@@ -1,35 +1,21 @@
 #include "app/permission_setup.hpp"
 
 #include "app/permission_rules.hpp"
+#include "permissions/default_mode.hpp"
 
 namespace nib::app {
 
-util::Result<permissions::PermissionMode> starting_mode(const CliOptions& options,
-                                                        const Configuration& configuration) {
+util::Result<permissions::PermissionMode> starting_mode(
+    const CliOptions& options, const std::vector<permissions::RuleSource>& sources) {
   using Result = util::Result<permissions::PermissionMode>;
   if (options.permission_mode) {
     auto mode = permissions::parse_mode(*options.permission_mode);
     if (!mode.ok()) return Result::failure("nib: --permission-mode: " + mode.error());
     return mode;
   }
-  for (auto source = configuration.sources.rbegin(); source != configuration.sources.rend();
-       ++source) {
-    const auto section = source->document.find("permissions");
-    if (section == source->document.end() || !section->is_object()) continue;
-    const auto mode = section->find("defaultMode");
-    if (mode == section->end()) continue;
-    if (!mode->is_string()) {
-      return Result::failure("nib: " + source->file.string() +
-                             ": permissions.defaultMode: must be a string");
-    }
-    auto parsed = permissions::parse_mode(mode->get<std::string>());
-    if (!parsed.ok()) {
-      return Result::failure("nib: " + source->file.string() +
-                             ": permissions.defaultMode: " + parsed.error());
-    }
-    return parsed;
-  }
-  return permissions::PermissionMode::kAuto;
+  const auto setting = permissions::read_default_mode(sources);
+  if (!setting.ok()) return Result::failure("nib: " + setting.error());
+  return setting.value().value_or(permissions::PermissionMode::kAuto);
 }
 
 util::Result<std::shared_ptr<const permissions::RuleSet>> load_rules(

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/settings.hpp"
@@ -15,10 +16,10 @@
 
 namespace nib::app {
 
-// --permission-mode, else the strongest settings source's permissions.defaultMode (nib's or
-// Claude Code's), else auto. A failure names the flag or the file.
-util::Result<permissions::PermissionMode> starting_mode(const CliOptions& options,
-                                                        const Configuration& configuration);
+// --permission-mode, else the settings' permissions.defaultMode (permissions/default_mode.hpp)
+// of `sources` (rule_sources), else auto. A failure names the flag or the file.
+util::Result<permissions::PermissionMode> starting_mode(
+    const CliOptions& options, const std::vector<permissions::RuleSource>& sources);
 
 // Every settings file's permission rules and the built-in defaults; a broken rule fails naming
 // its file and index ("nib: FILE: permissions.allow[2]: ...").

@@ -8,7 +8,7 @@
 #include "permissions/rule_check.hpp"
 #include "permissions/rule_set.hpp"
 #include "tools/builtin.hpp"
-#include "util/home_directory.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::app {
 namespace {
@@ -39,16 +39,16 @@ void print_explanation(const permissions::CallDecision& decided, std::ostream& o
 }  // namespace
 
 int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags,
-                            const EnvLookup& env, const std::filesystem::path& cwd,
+                            const util::UserPlaces& places, const std::filesystem::path& cwd,
                             std::ostream& out, std::ostream& err) {
-  const auto loaded = load_configuration(config_directories(env, cwd));
+  const auto loaded = load_configuration(config_directories(places, cwd));
   if (!loaded.ok()) {
     err << loaded.error() << '\n';
     return 2;
   }
   // The guard a run would have: its rules, and bash confined as a run's would be, so that a
   // call is explained on what its tool says it touches.
-  auto guard = make_guard(flags, loaded.value(), env, cwd, {});
+  auto guard = make_guard(flags, loaded.value(), places, cwd, {});
   if (!guard.ok()) {
     err << guard.error() << '\n';
     return 2;
@@ -72,7 +72,7 @@ int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags
   const auto& explain = std::get<PermissionsExplainArgs>(args);
   core::ToolCall call{"explain", "bash", ""};
   if (!explain.tool) {
-    call.arguments = nlohmann::json{{"command", explain.call}}.dump();
+    call.arguments = util::json_text({{"command", explain.call}});
     out << "bash: " << explain.call << '\n';
   } else {
     call.name = *explain.tool;
@@ -94,7 +94,7 @@ int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags
     out << "  path: " << path.path.string()
         << (path.target != path.path ? " (reaching " + path.target.string() + ")" : "") << '\n';
   }
-  print_explanation(rules.decide({call.name, access, cwd, util::home_directory()}), out);
+  print_explanation(rules.decide({call.name, access, cwd, places.home}), out);
   return 0;
 }
 

@@ -7,15 +7,16 @@
 #include <ostream>
 
 #include "app/cli.hpp"
-#include "app/environment.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
-// Judged by the guard a run with `flags` would have (--permission-mode, --ask, --no-sandbox).
+// Judged by the guard a run with `flags` would have (--permission-mode, --ask, --no-sandbox),
+// with the settings `places` name.
 // Exit status: 0 done (check: no problems), 1 check found problems, 2 a call that cannot be
 // judged (an unknown tool, invalid arguments) or a broken rule.
 int run_permissions_command(const PermissionsArgs& args, const CliOptions& flags,
-                            const EnvLookup& env, const std::filesystem::path& cwd,
+                            const util::UserPlaces& places, const std::filesystem::path& cwd,
                             std::ostream& out, std::ostream& err);
 
 }  // namespace nib::app

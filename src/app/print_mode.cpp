@@ -9,13 +9,13 @@
 #include "app/compaction_hooks.hpp"
 #include "app/hook_setup.hpp"
 #include "app/mcp_prompts.hpp"
-#include "app/mcp_setup.hpp"
 #include "app/process_hooks.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
 #include "app/slash_prompt.hpp"
 #include "app/subagent_setup.hpp"
 #include "core/agent_loop.hpp"
+#include "mcp/server_approval.hpp"
 #include "permissions/approval_policy.hpp"
 #include "provider/provider_factory.hpp"
 #include "tools/job_report.hpp"
@@ -88,7 +88,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   }
   for (const std::string& notice : run.mcp_notices) std::cerr << "nib: " << notice << '\n';
   for (const mcp::ServerConfig& server : run.mcp_awaiting) {
-    std::cerr << "nib: " << not_approved_notice(server) << '\n';
+    std::cerr << "nib: " << mcp::not_approved_notice(server) << '\n';
   }
   // An MCP prompt's images, after its text in the user's turn.
   core::Content prompt_media;

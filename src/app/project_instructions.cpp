@@ -4,6 +4,10 @@
 #include <iterator>
 #include <optional>
 
+#include "util/byte_size.hpp"
+#include "util/text_cut.hpp"
+#include "util/utf8.hpp"
+
 namespace nib::app {
 namespace {
 
@@ -23,9 +27,13 @@ std::optional<InstructionFile> instruction_file_in(const fs::path& directory) {
     in.read(content.data(), static_cast<std::streamsize>(content.size()));
     content.resize(static_cast<std::size_t>(in.gcount()));
     if (content.size() > kMaxInstructionFileBytes) {
-      content.resize(kMaxInstructionFileBytes);
-      content += "\n[... cut: the file is longer than " +
-                 std::to_string(kMaxInstructionFileBytes / 1024) + " KB]";
+      // Only one byte past the cut was read: the file's size says how much is left out.
+      const std::uintmax_t size = fs::file_size(path, error);
+      const std::uintmax_t whole = error || size < content.size() ? content.size() : size;
+      content.resize(util::utf8_prefix_length(content, kMaxInstructionFileBytes));
+      content += util::cut_marker(whole - content.size(),
+                                  "an instruction file is cut at " +
+                                      util::format_byte_size(kMaxInstructionFileBytes));
     }
     return InstructionFile{path, std::move(content)};
   }

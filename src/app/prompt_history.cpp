@@ -7,12 +7,13 @@
 #include "session/session_store.hpp"
 
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::app {
 namespace fs = std::filesystem;
 
-std::optional<fs::path> prompt_history_file(const EnvLookup& env) {
-  const auto store = session::SessionStore::from_environment(env);
+std::optional<fs::path> prompt_history_file(const util::UserPlaces& places) {
+  const auto store = session::SessionStore::for_user(places);
   if (!store.ok()) return std::nullopt;
   return store.value().root().parent_path() / "prompt-history.jsonl";
 }
@@ -31,8 +32,7 @@ std::vector<std::string> read_all(const fs::path& file) {
 }
 
 std::string line_of(const std::string& prompt) {
-  return nlohmann::json(prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-         '\n';
+  return util::json_text(prompt) + '\n';
 }
 
 }  // namespace

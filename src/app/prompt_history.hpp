@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/environment.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
@@ -21,8 +21,9 @@ inline constexpr std::size_t kPromptHistoryEntries = 500;
 // is rare.
 inline constexpr std::uintmax_t kPromptHistoryMaxBytes = 1024 * 1024;
 
-// The history file's path; nullopt when neither XDG_DATA_HOME nor HOME is usable.
-std::optional<std::filesystem::path> prompt_history_file(const EnvLookup& env);
+// The history file's path, beside the sessions of `places`; nullopt when there is no data
+// directory.
+std::optional<std::filesystem::path> prompt_history_file(const util::UserPlaces& places);
 
 // The newest kPromptHistoryEntries prompts, oldest first; empty when there is no file.
 std::vector<std::string> load_prompt_history(const std::filesystem::path& file);

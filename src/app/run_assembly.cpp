@@ -32,7 +32,7 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   if (!registry.ok()) return Result::failure(registry.error());
   std::vector<std::string> problems =
       offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
-  auto session = RunSession::open(options, context.env, context.cwd, context.existing,
+  auto session = RunSession::open(options, context.places, context.cwd, context.existing,
                                   model.provider, model.model.id);
   if (!session.ok()) return Result::failure(session.error());
   if (context.existing) {

@@ -7,7 +7,7 @@
 #include "agent/subagent_environment.hpp"
 #include "app/cli.hpp"
 #include "app/model_config.hpp"
-#include "app/print_mode.hpp"
+#include "app/run_context.hpp"
 #include "app/session_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "core/tool_registry.hpp"

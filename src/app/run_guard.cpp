@@ -1,10 +1,10 @@
 #include "app/run_guard.hpp"
 
 #include "app/hook_setup.hpp"
+#include "app/permission_rules.hpp"
 #include "app/permission_setup.hpp"
 #include "app/sandbox_setup.hpp"
 #include "hooks/tool_hooks.hpp"
-#include "util/home_directory.hpp"
 #include "util/secret_places.hpp"
 
 namespace nib::app {
@@ -32,13 +32,13 @@ std::vector<std::filesystem::path> hidden_places(const permissions::RuleSet& rul
 
 util::Result<std::unique_ptr<RunGuard>> make_guard(const CliOptions& options,
                                                    const Configuration& configuration,
-                                                   const EnvLookup& env,
+                                                   const util::UserPlaces& places,
                                                    const std::filesystem::path& cwd,
                                                    std::vector<std::string> withheld_environment) {
-  const auto mode = starting_mode(options, configuration);
+  const auto mode = starting_mode(options, rule_sources(configuration, places.home));
   if (!mode.ok()) return util::Result<std::unique_ptr<RunGuard>>::failure(mode.error());
   return RunGuard::create({.configuration = &configuration,
-                           .env = env,
+                           .places = places,
                            .cwd = cwd,
                            .mode = mode.value(),
                            .ask_tools = options.ask,
@@ -50,8 +50,8 @@ util::Result<std::unique_ptr<RunGuard>> RunGuard::create(GuardOptions options) {
   using Result = util::Result<std::unique_ptr<RunGuard>>;
   std::unique_ptr<RunGuard> guard(new RunGuard());
   const Configuration& configuration = *options.configuration;
-  // One home for the rules, the tools' `~` and the sandbox, as the tools resolve it.
-  const std::filesystem::path home = util::home_directory();
+  // One home for the rules, the tools' `~` and the sandbox.
+  const std::filesystem::path home = options.places.home;
   auto rules = load_rules(configuration, home);
   if (!rules.ok()) return Result::failure(rules.error());
   guard->rules_ = std::move(rules.value());
@@ -75,7 +75,7 @@ util::Result<std::unique_ptr<RunGuard>> RunGuard::create(GuardOptions options) {
       }});
 
   auto setup =
-      setup_sandbox(configuration, options.env, options.cwd, home, options.sandbox_off,
+      setup_sandbox(configuration, options.places, options.cwd, options.sandbox_off,
                     guard->protected_tree_, hidden_places(*guard->rules_, home, options.cwd));
   if (!setup.ok()) return Result::failure(setup.error());
   if (!setup.value().notice.empty()) guard->warnings_.push_back(setup.value().notice);

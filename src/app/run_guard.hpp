@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "app/cli.hpp"
-#include "app/environment.hpp"
 #include "app/settings.hpp"
 #include "core/agent_loop.hpp"
 #include "hooks/hook_set.hpp"
@@ -30,13 +29,16 @@
 #include "sandbox/confinement_switch.hpp"
 #include "tools/builtin.hpp"
 #include "util/result.hpp"
+#include "util/user_places.hpp"
 #include "workspace/protected_tree.hpp"
 
 namespace nib::app {
 
 struct GuardOptions {
   const Configuration* configuration = nullptr;  // outlives the guard
-  EnvLookup env;
+  // The user's places: one home for the rules, the policy and the sandbox (the one the tools
+  // resolve `~` to, util/user_places.hpp), and the sandbox's cache directory.
+  util::UserPlaces places;
   std::filesystem::path cwd;                                              // the working tree
   permissions::PermissionMode mode = permissions::PermissionMode::kAuto;  // at the start
   std::vector<std::string> ask_tools;                                     // --ask
@@ -50,7 +52,7 @@ class RunGuard;
 // else auto; --ask; --no-sandbox. Warnings go to `warnings` for the front end to show.
 util::Result<std::unique_ptr<RunGuard>> make_guard(const CliOptions& options,
                                                    const Configuration& configuration,
-                                                   const EnvLookup& env,
+                                                   const util::UserPlaces& places,
                                                    const std::filesystem::path& cwd,
                                                    std::vector<std::string> withheld_environment);
 

@@ -18,8 +18,8 @@ std::filesystem::path installed_beside_nib(const char* name) {
 }  // namespace
 
 util::Result<SandboxSetup> setup_sandbox(
-    const Configuration& configuration, const EnvLookup& env, const std::filesystem::path& cwd,
-    const std::filesystem::path& home, bool disabled,
+    const Configuration& configuration, const util::UserPlaces& places,
+    const std::filesystem::path& cwd, bool disabled,
     std::shared_ptr<const workspace::ProtectedTree> protected_tree,
     std::vector<std::filesystem::path> hidden) {
   using Result = util::Result<SandboxSetup>;
@@ -27,7 +27,7 @@ util::Result<SandboxSetup> setup_sandbox(
   for (const SettingsSource& source : configuration.sources) {
     documents.push_back({source.file, source.claude, &source.document});
   }
-  auto settings = sandbox::read_sandbox_settings(documents, cwd, home);
+  auto settings = sandbox::read_sandbox_settings(documents, cwd, places.home);
   if (!settings.ok()) return Result::failure("nib: " + settings.error());
   SandboxSetup setup;
   if (disabled || !settings.value().enabled) return setup;
@@ -35,8 +35,8 @@ util::Result<SandboxSetup> setup_sandbox(
   const auto temp = process::open_private_temp_dir();
   setup.sandbox = std::make_shared<sandbox::CommandSandbox>(sandbox::SandboxOptions{
       .tree = cwd,
-      .home = home,
-      .cache_root = sandbox::default_cache_root(env("XDG_CACHE_HOME").value_or(""), home),
+      .home = places.home,
+      .cache_root = sandbox::default_cache_root(places.cache_home),
       .settings = std::move(settings.value()),
       .probe = {.memory = temp.ok() ? temp.value().path / "sandbox-probe" : ""},
       .protected_tree = std::move(protected_tree),

@@ -14,9 +14,9 @@ std::string describe_session(const session::SessionSummary& summary) {
          (summary.error.empty() ? summary.first_prompt : "(" + summary.error + ")");
 }
 
-int list_sessions(const EnvLookup& env, const std::filesystem::path& cwd, std::ostream& out,
-                  std::ostream& err) {
-  const auto store = session::SessionStore::from_environment(env);
+int list_sessions(const util::UserPlaces& places, const std::filesystem::path& cwd,
+                  std::ostream& out, std::ostream& err) {
+  const auto store = session::SessionStore::for_user(places);
   if (!store.ok()) {
     err << "nib: " << store.error() << '\n';
     return 2;

@@ -7,8 +7,8 @@
 #include <ostream>
 #include <string>
 
-#include "app/environment.hpp"
 #include "session/session_summary.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
@@ -16,8 +16,9 @@ namespace nib::app {
 // interactive /resume picker's entries).
 std::string describe_session(const session::SessionSummary& summary);
 
-// Prints the list to `out` (a problem to `err`); returns the exit status.
-int list_sessions(const EnvLookup& env, const std::filesystem::path& cwd, std::ostream& out,
-                  std::ostream& err);
+// Prints the list of the sessions kept in `places` to `out` (a problem to `err`); returns the
+// exit status.
+int list_sessions(const util::UserPlaces& places, const std::filesystem::path& cwd,
+                  std::ostream& out, std::ostream& err);
 
 }  // namespace nib::app

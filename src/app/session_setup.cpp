@@ -53,7 +53,7 @@ std::string ended_commands_notice(const std::vector<process::EndedCommand>& ende
 }  // namespace
 
 util::Result<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
-                                                                const EnvLookup& env,
+                                                                const util::UserPlaces& places,
                                                                 const fs::path& cwd) {
   using Result = util::Result<std::optional<ExistingSession>>;
   fs::path file;
@@ -62,7 +62,7 @@ util::Result<std::optional<ExistingSession>> load_named_session(const CliOptions
     if (!fs::exists(*options.session_file, error)) return std::optional<ExistingSession>();
     file = fs::absolute(*options.session_file);
   } else if (options.continue_latest || options.resume_id) {
-    const auto store = session::SessionStore::from_environment(env);
+    const auto store = session::SessionStore::for_user(places);
     if (!store.ok()) return Result::failure(store.error());
     auto found = options.continue_latest ? store.value().latest(cwd)
                                          : store.value().find(cwd, *options.resume_id);
@@ -86,7 +86,7 @@ SessionModel session_model(const session::LoadedSession& loaded) {
   return model;
 }
 
-util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLookup& env,
+util::Result<RunSession> RunSession::open(const CliOptions& options, const util::UserPlaces& places,
                                           const fs::path& cwd,
                                           const std::optional<ExistingSession>& existing,
                                           const std::string& provider, const std::string& model) {
@@ -123,7 +123,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const EnvLo
       session::make_header(cwd.string(), model, provider, std::chrono::system_clock::now());
   auto writer = [&]() -> util::Result<session::SessionWriter> {
     if (options.session_file) return session::SessionWriter::create(*options.session_file, header);
-    const auto store = session::SessionStore::from_environment(env);
+    const auto store = session::SessionStore::for_user(places);
     if (!store.ok()) return util::Result<session::SessionWriter>::failure(store.error());
     return store.value().create(header);
   }();

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "app/cli.hpp"
-#include "app/environment.hpp"
 #include "core/events.hpp"
 #include "core/history_edit.hpp"
 #include "core/pending_notices.hpp"
 #include "session/session_file.hpp"
 #include "session/session_recorder.hpp"
 #include "util/result.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
@@ -31,9 +31,10 @@ struct ExistingSession {
 };
 
 // The session the options name, loaded; nullopt for a new session (or with --no-session); an
-// error when the named one cannot be found or read.
+// error when the named one cannot be found or read. `places`: where the user's sessions are
+// (session::SessionStore::for_user).
 util::Result<std::optional<ExistingSession>> load_named_session(const CliOptions& options,
-                                                                const EnvLookup& env,
+                                                                const util::UserPlaces& places,
                                                                 const std::filesystem::path& cwd);
 
 struct SessionModel {
@@ -52,7 +53,7 @@ class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
   // options.no_session; an error names the problem (exit 2).
-  static util::Result<RunSession> open(const CliOptions& options, const EnvLookup& env,
+  static util::Result<RunSession> open(const CliOptions& options, const util::UserPlaces& places,
                                        const std::filesystem::path& cwd,
                                        const std::optional<ExistingSession>& existing,
                                        const std::string& provider, const std::string& model);

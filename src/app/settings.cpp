@@ -296,16 +296,9 @@ std::vector<std::string> Configuration::api_key_variables() const {
   return names;
 }
 
-ConfigDirectories config_directories(const EnvLookup& env, const fs::path& cwd) {
-  fs::path global;
-  if (const auto xdg = env("XDG_CONFIG_HOME")) {
-    global = fs::path(*xdg) / "nib";
-  } else if (const auto home = env("HOME")) {
-    global = fs::path(*home) / ".config" / "nib";
-  }
-  fs::path claude_user;
-  if (const auto home = env("HOME")) claude_user = fs::path(*home) / ".claude";
-  return {global, cwd / ".nib", claude_user, cwd / ".claude"};
+ConfigDirectories config_directories(const util::UserPlaces& places, const fs::path& cwd) {
+  return {places.config_home.empty() ? fs::path() : places.config_home / "nib", cwd / ".nib",
+          places.home.empty() ? fs::path() : places.home / ".claude", cwd / ".claude"};
 }
 
 util::Result<Configuration> load_configuration(const ConfigDirectories& directories) {

@@ -1,8 +1,9 @@
 #pragma once
 // The user's configuration files: settings.json (default provider, model and thinking level,
 // retries, compaction, the environment commands get) and models.json (providers of their own: local
-// servers, gateways, extra models), read from the global directory ($XDG_CONFIG_HOME/nib, else
-// ~/.config/nib) and then the project's .nib/ directory, whose values win. Missing files are fine;
+// servers, gateways, extra models), read from the global directory (nib in the user's config
+// directory, util/user_places.hpp: $XDG_CONFIG_HOME/nib, else ~/.config/nib) and then the
+// project's .nib/ directory, whose values win. Missing files are fine;
 // a file that is not valid is an error naming the file, the field and the problem. Pure apart from
 // reading the files.
 //
@@ -29,10 +30,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/environment.hpp"
 #include "core/provider.hpp"
 #include "provider/model_registry.hpp"
 #include "util/result.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::app {
 
@@ -93,13 +94,15 @@ struct Configuration {
 };
 
 struct ConfigDirectories {
-  std::filesystem::path global;          // $XDG_CONFIG_HOME/nib or $HOME/.config/nib
+  std::filesystem::path global;          // <config home>/nib (empty without one)
   std::filesystem::path project;         // <working directory>/.nib
-  std::filesystem::path claude_user;     // $HOME/.claude (empty without HOME)
+  std::filesystem::path claude_user;     // <home>/.claude (empty without a home)
   std::filesystem::path claude_project;  // <working directory>/.claude
 };
 
-ConfigDirectories config_directories(const EnvLookup& env, const std::filesystem::path& cwd);
+// The directories of `places` (util/user_places.hpp) and the working directory `cwd`.
+ConfigDirectories config_directories(const util::UserPlaces& places,
+                                     const std::filesystem::path& cwd);
 
 // Both directories' files applied in turn; a failure reads "nib: <file>: <field>: <problem>".
 util::Result<Configuration> load_configuration(const ConfigDirectories& directories);

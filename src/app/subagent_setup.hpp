@@ -10,7 +10,7 @@
 
 #include "agent/subagent_environment.hpp"
 #include "app/model_config.hpp"
-#include "app/print_mode.hpp"
+#include "app/run_context.hpp"
 #include "core/tool.hpp"
 #include "tools/builtin.hpp"
 

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string_view>
 
+#include "util/json_text.hpp"
+
 namespace nib::core {
 namespace {
 
@@ -113,7 +115,7 @@ std::string number_text(double value) {
       value > -kLargestExactInteger && value < kLargestExactInteger) {
     return std::to_string(static_cast<std::int64_t>(value));
   }
-  return nlohmann::json(value).dump();
+  return util::json_text(value);
 }
 
 // valijson's message for a minimum or maximum it checked, and the comparison it stands for.
@@ -149,7 +151,7 @@ std::optional<std::string> bound_violation(const std::string& description,
       }
     }
     std::string text = "must be " + std::string(bound.comparison) + " " + number_text(limit);
-    if (value != nullptr && value->is_number()) text += ", got " + value->dump();
+    if (value != nullptr && value->is_number()) text += ", got " + util::json_text(*value);
     return text;
   }
   return std::nullopt;
@@ -169,8 +171,7 @@ std::optional<std::string> unknown_properties(const nlohmann::json* subschema,
   std::string unknown;
   for (const auto& [name, value] : object->items()) {
     if (has_list && listed->contains(name)) continue;
-    unknown += (unknown.empty() ? "" : ", ") +
-               nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    unknown += (unknown.empty() ? "" : ", ") + util::json_text(name);
   }
   if (unknown.empty()) return std::nullopt;
   std::string allowed;
@@ -190,13 +191,10 @@ std::optional<std::string> enum_violation(const nlohmann::json* subschema,
   }
   std::string allowed;
   for (const auto& entry : (*subschema)["enum"]) {
-    allowed += (allowed.empty() ? "" : ", ") +
-               entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    allowed += (allowed.empty() ? "" : ", ") + util::json_text(entry);
   }
   std::string text = "must be one of " + allowed;
-  if (value != nullptr) {
-    text += "; got " + value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
+  if (value != nullptr) text += "; got " + util::json_text(*value);
   return text;
 }
 
@@ -253,7 +251,7 @@ std::vector<FieldError> CompiledSchema::validate(const nlohmann::json& instance)
       // valijson does not say which type it wanted; the schema and the value do.
       if (subschema && value && subschema->contains("type")) {
         field.message =
-            "expected " + (*subschema)["type"].dump() + ", got " + json_type_name(*value);
+            "expected " + util::json_text((*subschema)["type"]) + ", got " + json_type_name(*value);
       }
     }
     errors.push_back(std::move(field));

@@ -1,6 +1,7 @@
 #include "core/tool_call.hpp"
 
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::core {
 namespace {
@@ -216,7 +217,7 @@ std::function<std::optional<std::string>(const nlohmann::json&, std::stop_token)
     // reach them once stopped.
     if (stop.stop_requested()) return "Not followed: the run was interrupted.";
     ToolCall follow_up = call;
-    follow_up.arguments = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    follow_up.arguments = util::json_text(args);
     auto prepared = prepare_tool_call(follow_up, registry, context);
     if (auto* refused = std::get_if<ToolResult>(&prepared)) return content_text(refused->content);
     if (auto blocked = apply_gate(pre_tool, gate, follow_up, std::get<PreparedCall>(prepared),
@@ -242,7 +243,7 @@ ToolOutcome run_tool(const ToolCall& call, const PreparedCall& prepared, std::st
     if (prepared.args_updated) {
       append_text(outcome.result.content,
                   "(A hook changed this call's arguments before it ran; it ran with " +
-                      prepared.args.dump() + ".)");
+                      util::json_text(prepared.args) + ".)");
     }
     append_text(outcome.result.content, prepared.gate_context);
   } catch (const std::exception& e) {

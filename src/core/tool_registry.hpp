@@ -20,6 +20,9 @@ namespace nib::core {
 
 struct RegisteredTool {
   ToolPtr tool;
+  // The argument schema as validated and as offered to the model: the tool's own, closed to
+  // unknown fields for a built-in tool (tool_registry.cpp says why).
+  nlohmann::json parameters;
   std::unique_ptr<CompiledSchema> schema;
   std::string origin;  // "built-in tool #3", for the message about a duplicate name
 };
@@ -28,13 +31,14 @@ class ToolRegistry {
  public:
   // Registers the built-in tools, then the extra tools handed in by embedding code. Refuses a
   // duplicate name (naming both registrations) and a parameters document that is not a valid
-  // JSON Schema.
+  // JSON Schema. A built-in tool's arguments may hold only the fields its schema lists; extra
+  // and added tools (MCP servers') keep their schemas as written.
   static util::Result<std::unique_ptr<ToolRegistry>> create(std::vector<ToolPtr> builtin,
                                                             std::vector<ToolPtr> extra);
 
   // The tool registered under `name`, or nullptr.
   const RegisteredTool* find(const std::string& name) const;
-  // The specs sent to the model, in registration order.
+  // The specs sent to the model, in registration order, with the parameters as registered.
   std::vector<ToolSpec> specs() const;
   // Registered names in registration order, for "available tools" messages.
   std::vector<std::string> names() const;
@@ -61,7 +65,8 @@ class ToolRegistry {
  private:
   ToolRegistry() = default;
   // Registers `tool` (the caller holds the lock); the reason it cannot be, naming `origin`.
-  util::Status insert(ToolPtr tool, const std::string& origin);
+  // `builtin`: its arguments object is closed to fields its schema does not list.
+  util::Status insert(ToolPtr tool, const std::string& origin, bool builtin);
 
   mutable std::shared_mutex mutex_;
   std::string note_;

@@ -12,6 +12,8 @@
 #include <system_error>
 #include <utility>
 
+#include "util/json_text.hpp"
+
 namespace nib::core {
 namespace {
 
@@ -228,7 +230,7 @@ class ToolScheduler::Batch {
     const PreparedCall& prepared = *states_[i].prepared;
     emit(ToolRunningEvent{
         calls_[i].id, calls_[i].name,
-        prepared.args_updated ? std::optional(prepared.args.dump()) : std::nullopt});
+        prepared.args_updated ? std::optional(util::json_text(prepared.args)) : std::nullopt});
     auto finished = std::make_shared<std::atomic<bool>>(false);
     try {
       // The worker touches only what it shares ownership of (see lingering_workers.hpp); its

@@ -114,55 +114,47 @@ std::vector<AgentDefinition> builtin_agents() {
 
 AgentParse parse_agent_definition(const MarkdownDocument& document,
                                   const std::filesystem::path& file, Origin origin) {
-  AgentParse parse;
-  parse.problems = document.notes;
-  if (!document.front_matter) {
-    parse.problems.push_back({file, 1,
-                              "no front matter: an agent definition starts with a \"---\" line, "
-                              "name: and description: lines, and another \"---\" line"});
-    return parse;
-  }
-  FieldReader reader(*document.front_matter, file);
-  AgentDefinition agent;
-  agent.origin = origin;
-  agent.file = file;
-  if (const std::optional<std::string> name =
-          reader.required_text("name", "add a line such as name: reviewer")) {
-    if (is_valid_name(*name)) {
-      agent.name = *name;
-    } else {
-      reader.fail("name", "\"" + *name + "\" is not a valid agent name; " + std::string(kNameRule));
+  const auto read = [&](FieldReader& reader, AgentDefinition& agent, std::vector<Problem>& notes) {
+    if (const std::optional<std::string> name =
+            reader.required_text("name", "add a line such as name: reviewer")) {
+      if (is_valid_name(*name)) {
+        agent.name = *name;
+      } else {
+        reader.fail("name",
+                    "\"" + *name + "\" is not a valid agent name; " + std::string(kNameRule));
+      }
     }
-  }
-  agent.description = reader
-                          .required_text("description",
-                                         "say when the agent should be used, since the model "
-                                         "chooses agents by their descriptions")
-                          .value_or("");
-  if (std::optional<ToolList> tools =
-          read_tool_list(reader, "tools", false, file, parse.problems)) {
-    agent.tools = std::move(tools->names);
-    agent.task_agents = std::move(tools->task_agents);
-    agent.tools_line = reader.line("tools");
-  }
-  if (std::optional<ToolList> denied =
-          read_tool_list(reader, "disallowedTools", true, file, parse.problems)) {
-    agent.disallowed_tools = std::move(denied->names);
-    agent.disallowed_tools_line = reader.line("disallowedTools");
-  }
-  agent.model = read_model(reader);
-  if (const std::optional<std::vector<std::string>> skills = reader.text_or_list("skills")) {
-    for (const std::string& item : *skills) {
-      for (ToolEntry& entry : split_tool_list(item)) add_once(agent.skills, std::move(entry.name));
+    agent.description = reader
+                            .required_text("description",
+                                           "say when the agent should be used, since the model "
+                                           "chooses agents by their descriptions")
+                            .value_or("");
+    if (std::optional<ToolList> tools = read_tool_list(reader, "tools", false, file, notes)) {
+      agent.tools = std::move(tools->names);
+      agent.task_agents = std::move(tools->task_agents);
+      agent.tools_line = reader.line("tools");
     }
-  }
-  agent.thinking = read_thinking(reader);
-  agent.max_turns = reader.positive_count("maxTurns");
-  agent.system_prompt = trimmed_body(document.body);
-
-  if (reader.ok()) parse.definition = std::move(agent);
-  parse.problems.insert(parse.problems.end(), reader.problems().begin(), reader.problems().end());
-  return parse;
+    if (std::optional<ToolList> denied =
+            read_tool_list(reader, "disallowedTools", true, file, notes)) {
+      agent.disallowed_tools = std::move(denied->names);
+      agent.disallowed_tools_line = reader.line("disallowedTools");
+    }
+    agent.model = read_model(reader);
+    if (const std::optional<std::vector<std::string>> skills = reader.text_or_list("skills")) {
+      for (const std::string& item : *skills) {
+        for (ToolEntry& entry : split_tool_list(item)) {
+          add_once(agent.skills, std::move(entry.name));
+        }
+      }
+    }
+    agent.thinking = read_thinking(reader);
+    agent.max_turns = reader.positive_count("maxTurns");
+    agent.system_prompt = trimmed_body(document.body);
+  };
+  return parse_definition<AgentDefinition>(document, file, origin,
+                                           "an agent definition starts with a \"---\" line, "
+                                           "name: and description: lines, and another \"---\" line",
+                                           read);
 }
 
 std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,

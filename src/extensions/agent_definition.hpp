@@ -71,10 +71,7 @@ struct AgentDefinition {
 // the permission layer can hold it to read-only commands), sorted by name.
 std::vector<AgentDefinition> builtin_agents();
 
-struct AgentParse {
-  std::optional<AgentDefinition> definition;  // empty when a problem leaves it out
-  std::vector<Problem> problems;              // also notes for a definition that is kept
-};
+using AgentParse = DefinitionParse<AgentDefinition>;
 
 // The definition in `document`, read from `file`. Problems: no front matter, name or
 // description missing or empty, a name that is not valid, a known key of the wrong type or

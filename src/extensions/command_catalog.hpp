@@ -52,10 +52,7 @@ struct CommandDefinition {
   std::string label() const;
 };
 
-struct CommandParse {
-  std::optional<CommandDefinition> definition;  // empty when a problem leaves it out
-  std::vector<Problem> problems;
-};
+using CommandParse = DefinitionParse<CommandDefinition>;
 
 // The command in `document`, read from `file`, which is `relative` (e.g. "frontend/
 // component.md") under its commands folder. Problems: a file or folder name that cannot be

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "extensions/limits.hpp"
-#include "util/utf8.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::extensions {
 namespace {
@@ -157,10 +157,7 @@ std::string default_description(std::string_view body) {
     }
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
     if (!line.empty()) {
-      if (line.size() <= kMaxDefaultDescriptionBytes) return std::string(line);
-      return std::string(
-                 line.substr(0, util::utf8_prefix_length(line, kMaxDefaultDescriptionBytes))) +
-             "…";
+      return util::cut_text(line, kMaxDefaultDescriptionBytes);
     }
     start = end + 1;
   }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,8 +71,16 @@ std::string trimmed_body(std::string_view body);
 
 // What describes a command or skill whose front matter gives no description, as Claude Code
 // does it: the body's first line that says something, without Markdown's heading marks ("#"),
-// cut at kMaxDefaultDescriptionBytes with "…". "" for an empty body.
+// cut at kMaxDefaultDescriptionBytes (util::cut_text). "" for an empty body.
 std::string default_description(std::string_view body);
+
+// One definition file read: the definition, unless a problem leaves it out, and every problem
+// found (notes too, for a definition that is kept).
+template <class Definition>
+struct DefinitionParse {
+  std::optional<Definition> definition;
+  std::vector<Problem> problems;
+};
 
 // Keeps, for each key, the first of `found` (given best first). A later definition with the
 // same key from the same origin is a problem naming both files (two files in one place claim

@@ -7,6 +7,7 @@
 #include "extensions/limits.hpp"
 #include "util/blank_text.hpp"
 #include "util/byte_size.hpp"
+#include "util/text_cut.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::extensions {
@@ -118,7 +119,8 @@ std::string include_block(const fs::path& working_dir, std::string_view path, st
   // Replaced bytes grow (U+FFFD is three), so the cut comes after the replacing; a sequence
   // split by the read's end becomes U+FFFD past the cut and is dropped with it.
   content = util::sanitize_utf8(content);
-  const bool cut = content.size() > limit;
+  const std::size_t text_bytes = content.size();
+  const bool cut = text_bytes > limit;
   if (cut) content.resize(util::utf8_prefix_length(content, limit));
   budget -= std::min(budget, content.size());
   std::string block = "<file path=\"" + std::string(path) + "\">\n" + content;
@@ -127,10 +129,16 @@ std::string include_block(const fs::path& working_dir, std::string_view path, st
     // The line the included text stops in, which the read tool's offset starts from.
     const auto next_line = std::count(content.begin(), content.end(), '\n') + 1;
     const std::uintmax_t size = fs::file_size(resolved, error);
-    block += "[... cut: " + std::string(path) + " is " +
-             (error ? "larger" : util::format_byte_size(size)) + "; only the first " +
-             util::format_byte_size(limit) + " are included. Read the rest with the read tool, " +
-             "offset=" + std::to_string(next_line) + "]\n";
+    // The file's bytes after the included ones; the text read stands in when the size is
+    // unknown or replaced bytes made the included text longer than the file.
+    const bool sized = !error && size >= text_bytes;
+    block += util::cut_marker((sized ? size : text_bytes) - content.size(),
+                              std::string(path) + " is " +
+                                  (error ? "larger" : util::format_byte_size(size)) +
+                                  "; only the first " + util::format_byte_size(limit) +
+                                  " are included; read the rest with the read tool, offset=" +
+                                  std::to_string(next_line)) +
+             "\n";
   }
   return block + "</file>";
 }

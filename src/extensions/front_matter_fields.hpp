@@ -2,7 +2,8 @@
 // Typed reading of front matter fields for the three formats (agents, skills, commands): each
 // accessor returns the value or nullopt (absent, or null as in "model:"), and a value of the
 // wrong type becomes a problem at its key's line, so the format can leave the definition out.
-// Unknown keys are never looked at: Claude Code's files carry many (color, hooks, ...). Not
+// Unknown keys are never looked at: Claude Code's files carry many (color, hooks, ...). Also
+// the frame agents and skills share around reading a whole definition (parse_definition). Not
 // thread-safe (one reader per file).
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "extensions/definition_files.hpp"
 #include "extensions/front_matter.hpp"
 #include "extensions/problem.hpp"
 
@@ -56,5 +58,29 @@ class FieldReader {
 // The `model` key, which agents, skills and commands share: the model as written ("sonnet",
 // "claude-opus-4-1"), or nullopt for the caller's model (absent, empty, or "inherit").
 std::optional<std::string> read_model(FieldReader& reader);
+
+// Reads `document`, found at `file`, as a Definition (an agent or a skill, whose front matter
+// is required) from `origin`: `read(reader, definition, notes)` fills in the fields beyond
+// origin and file. A problem the reader records leaves the definition out; one added to `notes`
+// does not. Without front matter the problem is "no front matter: <form>" at line 1.
+template <class Definition, class Read>
+DefinitionParse<Definition> parse_definition(const MarkdownDocument& document,
+                                             const std::filesystem::path& file, Origin origin,
+                                             std::string_view form, Read read) {
+  DefinitionParse<Definition> parse;
+  parse.problems = document.notes;
+  if (!document.front_matter) {
+    parse.problems.push_back({file, 1, "no front matter: " + std::string(form)});
+    return parse;
+  }
+  FieldReader reader(*document.front_matter, file);
+  Definition definition;
+  definition.origin = origin;
+  definition.file = file;
+  read(reader, definition, parse.problems);
+  if (reader.ok()) parse.definition = std::move(definition);
+  parse.problems.insert(parse.problems.end(), reader.problems().begin(), reader.problems().end());
+  return parse;
+}
 
 }  // namespace nib::extensions

@@ -8,7 +8,7 @@
 namespace nib::extensions {
 
 // "- <name>: <description>\n": the description cut at kMaxListedDescriptionBytes (on a UTF-8
-// boundary, with "…"), its further lines indented by two spaces under the entry.
+// boundary, with util::cut_marker), its further lines indented by two spaces under the entry.
 std::string listing_entry(std::string_view name, std::string_view description);
 
 }  // namespace nib::extensions

@@ -14,55 +14,44 @@ constexpr const char* kSkillFileName = "SKILL.md";
 
 SkillParse parse_skill(const MarkdownDocument& document, const std::filesystem::path& file,
                        Origin origin) {
-  SkillParse parse;
-  parse.problems = document.notes;
-  if (!document.front_matter) {
-    parse.problems.push_back({file, 1,
-                              "no front matter: SKILL.md starts with a \"---\" line, a "
-                              "description: line, and another \"---\" line"});
-    return parse;
-  }
-  FieldReader reader(*document.front_matter, file);
-  SkillDefinition skill;
-  skill.origin = origin;
-  skill.file = file;
-  skill.name = file.parent_path().filename().string();
-  if (!is_valid_name(skill.name)) {
-    reader.problems().push_back({file, 0,
-                                 "the folder name \"" + skill.name +
-                                     "\" is not a valid skill name (it is the skill's name); " +
-                                     std::string(kNameRule)});
-  }
-  if (const std::optional<std::string> name = reader.text("name"); name && *name != skill.name) {
-    parse.problems.push_back({file, reader.line("name"),
-                              "name: \"" + *name +
-                                  "\" differs from the folder's name; nib names "
-                                  "the skill after its folder (/" +
-                                  skill.name +
-                                  "), as the Agent Skills specification has them equal"});
-  }
-  skill.instructions = trimmed_body(document.body);
-  skill.description = reader.text("description").value_or("");
-  if (skill.description.empty()) {
-    skill.description = default_description(skill.instructions);
-    if (skill.description.empty()) {
-      reader.problems().push_back({file, reader.line("description"),
-                                   "description: missing or empty, and no instructions follow; "
-                                   "say what the skill does and when to use it"});
-    } else {
-      parse.problems.push_back({file, reader.line("description"),
-                                "description: missing or empty, so the first line of the "
-                                "instructions stands in; the model picks skills by their "
-                                "descriptions, so say what the skill does and when to use it"});
+  const auto read = [&](FieldReader& reader, SkillDefinition& skill, std::vector<Problem>& notes) {
+    skill.name = file.parent_path().filename().string();
+    if (!is_valid_name(skill.name)) {
+      reader.problems().push_back({file, 0,
+                                   "the folder name \"" + skill.name +
+                                       "\" is not a valid skill name (it is the skill's name); " +
+                                       std::string(kNameRule)});
     }
-  }
-  skill.argument_hint = reader.display_text("argument-hint").value_or("");
-  skill.model = read_model(reader);
-  skill.model_invocable = !reader.flag("disable-model-invocation").value_or(false);
-  skill.user_invocable = reader.flag("user-invocable").value_or(true);
-  if (reader.ok()) parse.definition = std::move(skill);
-  parse.problems.insert(parse.problems.end(), reader.problems().begin(), reader.problems().end());
-  return parse;
+    if (const std::optional<std::string> name = reader.text("name"); name && *name != skill.name) {
+      notes.push_back({file, reader.line("name"),
+                       "name: \"" + *name +
+                           "\" differs from the folder's name; nib names "
+                           "the skill after its folder (/" +
+                           skill.name + "), as the Agent Skills specification has them equal"});
+    }
+    skill.instructions = trimmed_body(document.body);
+    skill.description = reader.text("description").value_or("");
+    if (skill.description.empty()) {
+      skill.description = default_description(skill.instructions);
+      if (skill.description.empty()) {
+        reader.problems().push_back({file, reader.line("description"),
+                                     "description: missing or empty, and no instructions follow; "
+                                     "say what the skill does and when to use it"});
+      } else {
+        notes.push_back({file, reader.line("description"),
+                         "description: missing or empty, so the first line of the "
+                         "instructions stands in; the model picks skills by their "
+                         "descriptions, so say what the skill does and when to use it"});
+      }
+    }
+    skill.argument_hint = reader.display_text("argument-hint").value_or("");
+    skill.model = read_model(reader);
+    skill.model_invocable = !reader.flag("disable-model-invocation").value_or(false);
+    skill.user_invocable = reader.flag("user-invocable").value_or(true);
+  };
+  return parse_definition<SkillDefinition>(
+      document, file, origin,
+      "SKILL.md starts with a \"---\" line, a description: line, and another \"---\" line", read);
 }
 
 const SkillDefinition* SkillCatalog::find(std::string_view name) const {

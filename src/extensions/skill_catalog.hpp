@@ -49,10 +49,7 @@ struct SkillDefinition {
   std::filesystem::path file;  // .../<name>/SKILL.md; its folder holds the resources
 };
 
-struct SkillParse {
-  std::optional<SkillDefinition> definition;  // empty when a problem leaves it out
-  std::vector<Problem> problems;              // also notes for a skill that is kept
-};
+using SkillParse = DefinitionParse<SkillDefinition>;
 
 // The skill in `document`, read from `file` (".../<folder>/SKILL.md"). Problems that leave it
 // out: no front matter, neither description nor instructions, a folder name that is not a

@@ -4,6 +4,8 @@
 #include <system_error>
 #include <thread>
 
+#include "util/json_text.hpp"
+
 namespace nib::hooks {
 namespace {
 
@@ -121,7 +123,7 @@ HookOutcome HookSet::run(HookEvent event, const std::string& subject, nlohmann::
                          std::stop_token stop) const {
   const std::vector<const HookCommand*> hooks = matching(event, subject);
   if (hooks.empty()) return {};
-  const std::string input = hook_input(session(), event, std::move(fields)).dump();
+  const std::string input = util::json_text(hook_input(session(), event, std::move(fields)));
   std::vector<HookReport> reports(hooks.size());
   {
     // Each hook's command dies with the thread that started it (tools/subprocess.hpp), so

@@ -4,7 +4,7 @@
 #include "process/output_capture.hpp"
 #include "util/blank_text.hpp"
 #include "util/json_depth.hpp"
-#include "util/utf8.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::hooks {
 namespace {
@@ -14,13 +14,6 @@ using Kind = HookVerdict::Kind;
 
 std::string trimmed(std::string_view text) {
   return std::string(util::trim_blanks(text));
-}
-
-// At most kMaxReasonBytes of `text`, cut at a character boundary.
-std::string bounded(std::string text) {
-  if (text.size() <= kMaxReasonBytes) return text;
-  text.resize(util::utf8_prefix_length(text, kMaxReasonBytes));
-  return text + " [...]";
 }
 
 HookVerdict failed(std::string how) {
@@ -126,7 +119,7 @@ std::string read_output(HookEvent event, const Json& output, HookVerdict& verdic
 
 HookVerdict interpret_hook_run(HookEvent event, const HookRun& run, const HookCommand& hook) {
   const std::string how = describe_end(run, hook);
-  const std::string stderr_text = bounded(trimmed(run.stderr_text));
+  const std::string stderr_text = util::cut_text(trimmed(run.stderr_text), kMaxReasonBytes);
   if (run.end != HookRun::End::kExited) return failed(how);
   if (run.exit_code == 2) {
     HookVerdict verdict;
@@ -150,7 +143,8 @@ HookVerdict interpret_hook_run(HookEvent event, const HookRun& run, const HookCo
   }
   const Json output = util::parse_untrusted_json(out);
   if (output.is_discarded() || !output.is_object()) {
-    return failed("printed output that is not a JSON object: " + bounded(out));
+    return failed("printed output that is not a JSON object: " +
+                  util::cut_text(out, kMaxReasonBytes));
   }
   if (std::string error = read_output(event, output, verdict); !error.empty()) {
     return failed("printed invalid output: " + error);

@@ -1,12 +1,16 @@
 #include "mcp/approval_store.hpp"
 
-#include "mcp/json_file.hpp"
+#include "process/json_file.hpp"
 
 namespace nib::mcp {
 
+std::filesystem::path approvals_file(const std::filesystem::path& user_config_dir) {
+  return user_config_dir / "mcp-approvals.json";
+}
+
 nlohmann::json ApprovalStore::kept(const std::filesystem::path& project,
                                    const std::string& server) const {
-  const auto approvals = read_json_file(file_);
+  const auto approvals = process::read_json_file(file_);
   if (!approvals.ok()) return nullptr;  // unreadable: nothing is approved, so nothing starts
   const auto entry = approvals.value().find(project.string());
   if (entry == approvals.value().end() || !entry->is_object()) return nullptr;
@@ -16,12 +20,12 @@ nlohmann::json ApprovalStore::kept(const std::filesystem::path& project,
 
 util::Status ApprovalStore::keep(const std::filesystem::path& project, const std::string& server,
                                  nlohmann::json value) {
-  auto approvals = read_json_file(file_);
+  auto approvals = process::read_json_file(file_);
   if (!approvals.ok()) return util::Status::failure(approvals.error());
   nlohmann::json& entry = approvals.value()[project.string()];
   if (!entry.is_object()) entry = nlohmann::json::object();
   entry[server] = std::move(value);
-  return write_json_file(file_, approvals.value());
+  return process::write_json_file(file_, approvals.value());
 }
 
 ApprovalStore::Answer ApprovalStore::answer(const std::filesystem::path& project,

@@ -5,8 +5,8 @@
 // command must be approved again. A "no" is remembered the same way, so the interactive mode
 // does not ask again about the same entry. Kept in one JSON file of the user's,
 //   {"<project directory>": {"<server>": "<fingerprint>" | {"declined": "<fingerprint>"}}},
-// written atomically. Thread-safe as the file system is; one writer at a time is assumed (a
-// person running `nib mcp approve`).
+// written atomically (process/json_file.hpp). Thread-safe as the file system is; one writer at a
+// time is assumed (a person running `nib mcp approve`).
 
 #include <filesystem>
 #include <string>
@@ -16,6 +16,9 @@
 #include "util/result.hpp"
 
 namespace nib::mcp {
+
+// Where the approvals are kept: <user config dir>/mcp-approvals.json.
+std::filesystem::path approvals_file(const std::filesystem::path& user_config_dir);
 
 class ApprovalStore {
  public:

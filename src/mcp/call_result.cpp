@@ -4,6 +4,8 @@
 
 #include "mcp/limits.hpp"
 #include "util/fd_io.hpp"
+#include "util/json_text.hpp"
+#include "util/text_cut.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::mcp {
@@ -107,9 +109,11 @@ void cut_long_result(core::Content& content, const CreateLog& create_log) {
     room -= text->text.size();
     kept.push_back(std::move(block));
   }
-  kept.push_back(core::TextBlock{
-      "[Result cut: it is about " + std::to_string(total / kBytesPerToken) +
-      " tokens, more than the " + std::to_string(kMaxResultTokens) + " shown; " + where + ".]"});
+  const std::size_t shown = kMaxResultBytes - room;
+  kept.push_back(core::TextBlock{util::cut_marker(
+      total - shown, "it is about " + std::to_string(total / kBytesPerToken) +
+                         " tokens, more than the " + std::to_string(kMaxResultTokens) +
+                         " shown; " + where)});
   content = std::move(kept);
 }
 
@@ -130,7 +134,7 @@ core::ToolOutput map_call_result(const nlohmann::json& result, const CreateLog& 
   });
   if (const auto structured = result.find("structuredContent");
       structured != result.end() && !has_text) {
-    content.push_back(core::TextBlock{structured->dump(2)});
+    content.push_back(core::TextBlock{util::json_text(*structured, 2)});
   }
   if (content.empty()) content.push_back(core::TextBlock{"(the tool returned no content)"});
   cut_long_result(content, create_log);

@@ -9,6 +9,7 @@
 #include "mcp/limits.hpp"
 #include "net/http_stream.hpp"
 #include "net/sse_parser.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::mcp {
 namespace {
@@ -79,7 +80,7 @@ class HttpTransport final : public Transport {
     if (message.value("method", "") == "initialize") initializing_ = true;
     auto& post = posts_.emplace_back();
     post.id = message.contains("method") ? message.value("id", nlohmann::json()) : nullptr;
-    post.thread = std::jthread([this, &post, body = message.dump(),
+    post.thread = std::jthread([this, &post, body = util::json_text(message),
                                 request = build_request()](std::stop_token stop) mutable {
       request.body = std::move(body);
       run_post(post, request, stop);

@@ -1,12 +1,14 @@
 #include "mcp/mcp_tool.hpp"
 
 #include "mcp/tool_name.hpp"
+#include "util/json_text.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::mcp {
 namespace {
 
 // The call as people see it: the arguments as compact JSON, cut to a line.
-constexpr std::size_t kDescribedArgumentChars = 100;
+constexpr std::size_t kDescribedArgumentBytes = 100;
 
 class McpTool final : public core::Tool {
  public:
@@ -22,9 +24,7 @@ class McpTool final : public core::Tool {
 
   std::string describe_call(const nlohmann::json& args) const override {
     if (!args.is_object() || args.empty()) return connection_->config().name;
-    std::string text = args.dump();
-    if (text.size() > kDescribedArgumentChars) text = text.substr(0, kDescribedArgumentChars) + "…";
-    return text;
+    return util::cut_text(util::json_text(args), kDescribedArgumentBytes);
   }
 
   std::optional<std::string> describe_result(const nlohmann::json& /*args*/,

@@ -1,6 +1,7 @@
 #pragma once
 // The last N bytes of a stream (a server's stderr): appending past the capacity forgets the
-// oldest bytes, so memory stays bounded however much the server writes. Thread-safe.
+// oldest bytes, so memory stays bounded however much the server writes; what is kept starts
+// with a whole UTF-8 character. Thread-safe.
 
 #include <cstddef>
 #include <mutex>

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "util/json_text.hpp"
+
 namespace nib::mcp {
 namespace {
 
@@ -95,7 +97,7 @@ util::Result<ServerConfig> parse_entry(const std::string& name, const nlohmann::
     }
     *target = std::chrono::milliseconds(found->get<std::int64_t>());
   }
-  const std::string written = entry.dump();
+  const std::string written = util::json_text(entry);
   config.fingerprint = hex64(XXH3_64bits(written.data(), written.size()));
   return config;
 }

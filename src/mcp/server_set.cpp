@@ -5,17 +5,16 @@
 
 #include "mcp/mcp_tool.hpp"
 #include "mcp/tool_name.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::mcp {
 namespace {
 
 // The note quotes this much of a failure's first line: enough to tell the model why.
-constexpr std::size_t kNoteReasonChars = 160;
+constexpr std::size_t kNoteReasonBytes = 160;
 
 std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > kNoteReasonChars) line = line.substr(0, kNoteReasonChars) + "…";
-  return line;
+  return util::cut_text(std::string_view(text).substr(0, text.find('\n')), kNoteReasonBytes);
 }
 
 }  // namespace

@@ -18,10 +18,13 @@
 #include "mcp/limits.hpp"
 #include "mcp/line_splitter.hpp"
 #include "mcp/ring_log.hpp"
+#include "process/child_watch.hpp"
 #include "process/command_registry.hpp"
 #include "process/proc_table.hpp"
 #include "process/process_reaper.hpp"
 #include "process/subprocess.hpp"
+#include "util/json_text.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::mcp {
 namespace {
@@ -106,7 +109,7 @@ class StdioTransport final : public Transport {
   util::Status send(const nlohmann::json& message) override {
     std::lock_guard lock(write_mutex_);
     if (!stdin_.valid()) return util::Status::failure("the server is not running");
-    return write_to_server(stdin_.get(), message.dump() + "\n");
+    return write_to_server(stdin_.get(), util::json_text(message) + "\n");
   }
 
   void close() override {
@@ -169,69 +172,50 @@ class StdioTransport final : public Transport {
     }
     started.set_value(util::Status::success());
 
-    const std::string ended = read_until_exit(process);
+    process::ChildWatch watch(process, {process.stdout_fd.get(), process.stderr_fd.get()},
+                              core::steady_clock());
+    watch.add_wake_fd(wake_.get());
+    ServerReader reader(*this);
+    watch.run(reader);
+    // It exited or closed its stdout: what it wrote before is still in the pipes.
+    watch.read_available(reader);
     {
       std::lock_guard lock(write_mutex_);
       stdin_.reset();
     }
     process::kill_process_tree(process.pid, std::string(process::kCommandTagVariable) + "=" + tag);
-    const std::string how = await_exit(process);
+    const std::string how = reap(process, watch, reader);
     process::command_ended(entry, /*tree_killed=*/true);
-    if (!closing_ && handlers_.on_closed) handlers_.on_closed(ended.empty() ? how : ended);
+    if (!closing_ && handlers_.on_closed) handlers_.on_closed(how);
   }
 
-  // Reads stdout and stderr until the server exits, closes its stdout, or close() is called;
-  // returns why it stopped ("" for close() or an exit, which await_exit describes).
-  std::string read_until_exit(process::SpawnedProcess& process) {
-    LineSplitter lines(kMaxLineBytes);
-    std::vector<char> buffer(64 * 1024);
-    bool stderr_open = true;
-    while (!closing_) {
-      pollfd fds[4] = {{process.stdout_fd.get(), POLLIN, 0},
-                       {stderr_open ? process.stderr_fd.get() : -1, POLLIN, 0},
-                       {wake_.get(), POLLIN, 0},
-                       {process.pidfd.get(), POLLIN, 0}};
-      // Without a pidfd the exit shows as stdout's end.
-      if (::poll(fds, 4, -1) < 0) continue;
-      if (fds[1].revents != 0 && !read_stderr(process.stderr_fd.get(), buffer)) stderr_open = false;
-      if (fds[0].revents != 0) {
-        const ssize_t got = ::read(process.stdout_fd.get(), buffer.data(), buffer.size());
-        if (got > 0) {
-          deliver(lines, std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-        } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-          drain(process, lines, buffer);  // stdout ended: the server exited or closed it
-          return "";
-        }
-      }
-      if (fds[3].revents != 0) {
-        // It exited: what it wrote before is still in the pipes.
-        drain(process, lines, buffer);
-        return "";
+  // The reader's end policy: stdout's lines are the server's messages, stderr goes to the ring
+  // log; the watch is over when the server exits, closes its stdout, or close() is called.
+  class ServerReader final : public process::WatchPolicy {
+   public:
+    explicit ServerReader(StdioTransport& transport)
+        : transport_(transport), lines_(kMaxLineBytes) {}
+
+    void on_output(std::size_t pipe, std::string_view bytes) override {
+      if (pipe == 0) {
+        transport_.deliver(lines_, bytes);
+      } else {
+        transport_.stderr_log_.append(bytes);
       }
     }
-    return "";
-  }
+    void on_end(std::size_t pipe) override { stdout_ended_ = stdout_ended_ || pipe == 0; }
+    void on_exit(const process::ChildExit& exit, TimePoint) override { exit_ = exit; }
+    Next next(TimePoint, const process::WatchState& state) override {
+      return {.done = transport_.closing_ || state.exited || stdout_ended_};
+    }
+    const std::optional<process::ChildExit>& exit() const { return exit_; }
 
-  bool read_stderr(int fd, std::vector<char>& buffer) {
-    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-    if (got > 0) {
-      stderr_log_.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      return true;
-    }
-    return got < 0 && (errno == EAGAIN || errno == EINTR);
-  }
-
-  void drain(process::SpawnedProcess& process, LineSplitter& lines, std::vector<char>& buffer) {
-    while (true) {
-      const ssize_t got = ::read(process.stdout_fd.get(), buffer.data(), buffer.size());
-      if (got <= 0) break;
-      deliver(lines, std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-    }
-    while (read_stderr(process.stderr_fd.get(), buffer)) {
-      pollfd entry{process.stderr_fd.get(), POLLIN, 0};
-      if (::poll(&entry, 1, 0) <= 0) break;
-    }
-  }
+   private:
+    StdioTransport& transport_;
+    LineSplitter lines_;
+    bool stdout_ended_ = false;
+    std::optional<process::ChildExit> exit_;
+  };
 
   void deliver(LineSplitter& lines, std::string_view bytes) {
     const std::size_t dropped_before = lines.dropped();
@@ -239,7 +223,7 @@ class StdioTransport final : public Transport {
       auto message = parse_message(line);
       if (!message.ok()) {
         note("stdout line skipped (" + message.error() +
-             "): " + line.substr(0, kGarbageQuoteBytes));
+             "): " + util::cut_text(line, kGarbageQuoteBytes));
         continue;
       }
       if (handlers_.on_message) handlers_.on_message(std::move(message.value()));
@@ -250,28 +234,14 @@ class StdioTransport final : public Transport {
   }
 
   // Waits up to kExitWait for the killed server to exit and reaps it; how it ended.
-  std::string await_exit(process::SpawnedProcess& process) {
-    const auto deadline = Clock::now() + kExitWait;
-    while (true) {
-      int status = 0;
-      switch (process::reap_registered(process.pid, &status)) {
-        case process::ReapStatus::kReaped:
-          return "the server " + describe_exit(status);
-        case process::ReapStatus::kLost:
-          return "the server ended";
-        case process::ReapStatus::kRunning:
-          break;
-      }
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) {
-        process::release_registered(process.pid);
-        return "the server did not exit when killed";
-      }
-      pollfd entry{process.pidfd.get(), POLLIN, 0};
-      // Without a pidfd there is nothing to wait on: look again shortly.
-      ::poll(&entry, 1, process.pidfd.valid() ? static_cast<int>(left.count()) : 10);
+  std::string reap(process::SpawnedProcess& server, process::ChildWatch& watch,
+                   ServerReader& reader) {
+    if (!watch.wait_for_exit(reader, core::steady_clock().now() + kExitWait)) {
+      process::release_registered(server.pid);
+      return "the server did not exit when killed";
     }
+    if (!reader.exit()->status_known) return "the server ended";
+    return "the server " + describe_exit(reader.exit()->wait_status);
   }
 
   static constexpr std::size_t kMaxNotes = 10;

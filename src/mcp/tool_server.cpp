@@ -16,6 +16,7 @@
 #include "mcp/line_splitter.hpp"
 #include "process/unique_fd.hpp"
 #include "util/fd_io.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::mcp {
 namespace {
@@ -134,9 +135,8 @@ class ToolServer {
       scheduler_options.after_tool = options_.after_tool;
       scheduler_options.cwd = options_.cwd;
       core::ToolScheduler scheduler(scheduler_options);
-      const core::ToolCall tool_call{
-          "mcp-" + running.id.dump(), name,
-          arguments.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+      const core::ToolCall tool_call{"mcp-" + util::json_text(running.id), name,
+                                     util::json_text(arguments)};
       const core::ToolResultMessage results = scheduler.execute_batch({tool_call}, stop);
       const core::ToolResult& result = results.results.at(0);
       // A cancelled request gets no answer (the client has stopped waiting for one).
@@ -165,8 +165,7 @@ class ToolServer {
 
   void write(const nlohmann::json& message) {
     std::lock_guard lock(write_mutex_);
-    util::write_all(out_fd_,
-                    message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    util::write_all(out_fd_, util::json_text(message) + "\n");
   }
 
   const ToolServerOptions& options_;

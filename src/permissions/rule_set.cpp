@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "permissions/command_paths.hpp"
+#include "util/json_text.hpp"
 #include "util/secret_places.hpp"
 
 namespace nib::permissions {
@@ -108,7 +109,7 @@ std::size_t line_of_rule(std::string_view text, RuleList list, const std::string
   std::size_t from = text.find("\"permissions\"");
   from = from == std::string_view::npos ? std::string_view::npos : text.find(key, from);
   if (from == std::string_view::npos) return 0;
-  const std::size_t at = text.find(nlohmann::json(rule).dump(), from + key.size());
+  const std::size_t at = text.find(util::json_text(rule), from + key.size());
   if (at == std::string_view::npos) return 0;
   return 1 + static_cast<std::size_t>(
                  std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));

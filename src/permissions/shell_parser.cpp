@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <variant>
 
 #include "permissions/limits.hpp"
 #include "permissions/shell_chars.hpp"
@@ -343,8 +344,20 @@ bool ShellParser::parse_simple_command() {
     return fail("a command is missing");
   }
   command.source = std::string(trim(input_.substr(start, pos_ - start)));
-  const util::Status resolved = resolve_command(std::move(command), depth_, *out_);
-  return resolved.ok() || fail(resolved.error());
+  auto resolved = resolve_command(std::move(command));
+  if (!resolved.ok()) return fail(resolved.error());
+  if (auto* simple = std::get_if<SimpleCommand>(&resolved.value())) {
+    out_->push_back(std::move(*simple));
+    return true;
+  }
+  const InlineScript& script = std::get<InlineScript>(resolved.value());
+  std::vector<SimpleCommand> inner;
+  ShellParser parser(script.text, depth_ + 1);
+  if (!parser.parse(inner)) {
+    return fail("in the script of \"" + script.shell + " -c\": " + parser.problem());
+  }
+  for (SimpleCommand& part : inner) out_->push_back(script.run(std::move(part)));
+  return true;
 }
 
 }  // namespace nib::permissions

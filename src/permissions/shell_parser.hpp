@@ -3,7 +3,8 @@
 // recursive-descent reading of bash's grammar over one command line, producing its simple
 // commands. Words are scanned here too (quotes, expansions, substitutions), because in bash
 // what a character means depends on where the parser is. Each finished simple command goes
-// through resolve_command (shell_wrappers.hpp) before it is kept.
+// through resolve_command (shell_wrappers.hpp) before it is kept; the script of a `bash -c` it
+// finds there is parsed here, one level deeper.
 //
 // One parser reads one text once; not thread-safe (it is a local of split_command).
 
@@ -12,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "permissions/shell_split.hpp"
+#include "permissions/shell_command.hpp"
 
 namespace nib::permissions {
 

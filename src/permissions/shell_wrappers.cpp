@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "permissions/shell_chars.hpp"
-#include "permissions/shell_parser.hpp"
 
 namespace nib::permissions {
 namespace {
@@ -292,7 +291,15 @@ bool other_shell(std::string_view program) {
 
 }  // namespace
 
-util::Status resolve_command(SimpleCommand command, int depth, std::vector<SimpleCommand>& out) {
+SimpleCommand InlineScript::run(SimpleCommand part) const {
+  part.wrappers.insert(part.wrappers.begin(), wrappers.begin(), wrappers.end());
+  part.privileged = part.privileged || privileged;
+  part.redirections.insert(part.redirections.end(), redirections.begin(), redirections.end());
+  return part;
+}
+
+util::Result<std::variant<SimpleCommand, InlineScript>> resolve_command(SimpleCommand command) {
+  using Resolved = util::Result<std::variant<SimpleCommand, InlineScript>>;
   std::size_t first = command.assignment_count;
   for (std::size_t i = 0; i < command.assignment_count; ++i) {
     if (is_sensitive_variable(assigned_name(command.words[i]))) {
@@ -308,7 +315,7 @@ util::Status resolve_command(SimpleCommand command, int depth, std::vector<Simpl
     const WrapperSpec* spec = name ? find_wrapper(*name) : nullptr;
     if (spec == nullptr) break;
     const util::Result<Stripped> stripped = strip_wrapper(*spec, rest);
-    if (!stripped.ok()) return util::Status::failure(stripped.error());
+    if (!stripped.ok()) return Resolved::failure(stripped.error());
     if (stripped.value().kind == Strip::kNotAWrapper) break;
     const std::size_t consumed = stripped.value().consumed;
     command.wrappers.push_back(joined_source(rest, consumed));
@@ -323,49 +330,36 @@ util::Status resolve_command(SimpleCommand command, int depth, std::vector<Simpl
   const std::optional<std::string_view> program =
       rest.empty() ? std::nullopt : program_name(rest.front());
   if (program && (*program == "eval" || *program == "trap")) {
-    return util::Status::failure(std::string(*program) +
-                                 " runs text as a command; nib cannot see what it runs");
+    return Resolved::failure(std::string(*program) +
+                             " runs text as a command; nib cannot see what it runs");
   }
   if (program && (splittable_shell(*program) || other_shell(*program))) {
     const auto script = script_source(rest);
-    if (!script.ok()) return util::Status::failure(std::string(*program) + ": " + script.error());
+    if (!script.ok()) return Resolved::failure(std::string(*program) + ": " + script.error());
     if (script.value().kind == ScriptSource::Kind::kInput) {
-      return util::Status::failure("\"" + std::string(*program) +
-                                   "\" reads its script from its input (a pipe, a "
-                                   "here-document or a redirection), which nib cannot see into");
+      return Resolved::failure("\"" + std::string(*program) +
+                               "\" reads its script from its input (a pipe, a "
+                               "here-document or a redirection), which nib cannot see into");
     }
     if (script.value().kind == ScriptSource::Kind::kInline && other_shell(*program)) {
-      return util::Status::failure("\"" + std::string(*program) +
-                                   " -c\" runs a script whose commands nib does not split");
+      return Resolved::failure("\"" + std::string(*program) +
+                               " -c\" runs a script whose commands nib does not split");
     }
     if (script.value().kind == ScriptSource::Kind::kInline) {
       const std::size_t index = script.value().index;
       const ShellWord& text = rest[index];
       if (!text.literal()) {
-        return util::Status::failure("the script of \"" + std::string(*program) +
-                                     " -c\" is only known when it runs");
+        return Resolved::failure("the script of \"" + std::string(*program) +
+                                 " -c\" is only known when it runs");
       }
-      std::vector<SimpleCommand> inner;
-      ShellParser parser(text.text, depth + 1);
-      if (!parser.parse(inner)) {
-        return util::Status::failure("in the script of \"" + std::string(*program) +
-                                     " -c\": " + parser.problem());
-      }
-      std::vector<std::string> outer_wrappers = command.wrappers;
-      outer_wrappers.push_back(joined_source(rest, index));
-      for (SimpleCommand& part : inner) {
-        part.wrappers.insert(part.wrappers.begin(), outer_wrappers.begin(), outer_wrappers.end());
-        part.privileged = part.privileged || command.privileged;
-        part.redirections.insert(part.redirections.end(), command.redirections.begin(),
-                                 command.redirections.end());
-        out.push_back(std::move(part));
-      }
-      return util::Status::success();
+      std::vector<std::string> wrappers = std::move(command.wrappers);
+      wrappers.push_back(joined_source(rest, index));
+      return Resolved(InlineScript{std::string(*program), text.text, std::move(wrappers),
+                                   command.privileged, std::move(command.redirections)});
     }
   }
   command.command = std::move(rest);
-  out.push_back(std::move(command));
-  return util::Status::success();
+  return Resolved(std::move(command));
 }
 
 }  // namespace nib::permissions

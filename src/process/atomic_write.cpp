@@ -8,6 +8,7 @@
 #include <random>
 
 #include "process/unique_fd.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::process {
 namespace {
@@ -72,7 +73,9 @@ AtomicWriteResult atomic_write(const std::filesystem::path& path, std::string_vi
   AtomicWriteResult result;
   const auto fail = [&](std::string step) { return failed(result, std::move(step)); };
   const std::filesystem::path directory = path.parent_path();
-  const std::string stem = path.filename().string().substr(0, kMaxNameStemBytes);
+  // Cut between characters, so that a UTF-8 name gives a UTF-8 temporary name.
+  const std::string name = path.filename().string();
+  const std::string stem = name.substr(0, util::utf8_prefix_length(name, kMaxNameStemBytes));
   // 0600 while the content is written, so that a file that was private is never readable by
   // others, not even briefly; without an old file, what a plain create would give.
   const mode_t create_mode = existing ? 0600 : 0666;

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <mutex>
 
 #include "process/command_registry.hpp"
 #include "process/command_registry_store.hpp"
 #include "process/process_reaper.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::process {
 namespace {
@@ -168,9 +168,8 @@ RegistryDirectories registry_directories() {
   const fs::path temporary = fs::path("/tmp") / ("nib-" + uid) / "commands";
   const fs::path standard_runtime = fs::path("/run/user") / uid / "nib" / "commands";
   RegistryDirectories directories;
-  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-  directories.registration =
-      runtime != nullptr && runtime[0] == '/' ? fs::path(runtime) / "nib" / "commands" : temporary;
+  const fs::path runtime = util::process_places().runtime_dir;
+  directories.registration = runtime.empty() ? temporary : runtime / "nib" / "commands";
   directories.swept = {directories.registration};
   for (const fs::path& other : {temporary, standard_runtime}) {
     if (std::find(directories.swept.begin(), directories.swept.end(), other) ==

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "process/command_record.hpp"
 #include "process/proc_table.hpp"
 
 namespace nib::process {
@@ -48,23 +49,10 @@ inline constexpr const char* kCommandTagVariable = "NIB_COMMAND_ID";
 // A notice of ended commands that no run has taken after this long is removed: by then the
 // session is most likely finished with.
 inline constexpr std::chrono::hours kEndedNoticeLifetime{7 * 24};
-// The notice quotes this much of each command (whole UTF-8 characters).
-inline constexpr std::size_t kRecordedCommandBytes = 200;
 
 // A new tag value: this process's pid and start time, then a counter, so no other nib on the
 // machine, now or later, makes the same one.
 std::string new_command_tag();
-
-// What the runner knows of a command: first before its shell starts, then with the shell.
-struct CommandRecord {
-  std::uint64_t started_after = 0;      // boot_time_ticks() before the shell was started
-  pid_t leader = 0;                     // the shell; 0 until it has started
-  std::uint64_t leader_start_time = 0;  // ProcessInfo::start_time of the shell
-  std::string tag;                      // the value of kCommandTagVariable
-  std::string call_id;                  // the tool call that runs it
-  std::string command;                  // its text (only the start is kept)
-  int job_id = 0;                       // the background job it is (job_table.hpp); 0: none
-};
 
 // The label given to the commands registered from now on (the run's session id), which a
 // later run of the same session asks for; empty for none (no notice is kept).
@@ -94,7 +82,8 @@ void settle_ended_commands(const std::vector<ProcessInfo>& processes);
 // Removes every entry of this nib: for its exit, once kill_all_descendants has run.
 void forget_all_commands();
 
-// Where the record is kept (see above); computed from the environment at each call.
+// Where the record is kept (see above): from the process's runtime directory
+// (util/user_places.hpp), at each call.
 struct RegistryDirectories {
   std::filesystem::path registration;        // where this nib records its commands
   std::vector<std::filesystem::path> swept;  // where sweeping looks, registration first

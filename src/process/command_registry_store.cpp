@@ -12,6 +12,7 @@
 
 #include "process/temp_log.hpp"
 #include "util/fd_io.hpp"
+#include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::process::registry {
@@ -137,7 +138,7 @@ std::string encode_entry(const StoredEntry& entry) {
   };
   // Only a job's entry has the field, so entries of earlier versions read the same.
   if (record.job_id != 0) document["job"] = record.job_id;
-  return document.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  return util::json_text(document) + "\n";
 }
 
 std::optional<StoredEntry> decode_entry(std::string_view text, bool& other_version) {

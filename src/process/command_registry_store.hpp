@@ -11,7 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "process/command_registry.hpp"
+#include "process/command_record.hpp"
+#include "process/proc_table.hpp"
 #include "process/unique_fd.hpp"
 
 namespace nib::process::registry {

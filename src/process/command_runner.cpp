@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "process/background_handoff.hpp"
+#include "process/child_watch.hpp"
 #include "process/command_start.hpp"
 #include "process/limits.hpp"
 #include "process/process_reaper.hpp"
@@ -54,25 +55,16 @@ std::string drain_cap_note() {
          "the file";
 }
 
-struct Stream {
-  int fd;
-  OutputCapture* capture;
-  bool open;
-};
-
 void signal_eventfd(int fd) {
   const std::uint64_t one = 1;
   if (fd >= 0) [[maybe_unused]]
     const auto written = ::write(fd, &one, sizeof one);
 }
 
-void drain_eventfd(int fd) {
-  std::uint64_t counter = 0;
-  [[maybe_unused]] const auto got = ::read(fd, &counter, sizeof counter);
-}
-
-// The poll loop for one spawned command; see command_runner.hpp for the rules it implements.
-class CommandWaiter {
+// The end policy of a command a call waits for (see command_runner.hpp for its rules): its
+// output goes to the result's captures, its exit to the result, and it decides when to kill
+// the tree, when to resume stopped processes, and when the call is over.
+class CommandWaiter final : public WatchPolicy {
  public:
   CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag_entry,
                 core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop,
@@ -80,13 +72,14 @@ class CommandWaiter {
       : process_(process),
         result_(result),
         tag_entry_(std::move(tag_entry)),
-        clock_(clock),
         deadline_(deadline),
         stop_(std::move(stop)),
-        streams_{{{process.stdout_fd.get(), &result.stdout_capture, true},
-                  {process.stderr_fd.get(), &result.stderr_capture, true}}},
         next_stop_check_(clock.now() + kStoppedProcessGrace),
-        movable_(movable) {}
+        movable_(movable),
+        watch_(process, {process.stdout_fd.get(), process.stderr_fd.get()}, clock,
+               kReadChunkBytes) {
+    if (movable_ != nullptr) watch_.add_wake_fd(movable_->fd());
+  }
 
   // True when nib killed the command's tree (on timeout, stop, or a shell that would not exit).
   bool killed() const { return kill_reason_.has_value(); }
@@ -95,143 +88,97 @@ class CommandWaiter {
   // The handover failed: the command stays here, and cannot be moved again.
   void stay() {
     moving_ = false;
+    if (movable_ != nullptr) watch_.remove_wake_fd(movable_->fd());
     movable_ = nullptr;
   }
 
   void run() {
     UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-    std::stop_callback on_stop(stop_, [fd = wake.get()] { signal_eventfd(fd); });
-    std::vector<char> buffer(kReadChunkBytes);
-    while (true) {
-      const TimePoint now = clock_.now();
-      if (!exited_ && !process_.pidfd.valid()) check_exit(now);
-      if (exited_) {
-        if (!streams_[0].open && !streams_[1].open) break;
-        // A stop after a normal exit ends the drain; after a kill, the dead tree's pipes
-        // reach end-of-file at once and what they still hold is worth reading.
-        if (stop_.stop_requested() && !kill_reason_) break;
-        if (now >= drain_end()) {
-          if (now >= exit_time_ + kDrainCap) add_note(result_.error, drain_cap_note());
-          break;
-        }
-      } else if (kill_time_) {
-        if (now >= *kill_time_ + kDrainCap) {
-          give_up();
-          break;
-        }
-      } else if (stop_.stop_requested()) {
-        kill(CommandEnd::kAborted, now);
-        continue;
-      } else if (movable_ != nullptr && movable_->move_requested()) {
-        moving_ = true;
-        read_what_the_pipes_hold(buffer);
-        return;  // the output read so far stays in the result; the rest is the job's
-      } else if (deadline_ && now >= *deadline_) {
-        kill(CommandEnd::kTimedOut, now);
-        continue;
-      } else if (now >= next_stop_check_) {
-        resume_long_stopped();
-        next_stop_check_ = now + kStoppedProcessGrace;
-      }
-      poll_once(now, wake.get(), buffer);
+    can_wake_ = wake.valid();
+    watch_.add_wake_fd(wake.get());
+    {
+      std::stop_callback on_stop(stop_, [fd = wake.get()] { signal_eventfd(fd); });
+      watch_.run(*this);
+    }
+    watch_.remove_wake_fd(wake.get());
+    if (moving_) {
+      // What the pipes hold now was printed before the move, so it belongs to the result (at
+      // most a full pipe's worth each, so a command that floods cannot hold the move up); the
+      // rest is the job's.
+      watch_.read_available(*this, kPipeBytes);
+      return;
     }
     if (kill_reason_) result_.end = *kill_reason_;
     if (result_.resumed_stops > 0) add_note(result_.error, resumed_note(result_.resumed_stops));
   }
 
- private:
-  // When collecting stops after the exit: quiet for kQuietAfterExit, or kDrainCap after it.
-  TimePoint drain_end() const {
-    return std::min(std::max(exit_time_, last_output_) + kQuietAfterExit, exit_time_ + kDrainCap);
+  void on_output(std::size_t pipe, std::string_view bytes) override {
+    (pipe == 0 ? result_.stdout_capture : result_.stderr_capture).append(bytes);
   }
 
-  // The next moment a decision in run() may change without any descriptor becoming ready.
-  std::optional<TimePoint> next_deadline(TimePoint now, bool can_wake) const {
+  void on_exit(const ChildExit& exit, TimePoint now) override {
+    if (!exit.status_known) {
+      result_.end = CommandEnd::kNoStatus;
+    } else if (WIFEXITED(exit.wait_status)) {
+      result_.end = CommandEnd::kExited;
+      result_.exit_code = WEXITSTATUS(exit.wait_status);
+    } else if (WIFSIGNALED(exit.wait_status)) {
+      result_.end = CommandEnd::kSignaled;
+      result_.signal = WTERMSIG(exit.wait_status);
+      result_.core_dumped = WCOREDUMP(exit.wait_status);
+    }
+    exit_time_ = now;
+  }
+
+  Next next(TimePoint now, const WatchState& state) override {
+    if (state.exited) {
+      if (!state.output_open) return {.done = true};
+      // A stop after a normal exit ends the drain; after a kill, the dead tree's pipes reach
+      // end-of-file at once and what they still hold is worth reading.
+      if (stop_.stop_requested() && !kill_reason_) return {.done = true};
+      if (now >= drain_end(state)) {
+        if (now >= exit_time_ + kDrainCap) add_note(result_.error, drain_cap_note());
+        return {.done = true};
+      }
+    } else if (kill_time_) {
+      if (now >= *kill_time_ + kDrainCap) {
+        give_up();
+        return {.done = true};
+      }
+    } else if (stop_.stop_requested()) {
+      kill(CommandEnd::kAborted, now);
+    } else if (movable_ != nullptr && movable_->move_requested()) {
+      moving_ = true;
+      return {.done = true};
+    } else if (deadline_ && now >= *deadline_) {
+      kill(CommandEnd::kTimedOut, now);
+    } else if (now >= next_stop_check_) {
+      resume_long_stopped();
+      next_stop_check_ = now + kStoppedProcessGrace;
+    }
+    return {.wake_at = next_decision(now, state)};
+  }
+
+ private:
+  // When collecting stops after the exit: quiet for kQuietAfterExit, or kDrainCap after it.
+  TimePoint drain_end(const WatchState& state) const {
+    return std::min(std::max(exit_time_, state.last_output) + kQuietAfterExit,
+                    exit_time_ + kDrainCap);
+  }
+
+  // The next moment a decision in next() may change without any descriptor becoming ready.
+  std::optional<TimePoint> next_decision(TimePoint now, const WatchState& state) const {
     std::optional<TimePoint> next;
     const auto consider = [&next](TimePoint when) {
       if (!next || when < *next) next = when;
     };
-    if (exited_) consider(drain_end());
-    if (!exited_ && kill_time_) consider(*kill_time_ + kDrainCap);
-    if (!exited_ && !kill_time_ && deadline_) consider(*deadline_);
-    if (!exited_ && !kill_time_) consider(next_stop_check_);
-    if ((!exited_ && !process_.pidfd.valid()) || !can_wake) consider(now + kExitPollInterval);
+    if (state.exited) consider(drain_end(state));
+    if (!state.exited && kill_time_) consider(*kill_time_ + kDrainCap);
+    if (!state.exited && !kill_time_ && deadline_) consider(*deadline_);
+    if (!state.exited && !kill_time_) consider(next_stop_check_);
+    // Without a wake-up descriptor a stop is noticed by looking again shortly.
+    if (!can_wake_) consider(now + kExitPollInterval);
     return next;
-  }
-
-  void poll_once(TimePoint now, int wake_fd, std::vector<char>& buffer) {
-    std::array<pollfd, 5> fds{};
-    std::array<Stream*, 5> stream_of{};  // null for the exit and wake-up descriptors
-    nfds_t count = 0;
-    for (Stream& stream : streams_) {
-      if (!stream.open) continue;
-      stream_of[count] = &stream;
-      fds[count++] = {stream.fd, POLLIN, 0};
-    }
-    if (!exited_ && process_.pidfd.valid()) fds[count++] = {process_.pidfd.get(), POLLIN, 0};
-    if (wake_fd >= 0) fds[count++] = {wake_fd, POLLIN, 0};
-    if (movable_ != nullptr) fds[count++] = {movable_->fd(), POLLIN, 0};
-
-    const auto ready =
-        clock_.poll_until(std::span(fds.data(), count), next_deadline(now, wake_fd >= 0));
-    if (ready <= 0) return;  // timeout, or EINTR: re-evaluate
-    for (nfds_t i = 0; i < count; ++i) {
-      if (fds[i].revents == 0) continue;
-      if (stream_of[i] != nullptr) {
-        read_stream(*stream_of[i], buffer);
-      } else if (fds[i].fd == wake_fd || (movable_ != nullptr && fds[i].fd == movable_->fd())) {
-        drain_eventfd(fds[i].fd);
-      } else {
-        check_exit(clock_.now());
-      }
-    }
-  }
-
-  // Reads once from the stream; true when it gave bytes.
-  bool read_stream(Stream& stream, std::vector<char>& buffer) {
-    const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
-    if (got > 0) {
-      stream.capture->append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      last_output_ = clock_.now();
-      return true;
-    }
-    if (got == 0 || (errno != EAGAIN && errno != EINTR)) stream.open = false;
-    return false;
-  }
-
-  // Before a move: what the pipes hold now was printed before it, so it belongs to the result
-  // (at most a full pipe's worth each, so a command that floods cannot hold the move up).
-  void read_what_the_pipes_hold(std::vector<char>& buffer) {
-    for (Stream& stream : streams_) {
-      const std::uint64_t before = stream.capture->total_bytes();
-      while (stream.open && stream.capture->total_bytes() - before < kPipeBytes &&
-             read_stream(stream, buffer)) {
-      }
-    }
-  }
-
-  void check_exit(TimePoint now) {
-    int status = 0;
-    switch (reap_registered(process_.pid, &status)) {
-      case ReapStatus::kRunning:
-        return;
-      case ReapStatus::kReaped:
-        status = reported_wait_status(process_, status);
-        if (WIFEXITED(status)) {
-          result_.end = CommandEnd::kExited;
-          result_.exit_code = WEXITSTATUS(status);
-        } else if (WIFSIGNALED(status)) {
-          result_.end = CommandEnd::kSignaled;
-          result_.signal = WTERMSIG(status);
-          result_.core_dumped = WCOREDUMP(status);
-        }
-        break;
-      case ReapStatus::kLost:
-        result_.end = CommandEnd::kNoStatus;
-        break;
-    }
-    exited_ = true;
-    exit_time_ = now;
   }
 
   void kill(CommandEnd reason, TimePoint now) {
@@ -273,13 +220,9 @@ class CommandWaiter {
   SpawnedProcess& process_;
   CommandResult& result_;
   const std::string tag_entry_;  // "NIB_COMMAND_ID=<tag>"
-  core::Clock& clock_;
   const std::optional<TimePoint> deadline_;
   const std::stop_token stop_;
-  std::array<Stream, 2> streams_;
-  bool exited_ = false;
   TimePoint exit_time_{};
-  TimePoint last_output_{};
   std::optional<TimePoint> kill_time_;
   std::optional<CommandEnd> kill_reason_;
   TimePoint next_stop_check_;
@@ -287,6 +230,8 @@ class CommandWaiter {
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
   const MoveEnrolment* movable_;  // null: the command cannot be moved
   bool moving_ = false;
+  bool can_wake_ = true;  // a stop wakes the watch (its eventfd could be made)
+  ChildWatch watch_;
 };
 
 }  // namespace

@@ -10,13 +10,9 @@
 #include <string>
 
 #include "process/command_registry.hpp"
-#include "process/command_runner.hpp"
+#include "process/command_request.hpp"
 
 namespace nib::process {
-
-// Without a pidfd (an old kernel), a waiter notices the shell's exit by polling waitpid this
-// often: a delay nobody notices, a cost nobody measures.
-inline constexpr std::chrono::milliseconds kExitPollInterval{10};
 
 struct StartedCommand {
   SpawnedProcess process;  // the shell: reap it with reap_registered

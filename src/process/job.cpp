@@ -1,14 +1,13 @@
 #include "process/job.hpp"
 
-#include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstdint>
 
+#include "process/child_watch.hpp"
 #include "process/limits.hpp"
 #include "process/process_reaper.hpp"
 
@@ -17,14 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
-
-// One read's worth; the job's pipe itself holds up to 1 MiB (subprocess.cpp).
-constexpr std::size_t kReadChunkBytes = 64 * 1024;
-
-int poll_timeout_ms(Clock::time_point now, Clock::time_point until) {
-  if (until <= now) return 0;
-  return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(until - now).count());
-}
 
 util::Result<UniqueFd> watcher_wake_fd() {
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -44,35 +35,36 @@ util::Result<std::shared_ptr<Job>> Job::start(int id, const CommandRequest& requ
   auto started = start_command(request);
   if (!started.ok()) return Result::failure(started.error());
   return launch(id, request.command, std::move(started.value()), Clock::now(), std::move(log),
-                std::move(on_finished), std::move(wake.value()));
+                std::move(on_finished), std::move(wake.value()), *request.clock);
 }
 
 util::Result<std::shared_ptr<Job>> Job::adopt(int id, std::string text, StartedCommand& command,
                                               Clock::time_point started_at, LogFile log,
-                                              OnFinished on_finished) {
+                                              OnFinished on_finished, core::Clock& clock) {
   using Result = util::Result<std::shared_ptr<Job>>;
   auto wake = watcher_wake_fd();
   if (!wake.ok()) return Result::failure(wake.error());
   return launch(id, std::move(text), std::move(command), started_at, std::move(log),
-                std::move(on_finished), std::move(wake.value()));
+                std::move(on_finished), std::move(wake.value()), clock);
 }
 
 std::shared_ptr<Job> Job::launch(int id, std::string text, StartedCommand command,
                                  Clock::time_point started_at, LogFile log, OnFinished on_finished,
-                                 UniqueFd wake) {
+                                 UniqueFd wake, core::Clock& clock) {
   std::shared_ptr<Job> job(new Job(id, std::move(text), std::move(command), started_at,
-                                   std::move(log), std::move(on_finished), std::move(wake)));
+                                   std::move(log), std::move(on_finished), std::move(wake), clock));
   job->watcher_ = std::thread([raw = job.get()] { raw->watch(); });
   return job;
 }
 
 Job::Job(int id, std::string text, StartedCommand command, Clock::time_point started_at,
-         LogFile log, OnFinished on_finished, UniqueFd wake)
+         LogFile log, OnFinished on_finished, UniqueFd wake, core::Clock& clock)
     : id_(id),
       command_(std::move(text)),
       started_(std::move(command)),
       on_finished_(std::move(on_finished)),
       wake_fd_(std::move(wake)),
+      clock_(clock),
       log_(std::move(log)) {
   status_.started = started_at;
 }
@@ -146,122 +138,90 @@ void Job::wait_finished(std::stop_token stop) const {
   changed_.wait(lock, stop, [this] { return status_.end != JobEnd::kRunning; });
 }
 
-// The watcher: reads the output into the log, notices the shell's exit, then checks until
-// nothing of the job runs; kills the tree when asked. Runs until the job has finished.
-void Job::watch() {
-  SpawnedProcess& process = started_.process;
-  const std::string tag_entry = started_.tag_entry();
-  std::vector<char> buffer(kReadChunkBytes);
-  // stdout, and stderr when the job took over a command whose streams were apart.
-  struct Pipe {
-    int fd;
-    bool open;
-  };
-  std::array<Pipe, 2> pipes{{{process.stdout_fd.get(), process.stdout_fd.valid()},
-                             {process.stderr_fd.get(), process.stderr_fd.valid()}}};
-  bool shell_exited = false;
-  int wait_status = 0;
-  bool status_lost = false;
-  bool kill_wanted = false;
-  bool killed = false;
-  Clock::time_point next_check{};
+// The end policy of a job: its output goes to the log, its shell's exit to the status; a kill
+// request kills the tree once; after the shell's exit, whether anything of the job still runs is
+// checked every kJobSettleInterval, and the watch is over once nothing does.
+class Job::EndPolicy final : public WatchPolicy {
+ public:
+  explicit EndPolicy(Job& job) : job_(job), tag_entry_(job.started_.tag_entry()) {}
 
-  // Reads once from the pipe; true when it gave bytes.
-  const auto read_output = [&](Pipe& pipe) {
-    const ssize_t got = ::read(pipe.fd, buffer.data(), buffer.size());
-    if (got > 0) {
-      const std::lock_guard lock(mutex_);
-      log_.append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
-      ++changes_;
-      changed_.notify_all();
-      return true;
+  void on_output(std::size_t, std::string_view bytes) override {
+    const std::lock_guard lock(job_.mutex_);
+    job_.log_.append(bytes);
+    ++job_.changes_;
+    job_.changed_.notify_all();
+  }
+
+  void on_exit(const ChildExit& exit, TimePoint now) override {
+    exit_ = exit;
+    next_check_ = now;  // settle at once when nothing else runs
+    const std::lock_guard lock(job_.mutex_);
+    job_.status_.shell_exited = true;
+    if (exit.status_known && WIFEXITED(exit.wait_status)) {
+      job_.status_.exit_code = WEXITSTATUS(exit.wait_status);
     }
-    if (got == 0 || (errno != EAGAIN && errno != EINTR)) pipe.open = false;
-    return false;
-  };
-  const auto check_exit = [&] {
-    switch (reap_registered(process.pid, &wait_status)) {
-      case ReapStatus::kRunning:
-        return;
-      case ReapStatus::kReaped:
-        wait_status = reported_wait_status(process, wait_status);
-        break;
-      case ReapStatus::kLost:
-        status_lost = true;
-        break;
+    if (exit.status_known && WIFSIGNALED(exit.wait_status)) {
+      job_.status_.signal = WTERMSIG(exit.wait_status);
     }
-    shell_exited = true;
-    next_check = Clock::now();  // settle at once when nothing else runs
-    const std::lock_guard lock(mutex_);
-    status_.shell_exited = true;
-    if (!status_lost && WIFEXITED(wait_status)) status_.exit_code = WEXITSTATUS(wait_status);
-    if (!status_lost && WIFSIGNALED(wait_status)) status_.signal = WTERMSIG(wait_status);
-    ++changes_;
-    changed_.notify_all();
-  };
+    ++job_.changes_;
+    job_.changed_.notify_all();
+  }
+
+  void on_wake(int) override {
+    const std::lock_guard lock(job_.mutex_);
+    kill_wanted_ = !job_.kill_requested_by_.empty();
+  }
+
+  Next next(TimePoint now, const WatchState& state) override {
+    const pid_t shell = job_.started_.process.pid;
+    if (kill_wanted_ && !killed_) {
+      // Once: a frozen tree cannot fork, so one kill ends it (as on a timeout).
+      if (state.exited) {
+        kill_command_remains(shell, tag_entry_);
+      } else {
+        kill_process_tree(shell, tag_entry_);
+      }
+      killed_ = true;
+    }
+    if (state.exited && now >= next_check_) {
+      if (settled()) return {.done = true};
+      next_check_ = now + kJobSettleInterval;
+    }
+    return {.wake_at = state.exited ? std::optional(next_check_) : std::nullopt};
+  }
+
+  const ChildExit& exit() const { return exit_; }
+
+ private:
   // True when nothing of the job runs any more; collects its dead on the way.
-  const auto settled = [&] {
+  bool settled() const {
     const std::vector<ProcessInfo> processes = scan_processes();
     reap_adopted_zombies(processes);
-    return !command_left_processes(process.pid, tag_entry, processes);
-  };
-
-  while (true) {
-    std::array<pollfd, 4> fds{};
-    std::array<Pipe*, 4> pipe_of{};  // null for the exit and wake-up descriptors
-    nfds_t count = 0;
-    int exit_index = -1;
-    for (Pipe& pipe : pipes) {
-      if (!pipe.open) continue;
-      pipe_of[count] = &pipe;
-      fds[count++] = {pipe.fd, POLLIN, 0};
-    }
-    if (!shell_exited && process.pidfd.valid()) {
-      exit_index = static_cast<int>(count);
-      fds[count++] = {process.pidfd.get(), POLLIN, 0};
-    }
-    const int wake_index = static_cast<int>(count);
-    fds[count++] = {wake_fd_.get(), POLLIN, 0};
-    int timeout = -1;
-    if (shell_exited) {
-      timeout = poll_timeout_ms(Clock::now(), next_check);
-    } else if (!process.pidfd.valid()) {
-      timeout = static_cast<int>(kExitPollInterval.count());
-    }
-    if (::poll(fds.data(), count, timeout) < 0 && errno != EINTR) break;
-    for (nfds_t i = 0; i < count; ++i) {
-      if (pipe_of[i] != nullptr && fds[i].revents != 0) read_output(*pipe_of[i]);
-    }
-    if (fds[wake_index].revents != 0) {
-      std::uint64_t counter = 0;
-      [[maybe_unused]] const auto got = ::read(wake_fd_.get(), &counter, sizeof counter);
-      const std::lock_guard lock(mutex_);
-      kill_wanted = !kill_requested_by_.empty();
-    }
-    if (!shell_exited && (exit_index < 0 || fds[exit_index].revents != 0)) check_exit();
-    if (kill_wanted && !killed) {
-      // Once: a frozen tree cannot fork, so one kill ends it (as on a timeout).
-      if (shell_exited) {
-        kill_command_remains(process.pid, tag_entry);
-      } else {
-        kill_process_tree(process.pid, tag_entry);
-      }
-      killed = true;
-    }
-    if (shell_exited && Clock::now() >= next_check) {
-      if (settled()) break;
-      next_check = Clock::now() + kJobSettleInterval;
-    }
+    return !command_left_processes(job_.started_.process.pid, tag_entry_, processes);
   }
+
+  Job& job_;
+  const std::string tag_entry_;
+  ChildExit exit_;
+  bool kill_wanted_ = false;
+  bool killed_ = false;
+  TimePoint next_check_{};
+};
+
+// The watcher: runs the job's watch (see EndPolicy) until the job has finished.
+void Job::watch() {
+  SpawnedProcess& process = started_.process;
+  // stdout, and stderr when the job took over a command whose streams were apart.
+  ChildWatch watch(process, {process.stdout_fd.get(), process.stderr_fd.get()}, clock_);
+  watch.add_wake_fd(wake_fd_.get());
+  EndPolicy policy(*this);
+  watch.run(policy);
   // Nothing of the job runs: what its pipes still hold is the last of its output (a process
   // that dropped the tag may still hold a pipe open, so this stops at the first empty read).
-  for (Pipe& pipe : pipes) {
-    while (pipe.open && read_output(pipe)) {
-    }
-  }
+  watch.read_available(policy);
   {
     const std::lock_guard lock(mutex_);
-    settle_locked(wait_status, status_lost);
+    settle_locked(policy.exit().wait_status, !policy.exit().status_known);
   }
   // After the notice is posted: once the job's registry entry is gone, the model's next turn
   // is sure to hear of its end.

@@ -90,7 +90,8 @@ class Job {
   // `log`. Moves from `command` only when it succeeds; a failure says why.
   static util::Result<std::shared_ptr<Job>> adopt(int id, std::string text, StartedCommand& command,
                                                   std::chrono::steady_clock::time_point started_at,
-                                                  LogFile log, OnFinished on_finished);
+                                                  LogFile log, OnFinished on_finished,
+                                                  core::Clock& clock);
   ~Job();
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
@@ -115,13 +116,15 @@ class Job {
   bool wait_cleaned_up(std::chrono::milliseconds wait) const;
 
  private:
+  class EndPolicy;  // job.cpp: what the watcher does with the job's output, exit and kill
+
   Job(int id, std::string text, StartedCommand command,
       std::chrono::steady_clock::time_point started_at, LogFile log, OnFinished on_finished,
-      UniqueFd wake);
+      UniqueFd wake, core::Clock& clock);
   // Makes the job and starts its watcher.
   static std::shared_ptr<Job> launch(int id, std::string text, StartedCommand command,
                                      std::chrono::steady_clock::time_point started_at, LogFile log,
-                                     OnFinished on_finished, UniqueFd wake);
+                                     OnFinished on_finished, UniqueFd wake, core::Clock& clock);
   void watch();
   JobSnapshot snapshot_locked() const;
   // Records how the job ended, once nothing of it runs.
@@ -133,6 +136,7 @@ class Job {
   StartedCommand started_;
   const OnFinished on_finished_;
   const UniqueFd wake_fd_;  // an eventfd: kill requested
+  core::Clock& clock_;      // what the watcher's waits are measured in
 
   mutable std::mutex mutex_;
   mutable std::condition_variable_any changed_;  // output, the shell's exit, the end

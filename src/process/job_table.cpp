@@ -96,6 +96,7 @@ util::Result<std::shared_ptr<Job>> JobTable::start_job(int id, CommandRequest re
   request.spawn_thread = &spawner_;
   request.merge_stderr = true;
   request.job_id = id;
+  request.clock = options_.clock;
   return Job::start(id, request, std::move(log.value()), on_finished());
 }
 
@@ -181,7 +182,7 @@ util::Result<AdoptedCommand> JobTable::adopt(MoveEnrolment& enrolment, StartedCo
   if (!log.ok()) return give_up(log.error());
   const CommandEntryId entry = command.entry;
   auto job = Job::adopt(id, movable.command_, command, movable.started_, std::move(log.value()),
-                        on_finished());
+                        on_finished(), *options_.clock);
   if (!job.ok()) return give_up(job.error());
   // A no-op if the job has ended meanwhile and its entry is gone.
   command_became_job(entry, id);

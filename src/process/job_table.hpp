@@ -41,6 +41,8 @@ struct JobTableOptions {
   std::function<std::string(const JobSnapshot&)> end_notice;
   // Creates a job's log; `prefix` is "job-<id>".
   std::function<util::Result<LogFile>(std::string_view prefix)> create_log = create_private_log;
+  // What the jobs' watchers measure their waits in (the settle checks after a shell's exit).
+  core::Clock* clock = &core::steady_clock();
 };
 
 class JobTable;

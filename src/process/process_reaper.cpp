@@ -35,12 +35,6 @@ std::atomic<bool>& spawned_any() {
   return spawned;
 }
 
-// Processes other than nib that reap the orphans of commands (add_adopter).
-GuardedPids& adopters() {
-  static GuardedPids pids;
-  return pids;
-}
-
 void freeze_and_kill(KillScope scope) {
   TreeFreezer freezer(std::move(scope));
   freezer.freeze();
@@ -93,22 +87,6 @@ void kill_orphaned_command(const OrphanedCommand& command) {
     scope.group = command.leader;
   }
   freeze_and_kill(std::move(scope));
-}
-
-void add_adopter(pid_t pid) {
-  const std::lock_guard lock(adopters().mutex);
-  adopters().pids.insert(pid);
-}
-
-void remove_adopter(pid_t pid) {
-  const std::lock_guard lock(adopters().mutex);
-  adopters().pids.erase(pid);
-}
-
-bool adopts_orphans(pid_t pid) {
-  if (pid == ::getpid()) return true;
-  const std::lock_guard lock(adopters().mutex);
-  return adopters().pids.contains(pid);
 }
 
 bool command_left_processes(pid_t leader, std::string_view tag,

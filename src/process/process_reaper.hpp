@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "process/orphan_adopters.hpp"
 #include "process/proc_table.hpp"
 
 namespace nib::process {
@@ -67,16 +68,6 @@ struct OrphanedCommand {
 // earlier than `not_before`, with their descendants. Never this process or its ancestors (a nib
 // started from that command's shell carries the tag as well).
 void kill_orphaned_command(const OrphanedCommand& command);
-
-// Another process that adopts the orphans of nib's commands the way nib does as their
-// subreaper: the init of the pid namespace the sandboxed commands share
-// (sandbox/shared_namespaces.hpp), to which orphans in that namespace go. Its children carrying a
-// command's tag are that command's, for command_left_processes and kill_process_tree alike.
-// Registered while it lives.
-void add_adopter(pid_t pid);
-void remove_adopter(pid_t pid);
-// True for this process and the adopters.
-bool adopts_orphans(pid_t pid);
 
 // True when a process of the command whose shell was `leader` may still be running after the
 // shell has exited: its process group has a member, or one of `processes` (a fresh scan) that

@@ -6,8 +6,9 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
+
+#include "util/user_places.hpp"
 
 namespace nib::process {
 namespace {
@@ -16,12 +17,6 @@ namespace {
 // same pid can collide.
 constexpr int kMaxNameAttempts = 1000;
 
-std::filesystem::path temp_base() {
-  const char* tmpdir = std::getenv("TMPDIR");
-  if (tmpdir != nullptr && tmpdir[0] == '/') return tmpdir;
-  return "/tmp";
-}
-
 std::string errno_text(int error) {
   return std::strerror(error);
 }
@@ -29,7 +24,7 @@ std::string errno_text(int error) {
 }  // namespace
 
 util::Result<PrivateDir> open_private_temp_dir() {
-  return open_private_dir(temp_base() / ("nib-" + std::to_string(::geteuid())));
+  return open_private_dir(util::process_places().temp_dir / ("nib-" + std::to_string(::geteuid())));
 }
 
 util::Result<PrivateDir> open_private_dir(const std::filesystem::path& path) {

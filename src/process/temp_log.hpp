@@ -1,7 +1,8 @@
 #pragma once
 // Private log files for output too long to show: created 0600 in a per-user directory
-// ($TMPDIR/nib-<uid>, else /tmp/nib-<uid>, mode 0700) that is checked to be a real directory
-// owned by this user, so another user can neither read the logs nor plant a symlink there.
+// (nib-<uid>, mode 0700, in the process's temp directory: util/user_places.hpp, $TMPDIR else
+// /tmp) that is checked to be a real directory owned by this user, so another user can neither
+// read the logs nor plant a symlink there.
 // Thread-safe.
 
 #include <filesystem>

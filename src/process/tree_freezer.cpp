@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "process/process_reaper.hpp"
+#include "process/orphan_adopters.hpp"
 
 namespace nib::process {
 namespace {

@@ -20,19 +20,13 @@ AnthropicProvider::AnthropicProvider(AnthropicConfig config)
 core::AssistantMessage AnthropicProvider::stream(const core::ProviderRequest& request,
                                                  std::stop_token stop,
                                                  const core::DeltaSink& on_delta) {
-  net::HttpRequest http;
-  http.url = url_;
-  http.body = build_anthropic_request(request, &wire_history_);
+  net::HttpRequest http{url_, build_anthropic_request(request, &wire_history_)};
   http.headers.emplace_back("anthropic-version", kAnthropicVersion);
   if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);
   http.headers.insert(http.headers.end(), config_.extra_headers.begin(),
                       config_.extra_headers.end());
-
   AnthropicStreamAssembler assembler(on_delta);
-  core::AssistantMessage message = exchange_sse(http, stop, connections_, assembler);
-  message.model = request.model.id;
-  message.api = kAnthropicApi;
-  return message;
+  return exchange_sse(http, {request.model.id, kAnthropicApi}, stop, connections_, assembler);
 }
 
 }  // namespace nib::provider

@@ -12,6 +12,7 @@
 #include "provider/openai_chat_request.hpp"  // kImageOmittedText
 #include "provider/wire_history.hpp"
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::provider {
 namespace {
@@ -229,7 +230,7 @@ class MessagesText {
   std::string take() {
     close_message();
     text_ += ']';
-    const std::string breakpoint = R"("cache_control":)" + wire_text(cache_breakpoint());
+    const std::string breakpoint = R"("cache_control":)" + util::json_text(cache_breakpoint());
     const std::size_t count = std::min(marked_turns_, user_block_ends_.size());
     // From the back, so that the offsets before each insertion stay valid.
     for (std::size_t i = user_block_ends_.size(); i-- > user_block_ends_.size() - count;) {
@@ -406,7 +407,7 @@ std::string build_anthropic_request(const core::ProviderRequest& request, WireHi
         messages.add(message, blocks);
       });
   add_thinking(request, history, body);
-  return with_first_member(wire_text(body), "messages", messages.take());
+  return with_first_member(util::json_text(body), "messages", messages.take());
 }
 
 }  // namespace nib::provider

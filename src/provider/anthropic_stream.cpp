@@ -7,29 +7,11 @@
 #include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::provider {
-namespace {
 
 using nlohmann::json;
-
-std::string dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-}  // namespace
-
-AnthropicStreamAssembler::AnthropicStreamAssembler(core::DeltaSink on_delta)
-    : reply_(std::move(on_delta)) {}
-
-bool AnthropicStreamAssembler::consume(const net::SseEvent& event) {
-  if (ended_) return false;  // whatever follows message_stop
-  saw_events_ = true;
-  ended_ = !read_event(event);
-  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
-  ended_ = ended_ || !error_.empty();
-  return !ended_;
-}
 
 bool AnthropicStreamAssembler::read_event(const net::SseEvent& event) {
   const auto parsed = parse_event_data(event.data);
@@ -123,7 +105,7 @@ void AnthropicStreamAssembler::start_block(long long index, const json& block) {
     std::string arguments;
     if (const json* input = find_field(block, "input");
         input != nullptr && input->is_object() && !input->empty()) {
-      arguments = dump(*input);
+      arguments = util::json_text(*input);
       open.input_from_start = true;
     }
     open.kind = Kind::kCall;
@@ -198,7 +180,7 @@ void AnthropicStreamAssembler::settle_search(const Search& search) {
     }
   }
   if (!search.use.is_null() && !search.result.is_null()) {
-    block.replay = dump(json::array({search.use, search.result}));
+    block.replay = util::json_text(json::array({search.use, search.result}));
   }
   reply_.set_web_search(search.position, std::move(block));
 }
@@ -206,7 +188,7 @@ void AnthropicStreamAssembler::settle_search(const Search& search) {
 void AnthropicStreamAssembler::add_citation(std::size_t position, const json& citation) {
   const std::string url = string_field(citation, "url");
   if (url.empty()) return;  // a citation of a document nib never sends
-  reply_.add_citation(position, {url, string_field(citation, "title"), dump(citation)});
+  reply_.add_citation(position, {url, string_field(citation, "title"), util::json_text(citation)});
 }
 
 void AnthropicStreamAssembler::on_block_delta(const json& payload) {
@@ -275,7 +257,7 @@ void AnthropicStreamAssembler::on_error(const json& payload) {
   }
   std::string text = message.empty() ? type : message;
   if (!message.empty() && !type.empty()) text += " (" + type + ")";
-  if (text.empty()) text = clip_detail(dump(payload));
+  if (text.empty()) text = clip_detail(util::json_text(payload));
   error_ = "the service reported an error in the stream: " + text;
   error_kind_ = stream_error_kind(type + ": " + message);
 }

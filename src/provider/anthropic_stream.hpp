@@ -43,23 +43,11 @@ class AnthropicStreamAssembler : public StreamAssembler {
  public:
   // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent
   // and ReplyRestartEvent as the stream is consumed.
-  explicit AnthropicStreamAssembler(core::DeltaSink on_delta);
-
-  // Consumes one event. Returns false when nothing more should be read: after message_stop, or
-  // when the stream reported an error, sent something that is not a JSON object or grew past
-  // kMaxReplyBytes (see error()). Pings and unknown event, block and delta types are ignored,
-  // and so is everything after message_stop. After message_delta's stop_reason, an event that
-  // is not JSON ends the reply without an error (it is complete).
-  bool consume(const net::SseEvent& event) override;
+  using StreamAssembler::StreamAssembler;
 
   // True once the reply is known to be whole: message_stop, or a message_delta with its
   // stop_reason (every block has ended by then).
   bool complete() const override { return stopped_ || stop_reason_.has_value(); }
-  // A description of a failure reported by or found in the stream; empty when none.
-  const std::string& error() const override { return error_; }
-  core::ErrorKind error_kind() const override { return error_kind_; }
-  // True once any event was consumed.
-  bool saw_events() const override { return saw_events_; }
 
   // The message assembled so far. When complete() and error() is empty, stop_reason follows
   // the service's stop_reason (a refusal is kError, see the .cpp); otherwise the caller sets
@@ -86,7 +74,11 @@ class AnthropicStreamAssembler : public StreamAssembler {
     nlohmann::json result;  // the web_search_tool_result block, once it arrived
   };
 
-  bool read_event(const net::SseEvent& event);
+  // Nothing more is read after message_stop, or once the stream reported an error or sent
+  // something that is not a JSON object. Pings and unknown event, block and delta types are
+  // ignored. After message_delta's stop_reason, an event that is not JSON ends the reply
+  // without an error (it is complete).
+  bool read_event(const net::SseEvent& event) override;
   void on_message_start(const nlohmann::json& payload);
   void start_block(long long index, const nlohmann::json& block);
   void start_search(OpenBlock& open, const nlohmann::json& block);
@@ -99,17 +91,12 @@ class AnthropicStreamAssembler : public StreamAssembler {
   void on_error(const nlohmann::json& payload);
   void read_usage(const nlohmann::json& usage);
 
-  ReplyBuilder reply_;
   std::map<long long, OpenBlock> by_index_;
   std::map<std::string, Search> searches_;  // by the server_tool_use id
   std::optional<std::string> stop_reason_;
   core::Usage usage_;
-  std::string error_;
-  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
   bool started_ = false;  // a message_start arrived
   bool stopped_ = false;
-  bool ended_ = false;  // consume() returned false: nothing more is read
-  bool saw_events_ = false;
 };
 
 }  // namespace nib::provider

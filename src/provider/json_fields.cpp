@@ -1,6 +1,7 @@
 #include "provider/json_fields.hpp"
 
 #include "util/json_depth.hpp"
+#include "util/text_cut.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -45,10 +46,7 @@ util::Result<json> parse_event_data(std::string_view data) {
 }
 
 std::string event_excerpt(std::string_view text) {
-  const std::size_t keep = util::utf8_prefix_length(text, kBadEventExcerptBytes);
-  std::string out = util::sanitize_utf8(text.substr(0, keep));
-  if (keep < text.size()) out += "...";
-  return out;
+  return util::sanitize_utf8(util::cut_text(text, kBadEventExcerptBytes));
 }
 
 }  // namespace nib::provider

@@ -30,8 +30,8 @@ std::int64_t count_field(const nlohmann::json& object, const char* name);
 // The object member `name`, or an empty object.
 const nlohmann::json& object_field(const nlohmann::json& object, const char* name);
 
-// The start of an unreadable event for an error message: at most kBadEventExcerptBytes, valid
-// UTF-8, "..." when cut.
+// The start of an unreadable event for an error message: at most kBadEventExcerptBytes (cut by
+// util::cut_text), valid UTF-8.
 std::string event_excerpt(std::string_view text);
 
 }  // namespace nib::provider

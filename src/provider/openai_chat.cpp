@@ -13,17 +13,10 @@ OpenAIChatProvider::OpenAIChatProvider(OpenAIChatConfig config)
 core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& request,
                                                   std::stop_token stop,
                                                   const core::DeltaSink& on_delta) {
-  net::HttpRequest http;
-  http.url = url_;
-  http.body = build_chat_request(request, token_limit_field_, &wire_history_);
-  http.bearer_token = config_.api_key;
-  http.headers = config_.extra_headers;
-
+  const net::HttpRequest http{url_, build_chat_request(request, token_limit_field_, &wire_history_),
+                              config_.api_key, config_.extra_headers};
   ChatStreamAssembler assembler(on_delta);
-  core::AssistantMessage message = exchange_sse(http, stop, connections_, assembler);
-  message.model = request.model.id;
-  message.api = kOpenAIChatApi;
-  return message;
+  return exchange_sse(http, {request.model.id, kOpenAIChatApi}, stop, connections_, assembler);
 }
 
 }  // namespace nib::provider

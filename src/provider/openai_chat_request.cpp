@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_text.hpp"
+
 namespace nib::provider {
 namespace {
 
@@ -131,7 +133,7 @@ std::string build_chat_request(const core::ProviderRequest& request, TokenLimitF
   const bool images_allowed = request.model.supports_images;
   WireItems system;
   if (!request.system_prompt.empty()) {
-    system.push_back(wire_text({{"role", "system"}, {"content", request.system_prompt}}));
+    system.push_back(util::json_text({{"role", "system"}, {"content", request.system_prompt}}));
   }
   const std::string messages = WireHistory::array(
       cache, request.messages, images_allowed ? "chat, images" : "chat, no images",
@@ -147,7 +149,7 @@ std::string build_chat_request(const core::ProviderRequest& request, TokenLimitF
         field == TokenLimitField::kMaxCompletionTokens ? "max_completion_tokens" : "max_tokens";
     body[name] = request.model.max_output_tokens;
   }
-  return with_first_member(wire_text(body), "messages", messages);
+  return with_first_member(util::json_text(body), "messages", messages);
 }
 
 }  // namespace nib::provider

@@ -4,6 +4,7 @@
 
 #include "provider/json_fields.hpp"
 #include "provider/service_error.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::provider {
 namespace {
@@ -17,7 +18,7 @@ std::string error_text(const json& error) {
     std::string message = string_field(error, "message");
     if (!message.empty()) return message;
   }
-  return error.dump(-1, ' ', false, json::error_handler_t::replace);
+  return util::json_text(error);
 }
 
 // The choice nib assembles: the one with index 0 (a choice without an index counts as 0).
@@ -36,17 +37,6 @@ const json* first_choice(const json& chunk) {
 
 }  // namespace
 
-ChatStreamAssembler::ChatStreamAssembler(core::DeltaSink on_delta) : reply_(std::move(on_delta)) {}
-
-bool ChatStreamAssembler::consume(const net::SseEvent& event) {
-  if (ended_) return false;  // whatever follows the end (a second body, trailing bytes)
-  saw_events_ = true;
-  ended_ = !read_event(event);
-  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
-  ended_ = ended_ || !error_.empty();
-  return !ended_;
-}
-
 bool ChatStreamAssembler::read_event(const net::SseEvent& event) {
   if (event.data == "[DONE]") {
     done_ = true;
@@ -62,7 +52,7 @@ bool ChatStreamAssembler::read_event(const net::SseEvent& event) {
   if (event.event == "error" || (chunk.is_object() && chunk.contains("error"))) {
     const json& error = chunk.is_object() && chunk.contains("error") ? chunk["error"] : chunk;
     error_ = "the service reported an error in the stream: " + error_text(error);
-    error_kind_ = stream_error_kind(error.dump(-1, ' ', false, json::error_handler_t::replace));
+    error_kind_ = stream_error_kind(util::json_text(error));
     return false;
   }
   if (!chunk.is_object()) {

@@ -26,22 +26,10 @@ class ChatStreamAssembler : public StreamAssembler {
  public:
   // `on_delta` (may be empty) receives TextDeltaEvent, ThinkingDeltaEvent and
   // ToolCallDeltaEvent as the stream is consumed.
-  explicit ChatStreamAssembler(core::DeltaSink on_delta);
-
-  // Consumes one event. Returns false when nothing more should be read: after `[DONE]`, when
-  // the stream reported an error, sent something that is not JSON or grew past
-  // kMaxReplyBytes (see error()). After the finish_reason, an event that is not JSON ends the
-  // reply without an error (it is complete; only the usage may be missing). Events after the
-  // end are ignored.
-  bool consume(const net::SseEvent& event) override;
+  using StreamAssembler::StreamAssembler;
 
   // True once the reply is known to be whole: a finish_reason or `[DONE]` arrived.
   bool complete() const override { return done_ || finish_reason_.has_value(); }
-  // A description of a failure reported by or found in the stream; empty when none.
-  const std::string& error() const override { return error_; }
-  core::ErrorKind error_kind() const override { return error_kind_; }
-  // True once any event was consumed.
-  bool saw_events() const override { return saw_events_; }
 
   // The message assembled so far. When complete() and error() is empty, stop_reason follows
   // the finish_reason; otherwise the caller sets it. A tool call whose arguments stayed empty
@@ -50,7 +38,10 @@ class ChatStreamAssembler : public StreamAssembler {
   core::AssistantMessage take_message() override;
 
  private:
-  bool read_event(const net::SseEvent& event);
+  // Nothing more is read after `[DONE]`, or once the stream reported an error or sent
+  // something that is not JSON. After the finish_reason, an event that is not JSON ends the
+  // reply without an error (it is complete; only the usage may be missing).
+  bool read_event(const net::SseEvent& event) override;
   void on_chunk(const nlohmann::json& chunk);
   void on_delta_fields(const nlohmann::json& delta);
   void add_content(const nlohmann::json& content);
@@ -59,15 +50,10 @@ class ChatStreamAssembler : public StreamAssembler {
   void add_tool_call_fragment(const nlohmann::json& fragment);
   std::optional<std::size_t> known_call(int index, const std::string& id) const;
 
-  ReplyBuilder reply_;
   std::map<int, std::size_t> call_by_index_;  // the service's `index` -> call position
   std::optional<std::string> finish_reason_;
   core::Usage usage_;
-  std::string error_;
-  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
   bool done_ = false;
-  bool ended_ = false;  // consume() returned false: nothing more is read
-  bool saw_events_ = false;
 };
 
 }  // namespace nib::provider

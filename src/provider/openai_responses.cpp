@@ -11,17 +11,10 @@ OpenAIResponsesProvider::OpenAIResponsesProvider(OpenAIResponsesConfig config)
 core::AssistantMessage OpenAIResponsesProvider::stream(const core::ProviderRequest& request,
                                                        std::stop_token stop,
                                                        const core::DeltaSink& on_delta) {
-  net::HttpRequest http;
-  http.url = url_;
-  http.body = build_responses_request(request, &wire_history_);
-  http.bearer_token = config_.api_key;
-  http.headers = config_.extra_headers;
-
+  const net::HttpRequest http{url_, build_responses_request(request, &wire_history_),
+                              config_.api_key, config_.extra_headers};
   ResponsesStreamAssembler assembler(on_delta);
-  core::AssistantMessage message = exchange_sse(http, stop, connections_, assembler);
-  message.model = request.model.id;
-  message.api = kOpenAIResponsesApi;
-  return message;
+  return exchange_sse(http, {request.model.id, kOpenAIResponsesApi}, stop, connections_, assembler);
 }
 
 }  // namespace nib::provider

@@ -14,12 +14,10 @@
 #include "core/provider.hpp"
 #include "net/http_stream.hpp"
 #include "provider/openai_chat.hpp"
+#include "provider/openai_responses_request.hpp"  // kOpenAIResponsesApi
 #include "provider/wire_history.hpp"
 
 namespace nib::provider {
-
-// AssistantMessage::api of the replies this protocol produces.
-inline constexpr const char* kOpenAIResponsesApi = "openai-responses";
 
 struct OpenAIResponsesConfig {
   std::string base_url = kOpenAIDefaultBaseUrl;  // without the "/responses" suffix

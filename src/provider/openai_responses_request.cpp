@@ -8,8 +8,8 @@
 #include <variant>
 
 #include "provider/openai_chat_request.hpp"
-#include "provider/openai_responses.hpp"
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -170,10 +170,6 @@ json item_fields(const json& item, const char* type, std::initializer_list<const
   return kept;
 }
 
-std::string compact(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 }  // namespace
 
 std::string responses_call_id(const std::string& id) {
@@ -186,14 +182,14 @@ std::string responses_call_id(const std::string& id) {
 
 std::string encode_web_search_replay(const json& item) {
   const json kept = item_fields(item, "web_search_call", {"id", "status", "action"});
-  return kept.is_null() ? std::string() : compact(kept);
+  return kept.is_null() ? std::string() : util::json_text(kept);
 }
 
 std::string encode_reasoning_signature(const json& item) {
   json kept = item_fields(item, "reasoning", {"id", "summary", "encrypted_content"});
   if (kept.is_null()) return {};
   if (!kept.contains("summary")) kept["summary"] = json::array();  // required on input
-  return compact(kept);
+  return util::json_text(kept);
 }
 
 json decode_reasoning_signature(const std::string& signature) {
@@ -237,7 +233,7 @@ std::string build_responses_request(const core::ProviderRequest& request, WireHi
       body["reasoning"] = {{"effort", *effort}, {"summary", "auto"}};
     }
   }
-  return with_first_member(wire_text(body), "input", input);
+  return with_first_member(util::json_text(body), "input", input);
 }
 
 }  // namespace nib::provider

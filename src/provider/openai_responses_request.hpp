@@ -13,6 +13,10 @@
 
 namespace nib::provider {
 
+// AssistantMessage::api of the replies this protocol produces; their reasoning items and web
+// searches are the only ones sent back.
+inline constexpr const char* kOpenAIResponsesApi = "openai-responses";
+
 // The service rejects a call_id longer than this many characters ("string_above_max_length").
 inline constexpr std::size_t kMaxCallIdLength = 64;
 

@@ -7,6 +7,7 @@
 #include "provider/json_fields.hpp"
 #include "provider/openai_responses_request.hpp"
 #include "provider/service_error.hpp"
+#include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
@@ -47,18 +48,6 @@ bool known_item_type(const std::string& type) {
 
 }  // namespace
 
-ResponsesStreamAssembler::ResponsesStreamAssembler(core::DeltaSink on_delta)
-    : reply_(std::move(on_delta)) {}
-
-bool ResponsesStreamAssembler::consume(const net::SseEvent& event) {
-  if (ended_) return false;  // whatever follows the end: "[DONE]", a second response ...
-  saw_events_ = true;
-  ended_ = !read_event(event);
-  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
-  ended_ = ended_ || !error_.empty() || complete_;
-  return !ended_;
-}
-
 bool ResponsesStreamAssembler::read_event(const net::SseEvent& event) {
   // Not part of the protocol, but some compatible servers end every stream this way.
   if (event.data == "[DONE]") return false;
@@ -81,7 +70,7 @@ bool ResponsesStreamAssembler::read_event(const net::SseEvent& event) {
   std::string type = string_field(payload, "type");
   if (type.empty()) type = event.event;
   on_event(type, payload);
-  return true;
+  return !complete_;
 }
 
 void ResponsesStreamAssembler::on_event(const std::string& type, const json& payload) {
@@ -300,7 +289,7 @@ void ResponsesStreamAssembler::fail(const std::string& prefix, const json& error
   if (message.empty() && code.empty()) {
     message = error.is_null() || error.empty()
                   ? std::string("no details given")
-                  : error.dump(-1, ' ', false, json::error_handler_t::replace);
+                  : util::json_text(error);
   }
   error_ = prefix + ": " + clip_detail(message.empty() ? code : message);
   if (!code.empty() && !message.empty()) error_ += " (" + code + ")";

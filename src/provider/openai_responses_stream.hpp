@@ -39,22 +39,11 @@ class ResponsesStreamAssembler : public StreamAssembler {
   // ToolCallDeltaEvent (index = position among the reply's tool calls) as the stream is
   // consumed; unless a finished item contradicted them, the text deltas add up to
   // core::assistant_text of the message and the other deltas to their blocks.
-  explicit ResponsesStreamAssembler(core::DeltaSink on_delta);
+  using StreamAssembler::StreamAssembler;
 
-  // Consumes one event. Returns false when nothing more should be read: after
-  // response.completed or response.incomplete, or when the stream reported a failure
-  // (`error`, response.failed), sent something that is not JSON or grew past kMaxReplyBytes
-  // (see error()). Events after the end are ignored.
-  bool consume(const net::SseEvent& event) override;
-
-  // True once response.completed or response.incomplete arrived.
+  // True once response.completed or response.incomplete arrived. A reply left incomplete for
+  // another reason than the output limit (e.g. content_filter) is a failure (error()).
   bool complete() const override { return complete_; }
-  // A description of a failure reported by or found in the stream; empty when none. A reply
-  // left incomplete for another reason than the output limit (e.g. content_filter) is one.
-  const std::string& error() const override { return error_; }
-  core::ErrorKind error_kind() const override { return error_kind_; }
-  // True once any event was consumed.
-  bool saw_events() const override { return saw_events_; }
 
   // The message assembled so far: kMaxTokens when the reply was cut at max_output_tokens,
   // otherwise kToolUse when it holds tool calls, else kEndTurn. Usage: input_tokens without
@@ -71,7 +60,9 @@ class ResponsesStreamAssembler : public StreamAssembler {
     std::string reasoning_part;  // the reasoning part the latest delta belonged to
   };
 
-  bool read_event(const net::SseEvent& event);
+  // Nothing more is read after response.completed or response.incomplete, or once the stream
+  // reported a failure (`error`, response.failed) or sent something that is not JSON.
+  bool read_event(const net::SseEvent& event) override;
   void on_event(const std::string& type, const nlohmann::json& payload);
   Item* find_item(const nlohmann::json& payload);
   Item& item_for(const nlohmann::json& payload, const std::string& type);
@@ -85,17 +76,12 @@ class ResponsesStreamAssembler : public StreamAssembler {
   void add_unstreamed_items(const nlohmann::json& response);
   void fail(const std::string& prefix, const nlohmann::json& error);
 
-  ReplyBuilder reply_;
   std::vector<Item> items_;
   std::map<long long, std::size_t> item_by_index_;  // the service's output_index -> items_
   std::map<std::string, std::size_t> item_by_id_;   // the service's item id -> items_
   core::Usage usage_;
   bool cut_at_limit_ = false;
   bool complete_ = false;
-  bool ended_ = false;  // consume() returned false: nothing more is read
-  std::string error_;
-  core::ErrorKind error_kind_ = core::ErrorKind::kOther;
-  bool saw_events_ = false;
 };
 
 }  // namespace nib::provider

@@ -1,11 +1,24 @@
 #include "provider/reply_builder.hpp"
 
-#include "provider/sse_exchange.hpp"
 #include "util/byte_size.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::provider {
 namespace {
+
+// Makes assembled tool calls usable: a call whose arguments stayed empty gets "{}" (services
+// stream no arguments for a tool without parameters), and one without an id gets
+// "call_<position among the calls>" so that its result can refer to it.
+void complete_tool_calls(std::vector<core::AssistantBlock>& blocks) {
+  std::size_t position = 0;
+  for (auto& block : blocks) {
+    auto* call = std::get_if<core::ToolCall>(&block);
+    if (call == nullptr) continue;
+    if (call->arguments.empty()) call->arguments = "{}";
+    if (call->id.empty()) call->id = "call_" + std::to_string(position);
+    ++position;
+  }
+}
 
 // `text`'s size as JSON writes it: a control character takes six bytes, a quote or a backslash
 // two; so the limit bounds what the session file and the next request hold too.

@@ -86,8 +86,9 @@ class ReplyBuilder {
   // The blocks (web searches always kept), without those that received nothing (a text block
   // without text, a thinking block with neither text nor signature); past the limit each text
   // and thinking block cut to kKeptPastLimitBytes, signatures and tool-call arguments dropped
-  // (such calls never run); tool calls made usable by
-  // complete_tool_calls(). The builder is empty afterwards.
+  // (such calls never run); tool calls made usable: empty arguments become "{}" (services
+  // stream none for a tool without parameters), a missing id "call_<position among the
+  // calls>" so that its result can refer to it. The builder is empty afterwards.
   std::vector<core::AssistantBlock> take_blocks();
 
  private:

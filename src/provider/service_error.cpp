@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/utf8.hpp"
-
 #include "util/json_depth.hpp"
+#include "util/text_cut.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::provider {
 namespace {
@@ -48,10 +48,7 @@ std::string clip_detail(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
     text.remove_suffix(1);
   }
-  const std::size_t keep = util::utf8_prefix_length(text, kErrorDetailBytes);
-  std::string out = util::sanitize_utf8(text.substr(0, keep));
-  if (keep < text.size()) out += "...";
-  return out;
+  return util::sanitize_utf8(util::cut_text(text, kErrorDetailBytes));
 }
 
 std::string error_detail(const std::string& body) {

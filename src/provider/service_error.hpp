@@ -16,7 +16,7 @@ namespace nib::provider {
 // How much of a service's error text goes into an error message.
 inline constexpr std::size_t kErrorDetailBytes = 1000;
 
-// `text` without trailing whitespace, cut to kErrorDetailBytes ("..." marks a cut), valid UTF-8.
+// `text` without trailing whitespace, cut to kErrorDetailBytes (util::cut_text), valid UTF-8.
 std::string clip_detail(std::string_view text);
 
 // The service's own explanation from an error body: `error.message` (OpenAI, Anthropic and most

@@ -1,5 +1,7 @@
 #include "provider/sse_exchange.hpp"
 
+#include <vector>
+
 #include "provider/service_error.hpp"
 #include "util/byte_size.hpp"
 
@@ -17,24 +19,25 @@ std::string http_error_message(const net::HttpStreamResult& result, const std::s
 
 }  // namespace
 
+StreamAssembler::StreamAssembler(core::DeltaSink on_delta) : reply_(std::move(on_delta)) {}
+
+bool StreamAssembler::consume(const net::SseEvent& event) {
+  if (ended_) return false;
+  saw_events_ = true;
+  ended_ = !read_event(event);
+  if (reply_.over_limit() && error_.empty()) error_ = reply_.limit_error();
+  ended_ = ended_ || !error_.empty();
+  return !ended_;
+}
+
 std::string endpoint_url(std::string base_url, std::string_view path) {
   while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
   return base_url + std::string(path);
 }
 
-void complete_tool_calls(std::vector<core::AssistantBlock>& blocks) {
-  std::size_t position = 0;
-  for (auto& block : blocks) {
-    auto* call = std::get_if<core::ToolCall>(&block);
-    if (call == nullptr) continue;
-    if (call->arguments.empty()) call->arguments = "{}";
-    if (call->id.empty()) call->id = "call_" + std::to_string(position);
-    ++position;
-  }
-}
-
-core::AssistantMessage exchange_sse(const net::HttpRequest& request, std::stop_token stop,
-                                    net::ConnectionPool& pool, StreamAssembler& assembler) {
+core::AssistantMessage exchange_sse(const net::HttpRequest& request, const ReplySource& source,
+                                    std::stop_token stop, net::ConnectionPool& pool,
+                                    StreamAssembler& assembler) {
   net::SseParser parser;
   std::string body_start;  // quoted when a successful reply turns out not to be a stream
   // Once the assembler has asked for nothing more, nothing more reaches it: not the rest of
@@ -75,6 +78,8 @@ core::AssistantMessage exchange_sse(const net::HttpRequest& request, std::stop_t
   if (ended_cleanly && !assembler_ended) deliver(parser.finish());
 
   core::AssistantMessage message = assembler.take_message();
+  message.model = source.model;
+  message.api = source.api;
   const std::string& url = request.url;
   if (result.aborted) {
     message.stop_reason = core::StopReason::kAborted;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_text.hpp"
+
 namespace nib::provider {
 namespace {
 
@@ -70,14 +72,10 @@ std::string WireHistory::array(WireHistory* cache, const std::vector<core::Messa
   return text;
 }
 
-std::string wire_text(const nlohmann::json& value) {
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 WireItems wire_items(const nlohmann::json& array) {
   WireItems items;
   items.reserve(array.size());
-  for (const nlohmann::json& item : array) items.push_back(wire_text(item));
+  for (const nlohmann::json& item : array) items.push_back(util::json_text(item));
   return items;
 }
 

@@ -62,10 +62,6 @@ class WireHistory {
   std::list<Conversation> conversations_;  // the most recently used first
 };
 
-// The JSON text of a request body or of one wire item. Invalid UTF-8 in the history (say, from
-// a tool's output) is replaced rather than thrown on.
-std::string wire_text(const nlohmann::json& value);
-
 // Each element of `array` as a wire item.
 WireItems wire_items(const nlohmann::json& array);
 

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "util/user_places.hpp"
+
 namespace nib::sandbox {
 namespace {
 
@@ -26,9 +28,8 @@ constexpr std::pair<const char*, const char*> kCaches[] = {
 
 }  // namespace
 
-fs::path default_cache_root(const std::string& xdg_cache_home, const fs::path& home) {
-  const fs::path base = !xdg_cache_home.empty() ? fs::path(xdg_cache_home) : home / ".cache";
-  return base / "nib" / "sandbox";
+fs::path default_cache_root(const fs::path& cache_home) {
+  return cache_home / "nib" / "sandbox";
 }
 
 process::EnvironmentOverrides cache_environment(const fs::path& root) {
@@ -49,10 +50,7 @@ bool make_cache_directories(const fs::path& root) {
 }
 
 std::vector<fs::path> temp_directories() {
-  std::vector<fs::path> candidates = {"/tmp", "/var/tmp"};
-  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0') {
-    candidates.emplace_back(tmpdir);
-  }
+  const std::vector<fs::path> candidates = {"/tmp", "/var/tmp", util::process_places().temp_dir};
   std::vector<fs::path> found;
   for (const fs::path& candidate : candidates) {
     std::error_code error;
@@ -65,8 +63,8 @@ std::vector<fs::path> temp_directories() {
 
 std::vector<fs::path> socket_directories() {
   std::vector<fs::path> candidates = {"/tmp/tmux-" + std::to_string(::getuid()), "/tmp/.X11-unix"};
-  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR"); runtime != nullptr && *runtime == '/') {
-    candidates.emplace_back(runtime);
+  if (const fs::path runtime = util::process_places().runtime_dir; !runtime.empty()) {
+    candidates.push_back(runtime);
   }
   if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent != nullptr && *agent == '/') {
     candidates.push_back(fs::path(agent).parent_path());

@@ -13,9 +13,11 @@
 // cache). CARGO_HOME moves too (cargo locks and fills it even for a build without
 // dependencies), so ~/.cargo/config.toml is not read inside; RUSTUP_HOME keeps its default, so
 // rustup's toolchains are found (read-only).
-// Temp directories (/tmp, /var/tmp, $TMPDIR) are bound writable as they are, shared with the
-// host like the tree, so files a command leaves there are visible to the next one.
-// Thread-safe: pure apart from reading the environment.
+// Temp directories (/tmp, /var/tmp and the process's temp directory) are bound writable as they
+// are, shared with the host like the tree, so files a command leaves there are visible to the
+// next one. The temp and runtime directories are the process's (util/user_places.hpp): those of
+// the environment every command inherits from nib.
+// Thread-safe: pure apart from reading the process's places and the file system.
 
 #include <filesystem>
 #include <string>
@@ -25,9 +27,8 @@
 
 namespace nib::sandbox {
 
-// The private cache directory for `home` and $XDG_CACHE_HOME (may be empty).
-std::filesystem::path default_cache_root(const std::string& xdg_cache_home,
-                                         const std::filesystem::path& home);
+// The private cache directory in the user's cache directory (util::UserPlaces::cache_home).
+std::filesystem::path default_cache_root(const std::filesystem::path& cache_home);
 
 // The cache variables, each pointing at a directory under `root`.
 process::EnvironmentOverrides cache_environment(const std::filesystem::path& root);
@@ -35,13 +36,14 @@ process::EnvironmentOverrides cache_environment(const std::filesystem::path& roo
 // Creates `root` and the directories cache_environment() names; false when it cannot.
 bool make_cache_directories(const std::filesystem::path& root);
 
-// /tmp, /var/tmp and $TMPDIR: those that exist, resolved, each once.
+// /tmp, /var/tmp and the process's temp directory ($TMPDIR): those that exist, resolved, each
+// once.
 std::vector<std::filesystem::path> temp_directories();
 
-// Where the user's own programs keep their unix sockets, those that exist: $XDG_RUNTIME_DIR
-// (the session bus, agents, a container engine's), tmux's and X's directories under /tmp, and
-// the directory of $SSH_AUTH_SOCK. Hidden from commands when the settings lift the socket
-// filter (command_sandbox.hpp).
+// Where the user's own programs keep their unix sockets, those that exist: the process's
+// runtime directory, $XDG_RUNTIME_DIR (the session bus, agents, a container engine's), tmux's
+// and X's directories under /tmp, and the directory of $SSH_AUTH_SOCK. Hidden from commands
+// when the settings lift the socket filter (command_sandbox.hpp).
 std::vector<std::filesystem::path> socket_directories();
 
 // `environment` ("NAME=value" entries) with `overrides` set.

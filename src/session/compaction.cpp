@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/text_cut.hpp"
+
 namespace nib::session {
 namespace {
 
@@ -30,11 +32,6 @@ std::int64_t content_tokens(const core::Content& content) {
     }
   }
   return tokens;
-}
-
-std::string cut(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  return text.substr(0, limit) + "\n[... " + std::to_string(text.size() - limit) + " bytes cut]";
 }
 
 }  // namespace
@@ -120,7 +117,8 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages) {
     } else {
       for (const auto& result : std::get<core::ToolResultMessage>(message).results) {
         text += "[result of " + result.tool_name + (result.is_error ? ", an error" : "") + "]\n" +
-                cut(core::content_text(result.content), kMaxSerializedResultBytes) + "\n\n";
+                util::cut_text(core::content_text(result.content), kMaxSerializedResultBytes) +
+                "\n\n";
       }
     }
   }

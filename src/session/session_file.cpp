@@ -11,6 +11,7 @@
 #include "session/history_repair.hpp"
 
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 
 namespace nib::session {
 namespace {
@@ -25,8 +26,8 @@ constexpr const char* kCompactionType = "compaction";
 // `body` as one line with "type" as its first field, so a reader can tell an entry's kind from
 // the line's first bytes (session listing counts messages that way without parsing them).
 std::string typed_line(const char* type, const json& body) {
-  std::string line = std::string("{\"type\":") + json(type).dump();
-  const std::string rest = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string line = std::string("{\"type\":") + util::json_text(type);
+  const std::string rest = util::json_text(body);
   if (rest.size() > 2) {  // "{...}": splice the fields after "type"
     line += ',';
     line.append(rest, 1, std::string::npos);

@@ -125,16 +125,13 @@ std::string session_file_name(const SessionHeader& header) {
   return start + "_" + header.id + std::string(kSessionExtension);
 }
 
-util::Result<SessionStore> SessionStore::from_environment(const EnvLookup& env) {
-  if (const auto data_home = env("XDG_DATA_HOME");
-      data_home && fs::path(*data_home).is_absolute()) {
-    return SessionStore(fs::path(*data_home) / "nib" / "sessions");
+util::Result<SessionStore> SessionStore::for_user(const util::UserPlaces& places) {
+  if (places.data_home.empty()) {
+    return util::Result<SessionStore>::failure(
+        "cannot tell where to keep sessions: neither XDG_DATA_HOME nor HOME is set, and the "
+        "password database knows no home directory");
   }
-  if (const auto home = env("HOME")) {
-    return SessionStore(fs::path(*home) / ".local" / "share" / "nib" / "sessions");
-  }
-  return util::Result<SessionStore>::failure(
-      "cannot tell where to keep sessions: neither XDG_DATA_HOME nor HOME is set");
+  return SessionStore(places.data_home / "nib" / "sessions");
 }
 
 fs::path SessionStore::directory_for(const fs::path& cwd) const {

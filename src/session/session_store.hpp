@@ -15,8 +15,6 @@
 // Thread-safety: the object is immutable; concurrent calls only share the file system.
 
 #include <filesystem>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,11 +22,9 @@
 #include "session/session_summary.hpp"
 #include "session/session_writer.hpp"
 #include "util/result.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::session {
-
-// Looks up an environment variable; nullopt when unset or empty (the shape of app::EnvLookup).
-using EnvLookup = std::function<std::optional<std::string>(const char*)>;
 
 // The longest directory name encode_directory_name() makes, in bytes: well under NAME_MAX
 // (255) on every common file system.
@@ -46,9 +42,9 @@ class SessionStore {
   // A store rooted at `root` (the directory holding one directory per working directory).
   explicit SessionStore(std::filesystem::path root) : root_(std::move(root)) {}
 
-  // $XDG_DATA_HOME/nib/sessions when XDG_DATA_HOME is absolute (the XDG rule: a relative value
-  // is ignored), else $HOME/.local/share/nib/sessions; an error when neither is usable.
-  static util::Result<SessionStore> from_environment(const EnvLookup& env);
+  // The user's store: nib/sessions in the user's data directory (util/user_places.hpp:
+  // $XDG_DATA_HOME, else ~/.local/share); an error when there is none.
+  static util::Result<SessionStore> for_user(const util::UserPlaces& places);
 
   const std::filesystem::path& root() const { return root_; }
 

@@ -99,7 +99,6 @@ nlohmann::json parameters(bool background) {
          {{"type", "string"},
           {"description", "Why the command needs the network or to leave the sandbox."}}}}},
       {"required", {"command"}},
-      {"additionalProperties", false},
   };
   if (background) {
     schema["properties"]["run_in_background"] = {

@@ -7,10 +7,7 @@
 #include "tools/edit_match.hpp"
 #include "tools/file_change.hpp"
 #include "tools/limits.hpp"
-#include "tools/os_argument.hpp"
-#include "tools/path.hpp"
-#include "tools/path_access.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "tools/text_view.hpp"
 #include "tools/unified_diff.hpp"
 #include "util/byte_size.hpp"
@@ -56,10 +53,7 @@ json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path",
-         {{"type", "string"},
-          {"description",
-           "The file to edit: relative to the working directory, absolute, or ~/..."}}},
+       {{"path", path_parameter("The file to edit", PathDefault::kNone)},
         {"oldText",
          {{"type", "string"},
           {"description",
@@ -87,12 +81,9 @@ struct EditArguments {
 util::Result<EditArguments> parse_arguments(const json& args) {
   using Result = util::Result<EditArguments>;
   EditArguments parsed;
-  const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return Result::failure("path must be a string.");
-  parsed.path = path->get<std::string>();
-  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return Result::failure("path is blank: give the file to edit.");
-  }
+  const auto path = required_path(args, "edit");
+  if (!path.ok()) return Result::failure(path.error());
+  parsed.path = path.value();
   const auto text = [](const json& object, const char* name) -> const json* {
     const auto it = object.find(name);
     return it == object.end() || it->is_null() ? nullptr : &*it;
@@ -192,13 +183,12 @@ core::ChangePreview edit_preview(const PlannedEdit& planned) {
           std::move(diff.text), diff.omitted_lines, ""};
 }
 
-class EditTool final : public core::Tool {
+class EditTool final : public PathTool {
  public:
-  std::string describe_call(const json& args) const override { return describe_path_call(args); }
-
   explicit EditTool(std::shared_ptr<FileTracker> files)
-      : Tool({"edit", description(), parameters(), /*concurrency_safe=*/false,
-              core::AccessKind::kWrite}),
+      : PathTool({"edit", description(), parameters(), /*concurrency_safe=*/false,
+                  core::AccessKind::kWrite},
+                 LocateFor::kExisting, PathDefault::kNone),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -228,30 +218,24 @@ class EditTool final : public core::Tool {
     return preview_of_plan(plan(args, stop, context), edit_preview);
   }
 
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kExisting);
-  }
-
  private:
   // Everything up to the write: the checks, the matching and the edited bytes, or the error
   // the model gets. Changes nothing.
   std::variant<PlannedEdit, ToolOutput> plan(const json& args, std::stop_token stop,
                                              const core::ToolContext& context) const {
-    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
-    auto judged = locate_judged(arguments.path, context, LocateFor::kExisting);
-    if (auto* failure = std::get_if<std::string>(&judged)) return ToolOutput::error(*failure);
-    const LocatedPath& resolved = std::get<LocatedPath>(judged);
-    auto loaded = load_current_file(resolved.path, display_path(resolved.path, context.cwd),
-                                    kMaxEditFileBytes, "edit", stop);
+    const auto target = locate(arguments.path, context);
+    if (!target.ok()) return ToolOutput::error(target.error());
+    auto loaded = load_current_file(target.value().path, target.value().shown, kMaxEditFileBytes,
+                                    "edit", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     CurrentFile& file = std::get<CurrentFile>(loaded);
     if (!file.exists) {
-      return ToolOutput::error("File not found: " + file.shown + "." +
-                               did_you_mean(resolved.path, context.cwd) +
-                               " edit changes existing files; to create one, use write.");
+      return ToolOutput::error(
+          not_found_message("File", target.value(), context.cwd, NotFoundDetail::kNone,
+                            "edit changes existing files; to create one, use write."));
     }
     if (!file.loaded) {
       return ToolOutput::error(file.shown + " is " + util::format_byte_size(file.info.st_size) +

@@ -142,15 +142,19 @@ bool looks_binary(std::string_view head, bool truncated) {
   return true;
 }
 
-const char* file_kind_name(mode_t mode) {
-  return S_ISREG(mode)    ? "a file"
-         : S_ISDIR(mode)  ? "a directory"
-         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
-         : S_ISSOCK(mode) ? "a socket"
-         : S_ISCHR(mode)  ? "a character device"
-         : S_ISBLK(mode)  ? "a block device"
-         : S_ISLNK(mode)  ? "a symbolic link"
-                          : "a special file";
+const char* file_kind(mode_t mode) {
+  return S_ISREG(mode)    ? "file"
+         : S_ISDIR(mode)  ? "directory"
+         : S_ISFIFO(mode) ? "FIFO"
+         : S_ISSOCK(mode) ? "socket"
+         : S_ISCHR(mode)  ? "character device"
+         : S_ISBLK(mode)  ? "block device"
+         : S_ISLNK(mode)  ? "symbolic link"
+                          : "special file";
+}
+
+std::string file_kind_name(mode_t mode) {
+  return std::string("a ") + file_kind(mode) + (S_ISFIFO(mode) ? " (named pipe)" : "");
 }
 
 }  // namespace nib::tools

@@ -43,9 +43,12 @@ FileTypeGuess guess_file_type(std::string_view head, std::string_view shell_path
 // against it.
 bool looks_binary(std::string_view head, bool truncated);
 
-// The kind of file `mode` (st_mode) describes, with its article: "a file", "a directory", "a FIFO
-// (named pipe)", "a socket", "a character device", "a block device", "a symbolic link", or
-// "a special file".
-const char* file_kind_name(mode_t mode);
+// The kind of file `mode` (st_mode) describes: "file", "directory", "FIFO", "socket",
+// "character device", "block device", "symbolic link", or "special file".
+const char* file_kind(mode_t mode);
+
+// file_kind() with its article, for a sentence: "a file", "a directory", "a FIFO (named pipe)",
+// "a socket", ...
+std::string file_kind_name(mode_t mode);
 
 }  // namespace nib::tools

@@ -14,7 +14,7 @@
 #include "tools/path.hpp"
 #include "tools/path_access.hpp"
 #include "tools/path_list.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
@@ -55,11 +55,7 @@ json parameters() {
        {{"pattern",
          {{"type", "string"},
           {"description", "Glob, e.g. \"*.py\", \"src/**/*.test.ts\", \"build/\"."}}},
-        {"path",
-         {{"type", "string"},
-          {"description",
-           "Directory to search: relative to the working directory, absolute, or ~/... "
-           "Default: the working directory."}}},
+        {"path", path_parameter("Directory to search", PathDefault::kWorkingDirectory)},
         {"limit",
          {{"type", "integer"},
           {"minimum", 1},
@@ -92,6 +88,7 @@ bool flag(const json& args, const char* name) {
 // The arguments, or a message saying what is wrong with them.
 util::Result<FindArguments> parse_arguments(const json& args) {
   using Result = util::Result<FindArguments>;
+  if (auto refusal = nul_refusal(args, {"pattern", "path"})) return Result::failure(*refusal);
   FindArguments parsed;
   const auto pattern = args.find("pattern");
   if (pattern == args.end() || !pattern->is_string()) {
@@ -107,10 +104,7 @@ util::Result<FindArguments> parse_arguments(const json& args) {
   }
   if (text.empty()) return Result::failure("pattern is empty: give a glob such as \"*.cpp\".");
   parsed.pattern = text;
-  if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
-    parsed.path = path->get<std::string>();
-  }
-  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
+  parsed.path = given_path(args).value_or(".");
   if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
     if (limit->get<double>() < 1) return Result::failure("limit must be at least 1.");
     parsed.limit = limit->get<std::size_t>();
@@ -163,43 +157,32 @@ ToolOutput no_matches(const FindArguments& args, const std::string& shown_root,
   return ToolOutput{text + unreadable_note(summary)};
 }
 
-class FindTool final : public core::Tool {
+class FindTool final : public PathTool {
  public:
-  std::string describe_call(const json& args) const override { return describe_path_call(args); }
-
-  // The path it searches (default: the working directory): its claim is shared, so it never runs
-  // while a file under it is edited or written, and overlaps reads and other searches.
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kExisting, ".");
-  }
-
   FindTool()
-      : Tool({.name = "find",
-              .description = description(),
-              .parameters = parameters(),
-              .concurrency_safe = true,
-              .access = core::AccessKind::kRead}) {}
+      : PathTool({.name = "find",
+                  .description = description(),
+                  .parameters = parameters(),
+                  .concurrency_safe = true,
+                  .access = core::AccessKind::kRead},
+                 LocateFor::kExisting, PathDefault::kWorkingDirectory) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
-    if (auto refusal = nul_refusal(args, {"pattern", "path"})) {
-      return ToolOutput::error(*refusal);
-    }
     auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     auto& arguments = parsed.value();
-    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
-    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
-    const auto& root = std::get<LocatedPath>(located).path;
-    const std::string shown_root = display_path(root, context.cwd);
+    const auto located = locate(arguments.path, context);
+    if (!located.ok()) return ToolOutput::error(located.error());
+    const auto& [root, shown_root] = located.value();
 
     struct stat info {};
     if (stat(root.c_str(), &info) != 0) {
       const int error = errno;
       if (error == ENOENT || error == ENOTDIR) {
-        return ToolOutput::error(
-            "Path not found: " + shown_root + " (" + escape_name(root.native()) + ")." +
-            did_you_mean(root, context.cwd) + " Check the path, or list its parent with ls.");
+        return ToolOutput::error(not_found_message("Path", located.value(), context.cwd,
+                                                   NotFoundDetail::kAbsolutePath,
+                                                   "Check the path, or list its parent with ls."));
       }
       return ToolOutput::error("Cannot search " + shown_root + ": " +
                                std::system_category().message(error) + ".");

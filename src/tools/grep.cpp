@@ -16,10 +16,10 @@
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
-#include "tools/path_access.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "tools/walk.hpp"
 #include "util/byte_size.hpp"
+#include "util/json_text.hpp"
 #include "util/plural.hpp"
 #include "util/result.hpp"
 
@@ -55,7 +55,6 @@ std::string description() {
 }
 
 json parameters() {
-  // No "additionalProperties": false, as with read: an extra field is ignored, not a failed turn.
   return {
       {"type", "object"},
       {"properties",
@@ -64,11 +63,7 @@ json parameters() {
           {"description",
            "What to search for: an RE2 regular expression such as \"struct \\\\w+_info\" or "
            "\"^import \", or plain text with literal=true."}}},
-        {"path",
-         {{"type", "string"},
-          {"description",
-           "The file or directory to search: relative to the working directory, absolute, or "
-           "~/... Default: the working directory."}}},
+        {"path", path_parameter("The file or directory to search", PathDefault::kWorkingDirectory)},
         {"glob",
          {{"type", "string"},
           {"description",
@@ -122,7 +117,8 @@ util::Result<std::size_t> whole_number(const json& args, const char* name, std::
     }
   }
   return util::Result<std::size_t>::failure(std::string(name) + " must be a whole number >= " +
-                                            std::to_string(minimum) + ", got " + it->dump() + ".");
+                                            std::to_string(minimum) + ", got " +
+                                            util::json_text(*it) + ".");
 }
 
 // args[name] as a boolean; false when absent.
@@ -131,7 +127,7 @@ util::Result<bool> flag(const json& args, const char* name) {
   if (it == args.end() || it->is_null()) return false;
   if (!it->is_boolean())
     return util::Result<bool>::failure(std::string(name) + " must be true or false, got " +
-                                       it->dump() + ".");
+                                       util::json_text(*it) + ".");
   return it->get<bool>();
 }
 
@@ -141,7 +137,7 @@ util::Result<std::string> text_argument(const json& args, const char* name, std:
   if (it == args.end() || it->is_null()) return fallback;
   if (!it->is_string()) {
     return util::Result<std::string>::failure(std::string(name) + " must be a string, got " +
-                                              it->dump() + ".");
+                                              util::json_text(*it) + ".");
   }
   std::string value = it->get<std::string>();
   if (value.find_first_not_of(" \t\r\n") == std::string::npos) return fallback;
@@ -150,6 +146,9 @@ util::Result<std::string> text_argument(const json& args, const char* name, std:
 
 util::Result<GrepArguments> parse_arguments(const json& args) {
   using Result = util::Result<GrepArguments>;
+  if (auto refusal = nul_refusal(args, {"pattern", "path", "glob"})) {
+    return Result::failure(*refusal);
+  }
   GrepArguments parsed;
   const auto pattern = args.find("pattern");
   if (pattern == args.end() || !pattern->is_string())
@@ -309,10 +308,6 @@ class FailureList {
   std::size_t count_ = 0;
 };
 
-std::string json_quoted(std::string_view text) {
-  return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 std::string joined(const std::vector<std::string>& names, std::size_t total) {
   std::string text;
   for (std::size_t i = 0; i < names.size() && i < kGrepMaxNamedFailures; ++i) {
@@ -409,8 +404,8 @@ std::vector<std::string> problem_notes(const WalkSummary& summary, const SearchT
 
 std::string no_match_text(const SearchPlan& plan, const SearchTallies& tallies, bool stopped) {
   std::string text = stopped ? "No matches so far for " : "No matches for ";
-  text += json_quoted(plan.arguments.pattern) + " in " + plan.shown_root;
-  if (plan.filter) text += " (files matching " + json_quoted(plan.arguments.glob) + ")";
+  text += util::json_text(plan.arguments.pattern) + " in " + plan.shown_root;
+  if (plan.filter) text += " (files matching " + util::json_text(plan.arguments.glob) + ")";
   text += ".";
   if (plan.root_is_file && tallies.binary_files > 0) {
     text += " It is a binary file (it holds a NUL byte), which grep does not search.";
@@ -458,10 +453,10 @@ ToolOutput root_failure(int error_number, const SearchPlan& plan) {
   const std::string& shown = plan.shown_root;
   switch (error_number) {
     case ENOENT:
-      return ToolOutput::error("Path not found: " + shown + "." +
-                               did_you_mean(plan.root, plan.cwd) +
-                               " Check the path; list directories with ls or look for files "
-                               "with find.");
+      return ToolOutput::error(
+          not_found_message("Path", {plan.root, shown}, plan.cwd, NotFoundDetail::kNone,
+                            "Check the path; list directories with ls or look for files with "
+                            "find."));
     case EACCES:
     case EPERM:
       return ToolOutput::error("Permission denied: cannot search " + shown + ".");
@@ -471,49 +466,38 @@ ToolOutput root_failure(int error_number, const SearchPlan& plan) {
   }
 }
 
-class GrepTool final : public core::Tool {
+class GrepTool final : public PathTool {
  public:
-  std::string describe_call(const json& args) const override { return describe_path_call(args); }
-
-  // The path it searches (default: the working directory): its claim is shared, so it never runs
-  // while a file under it is edited or written, and overlaps reads and other searches.
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kExisting, ".");
-  }
-
   GrepTool()
-      : Tool({.name = "grep",
-              .description = description(),
-              .parameters = parameters(),
-              .concurrency_safe = true,
-              .access = core::AccessKind::kRead}) {}
+      : PathTool({.name = "grep",
+                  .description = description(),
+                  .parameters = parameters(),
+                  .concurrency_safe = true,
+                  .access = core::AccessKind::kRead},
+                 LocateFor::kExisting, PathDefault::kWorkingDirectory) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
-    if (auto refusal = nul_refusal(args, {"pattern", "path", "glob"})) {
-      return ToolOutput::error(*refusal);
-    }
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
     if (has_line_break(arguments.pattern, arguments.literal)) {
-      return ToolOutput::error("The pattern " + json_quoted(arguments.pattern) +
+      return ToolOutput::error("The pattern " + util::json_text(arguments.pattern) +
                                " holds a line break, but grep matches within single lines. "
                                "Search for a part that lies on one line.");
     }
     const auto matcher =
         LineMatcher::compile(arguments.pattern, {arguments.literal, arguments.ignore_case});
     if (!matcher.ok()) {
-      return ToolOutput::error("Invalid regex " + json_quoted(arguments.pattern) + ": " +
+      return ToolOutput::error("Invalid regex " + util::json_text(arguments.pattern) + ": " +
                                matcher.error() +
                                ". Fix it, or set literal=true to search for the text as written.");
     }
-    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
-    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
-    SearchPlan plan{arguments,  matcher.value(), std::move(std::get<LocatedPath>(located).path),
-                    {},         false,           {},
-                    context.cwd};
-    plan.shown_root = display_path(plan.root, context.cwd);
+    auto located = locate(arguments.path, context);
+    if (!located.ok()) return ToolOutput::error(located.error());
+    CallPath& root = located.value();
+    SearchPlan plan{arguments, matcher.value(), std::move(root.path), std::move(root.shown)};
+    plan.cwd = context.cwd;
     struct stat info {};
     if (stat(plan.root.c_str(), &info) != 0) return root_failure(errno, plan);
     if (!S_ISDIR(info.st_mode) && !S_ISREG(info.st_mode)) {

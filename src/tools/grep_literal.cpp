@@ -144,16 +144,8 @@ std::optional<std::string> required_literal(std::string_view pattern) {
     // One atom: its characters when it stands for exactly one, else nothing.
     std::string atom;
     const char c = pattern[i];
+    if (ends_atom_reading(c)) return std::nullopt;
     switch (c) {
-      case '|':  // an alternation at the top: no single piece is required
-      case ')':
-      case ']':
-      case '}':
-      case '*':
-      case '+':
-      case '?':
-      case '{':
-        return std::nullopt;
       case '(':
         // Inline flags such as (?i) change how the rest matches; plain and (?:...) groups are
         // skipped whole (they may hold alternations or be optional).

@@ -86,6 +86,10 @@ bool is_quantifier_start(char c) {
   return c == '*' || c == '+' || c == '?' || c == '{';
 }
 
+bool ends_atom_reading(char c) {
+  return c == '|' || c == ')' || c == ']' || c == '}' || is_quantifier_start(c);
+}
+
 std::size_t skip_class(std::string_view pattern, std::size_t start) {
   std::size_t i = start + 1;
   if (i < pattern.size() && pattern[i] == '^') ++i;
@@ -105,28 +109,18 @@ std::size_t skip_class(std::string_view pattern, std::size_t start) {
   return std::string_view::npos;
 }
 
+std::size_t skip_escape_or_class(std::string_view pattern, std::size_t i) {
+  if (pattern[i] == '\\') return i + 2;
+  if (pattern[i] == '[') return skip_class(pattern, i);
+  return i + 1;
+}
+
 std::size_t skip_group(std::string_view pattern, std::size_t start) {
   std::size_t depth = 0;
   for (std::size_t i = start; i < pattern.size();) {
-    switch (pattern[i]) {
-      case '\\':
-        i += 2;
-        break;
-      case '[':
-        i = skip_class(pattern, i);
-        if (i == std::string_view::npos) return i;
-        break;
-      case '(':
-        ++depth;
-        ++i;
-        break;
-      case ')':
-        if (--depth == 0) return i + 1;
-        ++i;
-        break;
-      default:
-        ++i;
-    }
+    if (pattern[i] == '(') ++depth;
+    if (pattern[i] == ')' && --depth == 0) return i + 1;
+    i = skip_escape_or_class(pattern, i);
   }
   return std::string_view::npos;
 }

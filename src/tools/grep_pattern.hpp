@@ -29,8 +29,18 @@ bool folds_beyond_ascii(char c);
 // Whether a repetition operator (*, +, ?, {n,m}) may begin at `c`.
 bool is_quantifier_start(char c);
 
+// Whether `c` ends what the readers can take as a run of atoms: an alternation (then no single
+// piece is required), a closing ')', ']' or '}' without its opening, or a repetition operator
+// with nothing to repeat.
+bool ends_atom_reading(char c);
+
 // The end of the character class that opens at pattern[start] ('['), or npos.
 std::size_t skip_class(std::string_view pattern, std::size_t start);
+
+// The position after pattern[i] for a reader that looks for groups and '|': past an escape
+// (two bytes) or a whole character class, else one byte on; npos for a class that does not
+// close.
+std::size_t skip_escape_or_class(std::string_view pattern, std::size_t i);
 
 // The end of the group that opens at pattern[start] ('('), or npos.
 std::size_t skip_group(std::string_view pattern, std::size_t start);

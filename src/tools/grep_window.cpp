@@ -123,23 +123,9 @@ std::optional<ByteSet> class_set(std::string_view pattern, std::size_t start, st
 // classes), or may have one: when its syntax is not understood.
 bool has_alternation(std::string_view pattern, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end;) {
-    switch (pattern[i]) {
-      case '\\':
-        i += 2;
-        break;
-      case '[':
-        i = skip_class(pattern, i);
-        if (i == kNone) return true;
-        break;
-      case '(':
-        i = skip_group(pattern, i);
-        if (i == kNone) return true;
-        break;
-      case '|':
-        return true;
-      default:
-        ++i;
-    }
+    if (pattern[i] == '|') return true;
+    i = pattern[i] == '(' ? skip_group(pattern, i) : skip_escape_or_class(pattern, i);
+    if (i == kNone) return true;
   }
   return false;
 }
@@ -257,16 +243,8 @@ bool WindowReader::read_group(std::string_view pattern, std::size_t& i, std::siz
 
 std::optional<Atom> WindowReader::read_atom(std::string_view pattern, std::size_t& i) const {
   const char c = pattern[i];
+  if (ends_atom_reading(c)) return std::nullopt;
   switch (c) {
-    case '|':  // an alternation: no single window is required
-    case ')':
-    case ']':
-    case '}':
-    case '*':
-    case '+':
-    case '?':
-    case '{':
-      return std::nullopt;
     case '^':
     case '$':
       ++i;

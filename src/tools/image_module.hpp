@@ -7,7 +7,8 @@
 #include <stop_token>
 #include <string_view>
 
-#include "tools/image.hpp"
+#include "tools/file_type.hpp"
+#include "tools/prepared_image.hpp"
 
 namespace nib::tools {
 

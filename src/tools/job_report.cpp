@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tools/command_report.hpp"
+#include "util/text_cut.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -13,11 +14,6 @@ constexpr std::size_t kQuotedCommandBytes = 60;
 // A last line is quoted up to this many bytes in a list.
 constexpr std::size_t kQuotedLineBytes = 120;
 
-std::string cut(const std::string& text, std::size_t bytes) {
-  if (text.size() <= bytes) return text;
-  return text.substr(0, util::utf8_prefix_length(text, bytes)) + "…";
-}
-
 // "5 s", "3 min 12 s".
 std::string duration_text(std::chrono::steady_clock::duration elapsed) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(elapsed).count();
@@ -27,11 +23,13 @@ std::string duration_text(std::chrono::steady_clock::duration elapsed) {
 
 }  // namespace
 
-std::string short_command(const std::string& command) {
-  const std::string first_line = command.substr(0, command.find('\n'));
-  const std::string shown =
-      first_line.substr(0, util::utf8_prefix_length(first_line, kQuotedCommandBytes));
-  return shown.size() < command.size() ? shown + "…" : shown;
+std::string quoted_command(const std::string& command) {
+  const std::string_view first_line = std::string_view(command).substr(0, command.find('\n'));
+  const std::size_t kept = util::utf8_prefix_length(first_line, kQuotedCommandBytes);
+  std::string quoted = "`" + std::string(first_line.substr(0, kept)) + "`";
+  // The marker goes outside the quotes, which hold only what the command says.
+  if (kept < command.size()) quoted += util::cut_marker(command.size() - kept);
+  return quoted;
 }
 
 std::string describe_job_state(const process::JobSnapshot& job) {
@@ -66,16 +64,16 @@ std::string describe_job_state(const process::JobSnapshot& job) {
 }
 
 std::string describe_job_line(const process::JobSnapshot& job) {
-  std::string line = "job " + std::to_string(job.id) + " (`" + short_command(job.command) +
-                     "`), pid " + std::to_string(job.pid) + ": " + describe_job_state(job);
+  std::string line = "job " + std::to_string(job.id) + " (" + quoted_command(job.command) +
+                     "), pid " + std::to_string(job.pid) + ": " + describe_job_state(job);
   if (!job.last_lines.empty())
-    line += "; last line: " + cut(job.last_lines.back(), kQuotedLineBytes);
+    line += "; last line: " + util::cut_text(job.last_lines.back(), kQuotedLineBytes);
   return line;
 }
 
 std::string job_end_line(const process::JobSnapshot& job) {
-  return "Background job " + std::to_string(job.id) + " (`" + short_command(job.command) +
-         "`) has finished: " + describe_job_state(job) + ".";
+  return "Background job " + std::to_string(job.id) + " (" + quoted_command(job.command) +
+         ") has finished: " + describe_job_state(job) + ".";
 }
 
 std::string job_end_notice(const process::JobSnapshot& job) {

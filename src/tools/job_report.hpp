@@ -17,8 +17,9 @@ std::string describe_job_state(const process::JobSnapshot& job);
 // "job 3 (`npm run dev`), pid 1234: running for 5 s; last line: ..." for lists.
 std::string describe_job_line(const process::JobSnapshot& job);
 
-// The command as quoted in a line: its first line, cut to a few dozen characters.
-std::string short_command(const std::string& command);
+// The command as quoted in a line: its first line in backquotes, cut to a few dozen characters
+// ("`npm run dev`"; a longer one ends "`… [42 more bytes]", counting its other lines too).
+std::string quoted_command(const std::string& command);
 
 // "Background job 3 (`npm test`) has finished: exited with status 0 after 5 s." (the user's
 // notice of a finished job, and the first sentence of the model's).

@@ -45,7 +45,7 @@ std::shared_ptr<process::Job> find_job(const process::JobTable& jobs, const json
 }
 
 std::string job_header(const process::JobSnapshot& job) {
-  return "Job " + std::to_string(job.id) + " (`" + short_command(job.command) + "`), pid " +
+  return "Job " + std::to_string(job.id) + " (" + quoted_command(job.command) + "), pid " +
          std::to_string(job.pid) + ": " + describe_job_state(job) + ".";
 }
 
@@ -113,8 +113,7 @@ class JobOutputTool final : public core::Tool {
                  "Seconds to wait for new output or the end when there is none "
                  "yet (at most " +
                      std::to_string(kMaxJobWait.count()) + "); absent or 0: return at once."}}}}},
-            {"required", {"id"}},
-            {"additionalProperties", false}};
+            {"required", {"id"}}};
   }
 
   static std::string report(const process::JobRead& read, double wait_s) {
@@ -158,8 +157,7 @@ class JobKillTool final : public core::Tool {
                     "ended; a job that had already finished is reported as it ended.",
                     {{"type", "object"},
                      {"properties", {{"id", id_parameter()}}},
-                     {"required", {"id"}},
-                     {"additionalProperties", false}},
+                     {"required", {"id"}}},
                     /*concurrency_safe=*/true}),
         jobs_(std::move(jobs)) {}
 
@@ -205,7 +203,7 @@ class JobListTool final : public core::Tool {
              "run_in_background): id, command, pid, state and last line. At most " +
                  std::to_string(process::kMaxRunningJobs) + " run at once; the last " +
                  std::to_string(process::kMaxFinishedJobs) + " finished ones are listed too.",
-             {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
+             {{"type", "object"}, {"properties", json::object()}},
              /*concurrency_safe=*/true,
              core::AccessKind::kNone}),
         jobs_(std::move(jobs)) {}

@@ -12,12 +12,13 @@
 #include <system_error>
 
 #include "process/unique_fd.hpp"
+#include "tools/file_type.hpp"
 #include "tools/limits.hpp"
 #include "tools/os_argument.hpp"
 #include "tools/path.hpp"
 #include "tools/path_access.hpp"
 #include "tools/path_list.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "util/byte_size.hpp"
 #include "util/result.hpp"
 
@@ -45,11 +46,7 @@ json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path",
-         {{"type", "string"},
-          {"description",
-           "Directory to list: relative to the working directory, absolute, or ~/... "
-           "Default: the working directory."}}},
+       {{"path", path_parameter("Directory to list", PathDefault::kWorkingDirectory)},
         {"limit",
          {{"type", "integer"},
           {"minimum", 1},
@@ -66,24 +63,14 @@ struct LsArguments {
 // The arguments, or a message saying what is wrong with them.
 util::Result<LsArguments> parse_arguments(const json& args) {
   using Result = util::Result<LsArguments>;
+  if (auto refusal = nul_refusal(args, {"path"})) return Result::failure(*refusal);
   LsArguments parsed;
-  if (const auto path = args.find("path"); path != args.end() && path->is_string()) {
-    parsed.path = path->get<std::string>();
-    if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) parsed.path = ".";
-  }
+  parsed.path = given_path(args).value_or(parsed.path);
   if (const auto limit = args.find("limit"); limit != args.end() && limit->is_number()) {
     if (limit->get<double>() < 1) return Result::failure("limit must be at least 1.");
     parsed.limit = limit->get<std::size_t>();
   }
   return parsed;
-}
-
-const char* special_kind(mode_t mode) {
-  return S_ISFIFO(mode)   ? "FIFO"
-         : S_ISSOCK(mode) ? "socket"
-         : S_ISCHR(mode)  ? "character device"
-         : S_ISBLK(mode)  ? "block device"
-                          : "special file";
 }
 
 // How one entry is shown (names in escape_name() form), or nothing when it vanished since it
@@ -94,7 +81,7 @@ std::optional<std::string> describe(int directory, const std::string& name) {
   const std::string shown = escape_name(name);
   if (S_ISREG(info.st_mode)) return shown;
   if (S_ISDIR(info.st_mode)) return shown + "/";
-  if (!S_ISLNK(info.st_mode)) return shown + " [" + special_kind(info.st_mode) + "]";
+  if (!S_ISLNK(info.st_mode)) return shown + " [" + file_kind(info.st_mode) + "]";
   std::string target(PATH_MAX, '\0');
   const ssize_t length = readlinkat(directory, name.c_str(), target.data(), target.size());
   if (length < 0) return shown + " -> ?";
@@ -105,50 +92,40 @@ std::optional<std::string> describe(int directory, const std::string& name) {
   return line;
 }
 
-ToolOutput stat_failure(int error, const std::string& shown, const std::filesystem::path& path,
-                        const std::filesystem::path& cwd) {
+ToolOutput stat_failure(int error, const CallPath& target, const std::filesystem::path& cwd) {
   if (error == ENOENT || error == ENOTDIR) {
-    std::string message = "Directory not found: " + shown;
-    const std::string absolute = escape_name(path.native());
-    if (shown != absolute) message += " (looked for " + absolute + ")";
-    return ToolOutput::error(message + "." + did_you_mean(path, cwd) +
-                             " Check the path, or search for it with find.");
+    return ToolOutput::error(not_found_message("Directory", target, cwd,
+                                               NotFoundDetail::kAbsolutePath,
+                                               "Check the path, or search for it with find."));
   }
   if (error == EACCES || error == EPERM) {
-    return ToolOutput::error("Permission denied: cannot list " + shown + ".");
+    return ToolOutput::error("Permission denied: cannot list " + target.shown + ".");
   }
-  return ToolOutput::error("Cannot list " + shown + ": " + std::system_category().message(error) +
-                           ".");
+  return ToolOutput::error("Cannot list " + target.shown + ": " +
+                           std::system_category().message(error) + ".");
 }
 
-class LsTool final : public core::Tool {
+class LsTool final : public PathTool {
  public:
-  std::string describe_call(const json& args) const override { return describe_path_call(args); }
-
-  // The path it lists (default: the working directory): its claim is shared, so it never runs
-  // while a file under it is edited or written, and overlaps reads and other searches.
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kExisting, ".");
-  }
-
   LsTool()
-      : Tool({.name = "ls",
-              .description = description(),
-              .parameters = parameters(),
-              .concurrency_safe = true,
-              .access = core::AccessKind::kRead}) {}
+      : PathTool({.name = "ls",
+                  .description = description(),
+                  .parameters = parameters(),
+                  .concurrency_safe = true,
+                  .access = core::AccessKind::kRead},
+                 LocateFor::kExisting, PathDefault::kWorkingDirectory) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
-    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
-    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
-    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
-    const auto& path = std::get<LocatedPath>(located).path;
-    const std::string shown = display_path(path, context.cwd);
-    const auto failure = [&](int error) { return stat_failure(error, shown, path, context.cwd); };
+    const auto target = locate(arguments.path, context);
+    if (!target.ok()) return ToolOutput::error(target.error());
+    const auto& [path, shown] = target.value();
+    const auto failure = [&](int error) {
+      return stat_failure(error, target.value(), context.cwd);
+    };
 
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) return failure(errno);
@@ -156,8 +133,7 @@ class LsTool final : public core::Tool {
       return ToolOutput::error(shown + " is a file, not a directory. Read it with read.");
     }
     if (!S_ISDIR(info.st_mode)) {
-      return ToolOutput::error(shown + " is a " + special_kind(info.st_mode) +
-                               ", not a directory.");
+      return ToolOutput::error(shown + " is a " + file_kind(info.st_mode) + ", not a directory.");
     }
     const process::UniqueFd dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY));
     if (!dir.valid()) return failure(errno);

@@ -1,5 +1,7 @@
 #include "tools/os_argument.hpp"
 
+#include "util/json_text.hpp"
+#include "util/text_cut.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -20,9 +22,8 @@ std::optional<std::string> nul_refusal(const nlohmann::json& args,
     if (nul == std::string::npos) continue;
     const std::string_view before(value.data(), nul);
     const std::size_t quoted = util::utf8_prefix_length(before, kMaxQuotedBytes);
-    std::string cut = nlohmann::json(std::string(before.substr(0, quoted)))
-                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (quoted < before.size()) cut.insert(cut.size() - 1, "...");
+    std::string cut = util::json_text(std::string(before.substr(0, quoted)));
+    if (quoted < before.size()) cut += util::cut_marker(before.size() - quoted);
     return std::string(name) + " holds a NUL character (\\u0000) at byte " + std::to_string(nul) +
            ". File names, paths and commands end at a NUL for the operating system, so it would "
            "stand for only " +

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "util/home_directory.hpp"
+#include "util/user_places.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -43,7 +43,7 @@ std::filesystem::path resolve_path(std::string_view requested, const std::filesy
 }
 
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd) {
-  return resolve_path(requested, cwd, util::home_directory());
+  return resolve_path(requested, cwd, util::process_places().home);
 }
 
 std::string display_path(const std::filesystem::path& absolute, const std::filesystem::path& cwd) {

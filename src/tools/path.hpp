@@ -1,8 +1,8 @@
 #pragma once
 // How the file tools turn a path the model wrote into an absolute path, and how they name a
-// file back to the model. Pure functions apart from util::home_directory() (reads the environment);
-// thread-safe as long as nobody changes $HOME while they run. Finding the existing file a
-// loosely written path means is path_locate.hpp's job.
+// file back to the model. Pure functions apart from reading the process's home directory
+// (util/user_places.hpp); thread-safe. Finding the existing file a loosely written path means
+// is path_locate.hpp's job.
 
 #include <filesystem>
 #include <optional>
@@ -20,7 +20,7 @@ namespace nib::tools {
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd,
                                    const std::filesystem::path& home);
 
-// resolve_path() with util::home_directory().
+// resolve_path() with the process's home directory (util::process_places()).
 std::filesystem::path resolve_path(std::string_view requested, const std::filesystem::path& cwd);
 
 // How to name a resolved path to the model: relative to `cwd` when it lies inside it ("." for

@@ -13,16 +13,21 @@ core::PathAccess path_access(std::string_view requested, const std::filesystem::
   return {std::string(requested), located.path, resolve_file(located.path)};
 }
 
+std::optional<std::string> given_path(const nlohmann::json& args) {
+  const auto path = args.find("path");
+  if (path == args.end() || !path->is_string() ||
+      path->get_ref<const std::string&>().find_first_not_of(" \t\r\n") == std::string::npos) {
+    return std::nullopt;
+  }
+  return path->get<std::string>();
+}
+
 core::CallAccess path_argument_access(const nlohmann::json& args, const core::ToolContext& context,
                                       LocateFor purpose, std::string_view fallback) {
-  const auto path = args.find("path");
-  const bool given =
-      path != args.end() && path->is_string() &&
-      path->get_ref<const std::string&>().find_first_not_of(" \t\r\n") != std::string::npos;
+  const std::optional<std::string> given = given_path(args);
   core::CallAccess access;
   if (!given && fallback.empty()) return access;
-  const std::string requested = given ? path->get<std::string>() : std::string(fallback);
-  access.paths.push_back(path_access(requested, context.cwd, purpose));
+  access.paths.push_back(path_access(given.value_or(std::string(fallback)), context.cwd, purpose));
   return access;
 }
 

@@ -5,6 +5,7 @@
 // Thread-safe: no shared state; the functions only look at the file system.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -21,6 +22,9 @@ namespace nib::tools {
 // link resolved, a dangling one's target included: resolve_file()).
 core::PathAccess path_access(std::string_view requested, const std::filesystem::path& cwd,
                              LocateFor purpose);
+
+// The "path" argument when it is a string that is not blank; else nullopt.
+std::optional<std::string> given_path(const nlohmann::json& args);
 
 // The access of a call whose one path is its "path" argument: that path, or `fallback` when
 // the argument is missing or blank (the search tools' ".", the working directory); no path

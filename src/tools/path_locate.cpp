@@ -10,7 +10,8 @@
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "util/edit_distance.hpp"
-#include "util/home_directory.hpp"
+#include "util/json_text.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::tools {
 namespace {
@@ -167,7 +168,7 @@ std::vector<std::string> closest_names(const fs::path& directory, std::string_vi
 // `text` as a JSON string, with the invisible no-break spaces written as escapes, so that two
 // names that differ only in them look different and can be copied into a call.
 std::string visible_json_string(std::string_view text) {
-  std::string quoted = nlohmann::json(std::string(text)).dump();
+  std::string quoted = util::json_text(std::string(text));
   replace_all(quoted, kNoBreakSpace, "\\u00a0");
   replace_all(quoted, kNarrowNoBreakSpace, "\\u202f");
   return quoted;
@@ -203,7 +204,7 @@ LocatedPath locate_path(std::string_view requested, const fs::path& cwd, const f
 }
 
 LocatedPath locate_path(std::string_view requested, const fs::path& cwd, LocateFor purpose) {
-  return locate_path(requested, cwd, util::home_directory(), purpose);
+  return locate_path(requested, cwd, util::process_places().home, purpose);
 }
 
 std::string ambiguous_path_message(std::string_view requested, const LocatedPath& located,

@@ -48,7 +48,7 @@ struct LocatedPath {
 LocatedPath locate_path(std::string_view requested, const std::filesystem::path& cwd,
                         const std::filesystem::path& home, LocateFor purpose);
 
-// locate_path() with util::home_directory().
+// locate_path() with the process's home directory (util::process_places()).
 LocatedPath locate_path(std::string_view requested, const std::filesystem::path& cwd,
                         LocateFor purpose = LocateFor::kExisting);
 

@@ -15,13 +15,12 @@
 #include "tools/file_type.hpp"
 #include "tools/image.hpp"
 #include "tools/limits.hpp"
-#include "tools/os_argument.hpp"
 #include "tools/path.hpp"
-#include "tools/path_access.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "tools/text_page.hpp"
 #include "util/base64.hpp"
 #include "util/byte_size.hpp"
+#include "util/json_text.hpp"
 #include "util/result.hpp"
 #include "util/utf8.hpp"
 
@@ -63,16 +62,10 @@ std::string description() {
 }
 
 json parameters() {
-  // No "additionalProperties": false. Models now and then add a field of their own (a
-  // "reason", an "encoding"); rejecting the whole call for it costs a turn and teaches
-  // nothing, while ignoring it is harmless.
   return {
       {"type", "object"},
       {"properties",
-       {{"path",
-         {{"type", "string"},
-          {"description",
-           "The file to read: relative to the working directory, absolute, or ~/..."}}},
+       {{"path", path_parameter("The file to read", PathDefault::kNone)},
         {"offset",
          {{"type", "integer"},
           {"minimum", 1},
@@ -107,19 +100,16 @@ util::Result<std::optional<std::size_t>> positive_integer(const json& args, cons
     return std::optional<std::size_t>(static_cast<std::uint64_t>(value.get<double>()));
   }
   return util::Result<std::optional<std::size_t>>::failure(
-      std::string(name) + " must be a whole number >= 1, got " + value.dump() + ".");
+      std::string(name) + " must be a whole number >= 1, got " + util::json_text(value) + ".");
 }
 
 // The arguments, or a message saying what is wrong with them.
 util::Result<ReadArguments> parse_arguments(const json& args) {
   using Result = util::Result<ReadArguments>;
   ReadArguments parsed;
-  const auto path = args.find("path");
-  if (path == args.end() || !path->is_string()) return Result::failure("path must be a string.");
-  parsed.path = path->get<std::string>();
-  if (parsed.path.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return Result::failure("path is blank: give the file to read.");
-  }
+  const auto path = required_path(args, "read");
+  if (!path.ok()) return Result::failure(path.error());
+  parsed.path = path.value();
   const auto offset = positive_integer(args, "offset");
   if (!offset.ok()) return Result::failure(offset.error());
   parsed.offset = offset.value().value_or(1);
@@ -160,11 +150,9 @@ std::string error_text(int error_number) {
 }
 
 // Everything one call needs to name its file.
-struct Target {
-  std::filesystem::path path;  // resolved
-  std::filesystem::path cwd;   // the call's working directory
-  std::string shown;           // as named to the model
-  std::string quoted;          // as a shell word
+struct Target : CallPath {
+  std::filesystem::path cwd;  // the call's working directory
+  std::string quoted;         // `shown` as a shell word
 };
 
 ToolOutput aborted(const Target& target) {
@@ -176,20 +164,11 @@ ToolOutput read_failure(int error_number, const Target& target) {
 }
 
 ToolOutput open_failure(int error_number, const Target& target) {
-  const std::string absolute = escape_name(target.path.native());
   switch (error_number) {
-    case ENOENT: {
-      std::string message = "File not found: " + target.shown;
-      if (target.shown != absolute) message += " (looked for " + absolute + ")";
-      message += ".";
-      std::error_code ignored;
-      if (!std::filesystem::is_directory(target.path.parent_path(), ignored)) {
-        message += " Its directory " + escape_name(target.path.parent_path().native()) +
-                   " does not exist either.";
-      }
-      message += did_you_mean(target.path, target.cwd);
-      return ToolOutput::error(message + " Check the path, or search for the file with find.");
-    }
+    case ENOENT:
+      return ToolOutput::error(
+          not_found_message("File", target, target.cwd, NotFoundDetail::kAbsolutePathAndParent,
+                            "Check the path, or search for the file with find."));
     case EACCES:
     case EPERM:
       return ToolOutput::error("Permission denied: cannot read " + target.shown +
@@ -351,29 +330,25 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
   return ToolOutput{std::move(text)};
 }
 
-class ReadTool final : public core::Tool {
+class ReadTool final : public PathTool {
  public:
   explicit ReadTool(std::shared_ptr<FileTracker> files)
-      : Tool({.name = "read",
-              .description = description(),
-              .parameters = parameters(),
-              .concurrency_safe = true,
-              .access = core::AccessKind::kRead}),
+      : PathTool({.name = "read",
+                  .description = description(),
+                  .parameters = parameters(),
+                  .concurrency_safe = true,
+                  .access = core::AccessKind::kRead},
+                 LocateFor::kExisting, PathDefault::kNone),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
-    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
     const auto parsed = parse_arguments(args);
     if (!parsed.ok()) return ToolOutput::error(parsed.error());
     const auto& arguments = parsed.value();
-    auto located = locate_judged(arguments.path, context, LocateFor::kExisting);
-    if (auto* failure = std::get_if<std::string>(&located)) return ToolOutput::error(*failure);
-    Target target;
-    target.path = std::get<LocatedPath>(located).path;
-    target.cwd = context.cwd;
-    target.shown = display_path(target.path, context.cwd);
-    target.quoted = shell_quote(target.shown);
+    const auto located = locate(arguments.path, context);
+    if (!located.ok()) return ToolOutput::error(located.error());
+    const Target target{located.value(), context.cwd, shell_quote(located.value().shown)};
     if (stop.stop_requested()) return aborted(target);
 
     // Look before opening: opening a FIFO or a device can block or have side effects.
@@ -403,10 +378,6 @@ class ReadTool final : public core::Tool {
     }
     if (seen && !result.is_error) files_->record(resolve_file(target.path), *seen);
     return result;
-  }
-
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kExisting);
   }
 
   // "src/app.cpp:120-180" for a page; the file's lines say little in a row, how many were read

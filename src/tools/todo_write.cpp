@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tools/limits.hpp"
+#include "util/text_cut.hpp"
 
 namespace nib::tools {
 namespace {
@@ -11,6 +12,9 @@ namespace {
 using core::PlanItem;
 using core::PlanStatus;
 using nlohmann::json;
+
+// An item too long to keep is named by this much of its start.
+constexpr std::size_t kQuotedItemBytes = 40;
 
 std::string description() {
   return "Keep a short plan (a checklist) of a multi-step task, which the user watches: send "
@@ -131,9 +135,10 @@ util::Result<core::Plan> parse_plan(const json& args) {
     }
     PlanItem parsed{content->get<std::string>(), PlanStatus::kPending};
     if (parsed.content.size() > kMaxPlanItemBytes) {
-      return Result::failure(item_name(i, parsed.content.substr(0, 40) + "…") + " is " +
-                             std::to_string(parsed.content.size()) + " bytes; keep each item to " +
-                             std::to_string(kMaxPlanItemBytes) + " bytes, one line.");
+      return Result::failure(item_name(i, util::cut_text(parsed.content, kQuotedItemBytes)) +
+                             " is " + std::to_string(parsed.content.size()) +
+                             " bytes; keep each item to " + std::to_string(kMaxPlanItemBytes) +
+                             " bytes, one line.");
     }
     const auto known = status != item.end() && status->is_string()
                            ? core::parse_plan_status(status->get<std::string>())

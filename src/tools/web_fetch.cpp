@@ -62,7 +62,6 @@ json parameters() {
           {"description", "Most characters of the text to return. Default: " +
                               count_text(kWebFetchDefaultMaxChars) + "."}}}}},
       {"required", {"url"}},
-      {"additionalProperties", false},
   };
 }
 

@@ -6,10 +6,7 @@
 #include "tools/file_change.hpp"
 #include "tools/file_type.hpp"
 #include "tools/limits.hpp"
-#include "tools/os_argument.hpp"
-#include "tools/path.hpp"
-#include "tools/path_access.hpp"
-#include "tools/path_locate.hpp"
+#include "tools/path_tool.hpp"
 #include "tools/unified_diff.hpp"
 #include "util/byte_size.hpp"
 #include "util/plural.hpp"
@@ -36,10 +33,7 @@ json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path",
-         {{"type", "string"},
-          {"description",
-           "The file to write: relative to the working directory, absolute, or ~/..."}}},
+       {{"path", path_parameter("The file to write", PathDefault::kNone)},
         {"content", {{"type", "string"}, {"description", "The complete new content."}}}}},
       {"required", {"path", "content"}},
   };
@@ -88,13 +82,15 @@ core::ChangePreview write_preview(const PlannedWrite& planned) {
   return {summary, std::move(diff.text), diff.omitted_lines, ""};
 }
 
-class WriteTool final : public core::Tool {
+class WriteTool final : public PathTool {
  public:
-  std::string describe_call(const json& args) const override { return describe_path_call(args); }
-
+  // A path that exists under another spelling (path_locate.hpp) names that file, which the
+  // model must have read before it is overwritten; a new file is created in the directory the
+  // path means, under its name as written.
   explicit WriteTool(std::shared_ptr<FileTracker> files)
-      : Tool({"write", description(), parameters(), /*concurrency_safe=*/false,
-              core::AccessKind::kWrite}),
+      : PathTool({"write", description(), parameters(), /*concurrency_safe=*/false,
+                  core::AccessKind::kWrite},
+                 LocateFor::kCreate, PathDefault::kNone),
         files_(std::move(files)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
@@ -123,38 +119,24 @@ class WriteTool final : public core::Tool {
     return preview_of_plan(plan(args, stop, context), write_preview);
   }
 
-  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
-    return path_argument_access(args, context, LocateFor::kCreate);
-  }
-
  private:
   // Everything up to the write: the checks and the file as it is, or the error the model gets.
   // Changes nothing.
   std::variant<PlannedWrite, ToolOutput> plan(const json& args, std::stop_token stop,
                                               const core::ToolContext& context) const {
-    if (auto refusal = nul_refusal(args, {"path"})) return ToolOutput::error(*refusal);
-    const auto path = args.find("path");
+    const auto requested = required_path(args, "write");
+    if (!requested.ok()) return ToolOutput::error(requested.error());
     const auto content = args.find("content");
-    if (path == args.end() || !path->is_string())
-      return ToolOutput::error("path must be a string.");
     if (content == args.end() || !content->is_string()) {
       return ToolOutput::error("content must be a string: the complete new content of the file.");
     }
-    const std::string& requested_text = path->get_ref<const std::string&>();
-    if (requested_text.find_first_not_of(" \t\r\n") == std::string::npos) {
-      return ToolOutput::error("path is blank: give the file to write.");
-    }
-    // A path that exists under another spelling (path_locate.hpp) names that file, which the
-    // model must have read before it is overwritten; a new file is created in the directory
-    // the path means, under its name as written.
-    auto judged = locate_judged(requested_text, context, LocateFor::kCreate);
-    if (auto* failure = std::get_if<std::string>(&judged)) return ToolOutput::error(*failure);
-    const LocatedPath& located = std::get<LocatedPath>(judged);
-    const std::string shown = display_path(located.path, context.cwd);
-    if (requested_text.ends_with('/') || !located.path.has_filename()) {
+    const auto target = locate(requested.value(), context);
+    if (!target.ok()) return ToolOutput::error(target.error());
+    const auto& [path, shown] = target.value();
+    if (requested.value().ends_with('/') || !path.has_filename()) {
       return ToolOutput::error(shown + " names a directory; give the path of a file in it.");
     }
-    auto loaded = load_current_file(located.path, shown, kMaxEditFileBytes, "write", stop);
+    auto loaded = load_current_file(path, shown, kMaxEditFileBytes, "write", stop);
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     CurrentFile& file = std::get<CurrentFile>(loaded);
     if (file.exists) {

@@ -7,6 +7,7 @@
 #include "ui/tool_summary.hpp"
 #include "ui/web_search_summary.hpp"
 #include "util/byte_size.hpp"
+#include "util/json_text.hpp"
 #include "util/plural.hpp"
 #include "util/secret_redaction.hpp"
 #include "util/terminal_sanitize.hpp"
@@ -67,7 +68,7 @@ void PrintOutput::write(std::ostream& to, const std::string& text) {
 }
 
 std::string PrintOutput::json_line(const core::Event& event) const {
-  return event_json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+  return util::json_text(event_json(event)) + '\n';
 }
 
 PrintOutput::PrintOutput(PrintFormat format, std::ostream& out, std::ostream& err, bool live_text,
@@ -107,8 +108,7 @@ void PrintOutput::on_event(const core::Event& event) {
     write(out_, json_line(event));
     if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
       for (const core::WebSearchBlock& search : core::web_searches_of(end->message)) {
-        write(out_, to_json(search).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                        '\n');
+        write(out_, util::json_text(to_json(search)) + '\n');
       }
     }
     return;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/json_depth.hpp"
+#include "util/json_text.hpp"
 #include "util/terminal_sanitize.hpp"
 #include "util/utf8.hpp"
 
@@ -18,7 +19,7 @@ std::string first_line(const std::string& text) {
 std::string fit(std::string text, std::size_t width) {
   text = util::sanitize_terminal_output(text);
   if (text.size() <= width) return text;
-  return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "...";
+  return text.substr(0, util::utf8_prefix_length(text, width - 3)) + "…";  // "…" is 3 bytes
 }
 
 // The tool of `name` when `args` passed its schema: only then may its own presentation code
@@ -57,9 +58,7 @@ std::string ToolPresenter::call(const std::string& name, const std::string& argu
       detail.clear();  // the compact arguments say enough
     }
   }
-  if (detail.empty() && !args.empty()) {
-    detail = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
+  if (detail.empty() && !args.empty()) detail = util::json_text(args);
   return fit(detail.empty() ? name : name + " " + first_line(detail), kSummaryWidth);
 }
 

@@ -4,7 +4,7 @@
 
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
-#include "process/process_test_util.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::app {
@@ -34,7 +34,7 @@ class HookSetupTest : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
   std::vector<std::string> notices_;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::app {
 namespace {
@@ -57,7 +58,21 @@ TEST(ProjectInstructionsTest, AHugeFileIsCut) {
   const auto files = find_instruction_files({}, dir.path());
   ASSERT_EQ(files.size(), 1u);
   EXPECT_LT(files[0].content.size(), kMaxInstructionFileBytes + 100);
-  EXPECT_NE(files[0].content.find("cut: the file is longer than 64 KB"), std::string::npos);
+  EXPECT_EQ(files[0].content, std::string(kMaxInstructionFileBytes, 'x') +
+                                  "… [5,000 more bytes; an instruction file is cut at 64 KB]");
+}
+
+TEST(ProjectInstructionsTest, TheCutEndsOnAWholeCharacter) {
+  TempDir dir;
+  // "€" is three bytes: the one that starts at byte 65,535 would be split by a byte cut.
+  std::string text(kMaxInstructionFileBytes - 1, 'x');
+  for (int i = 0; i < 10; ++i) text += "€";
+  dir.write("AGENTS.md", text);
+  const auto files = find_instruction_files({}, dir.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].content, std::string(kMaxInstructionFileBytes - 1, 'x') +
+                                  "… [30 more bytes; an instruction file is cut at 64 KB]");
+  EXPECT_TRUE(util::is_valid_utf8(files[0].content));
 }
 
 }  // namespace

@@ -25,10 +25,7 @@ TEST(PromptHistory, AHugePasteIsNotKeptAndCrowdsNothingOut) {
 }
 
 TEST(PromptHistory, LivesBesideTheSessions) {
-  const auto file = prompt_history_file([](const char* name) -> std::optional<std::string> {
-    if (std::string_view(name) == "XDG_DATA_HOME") return "/data";
-    return std::nullopt;
-  });
+  const auto file = prompt_history_file({.data_home = "/data"});
   ASSERT_TRUE(file);
   EXPECT_EQ(*file, "/data/nib/prompt-history.jsonl");
 }

@@ -206,15 +206,34 @@ TEST_F(SettingsTest, LocalSettingsAreCheckedLikeTheOthers) {
   EXPECT_NE(outcome.error().find("settings.local.json"), std::string::npos);
 }
 
+// The places of `environment`, with `account` as the password database's home.
+util::UserPlaces config_test_places(std::map<std::string, std::string> environment,
+                                    std::filesystem::path account = {}) {
+  return util::user_places(testing::fake_environment(std::move(environment)),
+                           [account] { return account; });
+}
+
 TEST(ConfigDirectoriesTest, HonoursXdgConfigHomeThenHome) {
-  using testing::fake_environment;
-  EXPECT_EQ(config_directories(fake_environment({{"XDG_CONFIG_HOME", "/x"}, {"HOME", "/h"}}), "/w")
-                .global,
-            "/x/nib");
-  EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").global, "/h/.config/nib");
-  EXPECT_EQ(config_directories(fake_environment({}), "/w").project, "/w/.nib");
-  EXPECT_EQ(config_directories(fake_environment({{"HOME", "/h"}}), "/w").claude_user, "/h/.claude");
-  EXPECT_EQ(config_directories(fake_environment({}), "/w").claude_project, "/w/.claude");
+  EXPECT_EQ(
+      config_directories(config_test_places({{"XDG_CONFIG_HOME", "/x"}, {"HOME", "/h"}}), "/w")
+          .global,
+      "/x/nib");
+  EXPECT_EQ(config_directories(config_test_places({{"HOME", "/h"}}), "/w").global,
+            "/h/.config/nib");
+  EXPECT_EQ(config_directories(config_test_places({}), "/w").project, "/w/.nib");
+  EXPECT_EQ(config_directories(config_test_places({{"HOME", "/h"}}), "/w").claude_user,
+            "/h/.claude");
+  EXPECT_EQ(config_directories(config_test_places({}), "/w").claude_project, "/w/.claude");
+}
+
+TEST(ConfigDirectoriesTest, WithoutHomeTheUsersFilesAreInThePasswordDatabasesHome) {
+  const ConfigDirectories directories =
+      config_directories(config_test_places({{"HOME", "relative"}}, "/home/acct"), "/w");
+  EXPECT_EQ(directories.global, "/home/acct/.config/nib");
+  EXPECT_EQ(directories.claude_user, "/home/acct/.claude");
+  const ConfigDirectories homeless = config_directories(config_test_places({}), "/w");
+  EXPECT_EQ(homeless.global, "");
+  EXPECT_EQ(homeless.claude_user, "");
 }
 
 }  // namespace

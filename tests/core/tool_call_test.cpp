@@ -93,6 +93,41 @@ TEST(RegistryTest, AMissAsksTheAwaiterWhichMayBringTheTool) {
   EXPECT_TRUE(std::holds_alternative<PreparedCall>(prepared));
 }
 
+// The policy for fields a built-in tool does not list (tool_registry.cpp, docs/tools.md).
+TEST(RegistryTest, BuiltInToolsRefuseUnknownFieldsWhileOthersKeepTheirSchemas) {
+  auto registry = ToolRegistry::create({tool_with_schema("read", kReadSchema)},
+                                       {tool_with_schema("extra", kReadSchema)});
+  ASSERT_TRUE(registry.ok()) << registry.error();
+  ASSERT_TRUE(registry.value()->add(tool_with_schema("mcp__s__t", kReadSchema)).ok());
+  const std::string args = R"({"path":"a","colour":"red"})";
+  EXPECT_EQ(rejection(ToolCall{"1", "read", args}, *registry.value()),
+            "Error: invalid arguments for read — (root): unknown property \"colour\" (allowed: "
+            "offset, path). Fix the arguments and retry.");
+  EXPECT_EQ(rejection(ToolCall{"2", "extra", args}, *registry.value()), "(accepted)");
+  EXPECT_EQ(rejection(ToolCall{"3", "mcp__s__t", args}, *registry.value()), "(accepted)");
+  // The model is offered the schema that is enforced; the tool's own spec is unchanged.
+  const std::vector<ToolSpec> specs = registry.value()->specs();
+  ASSERT_EQ(specs.size(), 3u);
+  EXPECT_EQ(specs[0].parameters["additionalProperties"], false);
+  EXPECT_FALSE(specs[1].parameters.contains("additionalProperties"));
+  EXPECT_FALSE(specs[2].parameters.contains("additionalProperties"));
+  EXPECT_FALSE(registry.value()->find("read")->tool->spec().parameters.contains(
+      "additionalProperties"));
+}
+
+TEST(RegistryTest, ASchemaThatSaysOtherwiseOrListsNoFieldsIsLeftAsItIs) {
+  const nlohmann::json map = {{"type", "object"},
+                              {"properties", {{"path", {{"type", "string"}}}}},
+                              {"additionalProperties", {{"type", "integer"}}}};
+  auto registry = testing::registry_of(
+      {tool_with_schema("map", map), tool_with_schema("free", {{"type", "object"}})});
+  EXPECT_EQ(rejection(ToolCall{"1", "map", R"({"path":"a","n":1})"}, *registry), "(accepted)");
+  EXPECT_NE(rejection(ToolCall{"2", "map", R"({"path":"a","n":"x"})"}, *registry)
+                .find("/n: expected \"integer\", got string"),
+            std::string::npos);
+  EXPECT_EQ(rejection(ToolCall{"3", "free", R"({"anything":1})"}, *registry), "(accepted)");
+}
+
 TEST(RegistryTest, KeepsANoteForTheSystemPrompt) {
   auto registry = testing::registry_of({});
   EXPECT_EQ(registry->note(), "");
@@ -119,7 +154,9 @@ TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
 }
 
 TEST(PrepareTest, DeeplyNestedArgumentsAreRefusedBeforeTheyAreParsed) {
-  const auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
+  nlohmann::json schema = kReadSchema;
+  schema["properties"]["x"] = nlohmann::json::object();  // any value: only the depth is judged
+  const auto registry = testing::registry_of({tool_with_schema("read", schema)});
   // 100,000 levels: copying or printing such a value recursively overflows the stack.
   const std::string deep =
       R"({"path":"a","x":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}";

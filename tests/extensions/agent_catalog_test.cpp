@@ -135,7 +135,8 @@ TEST(AgentCatalogTest, TheListingIsSortedAndCutsLongDescriptions) {
   AgentDefinition zeta{.name = "zeta", .description = "Last.\nSecond line."};
   AgentDefinition alpha{.name = "alpha", .description = std::string(1100, 'x')};
   const std::string listing = agent_listing({zeta, alpha});
-  EXPECT_EQ(listing, "- alpha: " + std::string(1024, 'x') + "…\n- zeta: Last.\n  Second line.\n");
+  EXPECT_EQ(listing, "- alpha: " + std::string(1024, 'x') +
+                         "… [76 more bytes]\n- zeta: Last.\n  Second line.\n");
   EXPECT_EQ(agent_listing(builtin_agents()).find("- explore: "), 0u);
   EXPECT_EQ(agent_listing({}), "");
 }

@@ -67,7 +67,8 @@ TEST(CommandCatalogTest, FrontMatterKeysAndTheFirstLineAsDescription) {
   EXPECT_EQ(review->argument_hint, "<file>");
   EXPECT_EQ(review->description, "Review the file");
   EXPECT_EQ(review->body, "# Review the file\n\nCarefully.");
-  EXPECT_EQ(catalog.find("long").value()->description, std::string(100, 'w') + "…");
+  EXPECT_EQ(catalog.find("long").value()->description,
+            std::string(100, 'w') + "… [50 more bytes]");
   EXPECT_FALSE(catalog.find("inherit").value()->model);
   // YAML reads "[message]" as a list of one; the hint is shown as it was written.
   EXPECT_EQ(catalog.find("commit").value()->argument_hint, "[message]");

@@ -104,8 +104,8 @@ TEST(FileIncludesTest, BigFilesAreCutAndTheTotalIsBounded) {
   dir.write("big.log", lines);
   std::string expanded = include_files("@big.log", dir.path());
   EXPECT_NE(expanded.find(lines.substr(0, kMaxIncludeBytes) +
-                          "\n[... cut: big.log is 128 KB; only the first 64 KB are included. "
-                          "Read the rest with the read tool, offset=6554]\n</file>"),
+                          "\n… [65,544 more bytes; big.log is 128 KB; only the first 64 KB are "
+                          "included; read the rest with the read tool, offset=6554]\n</file>"),
             std::string::npos)
       << expanded.substr(expanded.size() - 200);
   EXPECT_LT(expanded.size(), kMaxIncludeBytes + 200);
@@ -138,7 +138,8 @@ TEST(FileIncludesTest, AMultiByteCharacterIsNotSplitAtTheCut) {
   // "é" (two bytes) straddles the cut.
   dir.write("wide.txt", std::string(kMaxIncludeBytes - 1, 'x') + "\xC3\xA9" + "tail");
   const std::string expanded = include_files("@wide.txt", dir.path());
-  EXPECT_NE(expanded.find(std::string(kMaxIncludeBytes - 1, 'x') + "\n[... cut:"),
+  EXPECT_NE(expanded.find(std::string(kMaxIncludeBytes - 1, 'x') +
+                          "\n… [6 more bytes; wide.txt is 64 KB; only the first 64 KB"),
             std::string::npos);
   EXPECT_EQ(expanded.find("\xEF\xBF\xBD"), std::string::npos);
 }

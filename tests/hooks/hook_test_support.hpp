@@ -12,6 +12,7 @@
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
 #include "process/process_test_util.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::hooks {
@@ -41,7 +42,7 @@ class HookTest : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
 };
 
 }  // namespace nib::hooks

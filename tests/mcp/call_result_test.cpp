@@ -68,6 +68,7 @@ TEST(CallResult, ALongResultIsCutAndSavedWhole) {
   ASSERT_EQ(output.content->size(), 2u);
   EXPECT_EQ(std::get<core::TextBlock>((*output.content)[0]).text.size(), 100'000u);
   const std::string note = std::get<core::TextBlock>((*output.content)[1]).text;
+  EXPECT_TRUE(note.starts_with("… [50,000 more bytes; ")) << note;
   EXPECT_NE(note.find("about 37500 tokens, more than the 25000 shown"), std::string::npos) << note;
   const std::size_t at = note.find(dir.path().string());
   ASSERT_NE(at, std::string::npos) << note;

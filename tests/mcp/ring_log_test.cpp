@@ -24,5 +24,21 @@ TEST(RingLog, TailStartsAtALine) {
   EXPECT_EQ(big.tail(100), std::string(10, 'a'));
 }
 
+TEST(RingLog, KeepsWholeCharacters) {
+  // "é" is two bytes: the 9 bytes that fit would start with the second byte of one.
+  std::string text = "x";
+  for (int i = 0; i < 60; ++i) text += "é";
+  RingLog log(9);
+  log.append(text);
+  EXPECT_EQ(log.tail(100), "éééé");
+  EXPECT_EQ(log.tail(5), "éé");
+  // Forgetting the oldest half does not split one either.
+  RingLog halves(10);
+  halves.append("abéééé");
+  halves.append("é");
+  EXPECT_TRUE(halves.truncated());
+  EXPECT_EQ(halves.tail(100), "éé");
+}
+
 }  // namespace
 }  // namespace nib::mcp

@@ -16,6 +16,7 @@
 #include "process/process_reaper.hpp"
 #include "process/process_test_util.hpp"
 #include "process/subprocess.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::process {
@@ -96,17 +97,17 @@ TEST(StoredEntry, TellsDamageFromAnotherVersion) {
   }
 }
 
-TEST(RegistryDirectories, FollowXdgRuntimeDirAndSweepTheFallbacksToo) {
+TEST(RegistryDirectories, FollowTheRuntimeDirectoryAndSweepTheFallbacksToo) {
   const std::string uid = std::to_string(::geteuid());
   {
-    testing::ScopedEnv runtime("XDG_RUNTIME_DIR", "/run/elsewhere");
+    testing::ScopedPlaces runtime(&util::UserPlaces::runtime_dir, "/run/elsewhere");
     const RegistryDirectories directories = registry_directories();
     EXPECT_EQ(directories.registration, "/run/elsewhere/nib/commands");
     EXPECT_EQ(directories.swept,
               (std::vector<fs::path>{"/run/elsewhere/nib/commands", "/tmp/nib-" + uid + "/commands",
                                      "/run/user/" + uid + "/nib/commands"}));
   }
-  testing::ScopedEnv runtime("XDG_RUNTIME_DIR", std::nullopt);
+  testing::ScopedPlaces no_runtime(&util::UserPlaces::runtime_dir, "");
   EXPECT_EQ(registry_directories().registration, "/tmp/nib-" + uid + "/commands");
 }
 
@@ -181,7 +182,7 @@ class CommandRegistryTest : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
   std::vector<SpawnedProcess> spawned_;
 };
 

@@ -23,6 +23,7 @@
 #include "process/process_test_util.hpp"
 #include "process/unique_fd.hpp"
 #include "support/fake_clock.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/sandbox_modes.hpp"
 
@@ -57,7 +58,7 @@ class CommandRunnerFixture : public ::testing::Test {
   testing::TempDir cache_;
   std::shared_ptr<const CommandLauncher> sandbox_;
   testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
 };
 
 // Every test runs with a pidfd and with the waitpid-polling fallback, each unconfined and in
@@ -223,7 +224,7 @@ TEST_P(CommandRunnerTest, AStoppedBackgroundProcessDoesNotHoldTheCall) {
 }
 
 TEST_P(CommandRunnerTest, ACommandIsInTheRegistryUntilNothingOfItRuns) {
-  const CommandResult during = run("ls \"$XDG_RUNTIME_DIR/nib/commands\"");
+  const CommandResult during = run("ls '" + (runtime_.path() / "nib" / "commands").string() + "'");
   // One entry, named *.cmd; the registry may be rewriting it (adding the shell's pid) just
   // then, through a *.tmp file renamed over it.
   const std::string listed = during.stdout_capture.tail();

@@ -20,6 +20,7 @@
 #include "process/process_reaper.hpp"
 #include "process/process_test_util.hpp"
 #include "process/spawn_thread.hpp"
+#include "support/fake_clock.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 #include "tools/limits.hpp"
@@ -253,6 +254,37 @@ TEST_F(JobTableTest, AJobThatPrintsForeverKeepsItsLogAtTheCap) {
   const auto size = std::filesystem::file_size(job->snapshot().log);
   EXPECT_GT(size, kMaxLogBytes);
   EXPECT_LT(size, kMaxLogBytes + 200) << "the file stops at the cap, with a note";
+}
+
+TEST_F(JobTableTest, AfterItsShellExitsAJobIsCheckedOnTheClockUntilNothingOfItRuns) {
+  testing::FakeClock clock;
+  JobTableOptions options = scratch_.options();
+  options.clock = &clock;
+  jobs_ = std::make_unique<JobTable>(options);
+  const auto gate = fifo("gate");
+  const auto cat_pid = fifo("cat-pid");
+  // The shell exits at once; the cat it leaves behind holds the job until the gate opens.
+  const auto job =
+      start("cat " + gate.string() + " > /dev/null & echo $! > " + cat_pid.string() + "; exit 0");
+  ASSERT_TRUE(job);
+  const pid_t cat = std::stoi(testing::read_fifo_line(cat_pid));
+  std::optional<testing::FakeClock::Poll> settle_wait;
+  do {  // the watcher's waits while the shell runs have no deadline
+    settle_wait = clock.await_blocked_poll();
+  } while (settle_wait && !settle_wait->deadline);
+  ASSERT_TRUE(settle_wait);
+  EXPECT_EQ(settle_wait->deadline, settle_wait->began + kJobSettleInterval)
+      << "once the shell has exited, the next look is one settle interval away";
+  EXPECT_FALSE(job->finished()) << "its cat still runs";
+
+  { std::ofstream(gate) << "done\n"; }
+  while (!pid_ended(cat)) std::this_thread::yield();  // the cat has read it and ended
+  clock.advance(kJobSettleInterval);
+  job->wait_finished({});
+  clock.stop_awaiting();
+  const JobSnapshot done = job->snapshot();
+  EXPECT_EQ(done.status.end, JobEnd::kExited);
+  EXPECT_EQ(done.status.exit_code, 0);
 }
 
 TEST_F(JobTableTest, AKilledJobsNoticeSaysWhoKilledIt) {

@@ -1,10 +1,11 @@
 #pragma once
 // What the job tests share: a scratch world for a JobTable (its own directory, logs in it, a
-// command registry of its own, and the notices it posts). Not thread-safe (ScopedEnv).
+// command registry of its own, and the notices it posts). Not thread-safe (ScopedPlaces).
 
 #include "core/pending_notices.hpp"
 #include "process/job_table.hpp"
 #include "process/process_test_util.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/job_report.hpp"
 
@@ -23,7 +24,7 @@ struct JobScratch {
 
   TempDir dir;
   TempDir runtime;
-  ScopedEnv runtime_env{"XDG_RUNTIME_DIR", runtime.path().string()};
+  ScopedPlaces runtime_places{&util::UserPlaces::runtime_dir, runtime.path()};
   core::PendingNotices notices;
 };
 

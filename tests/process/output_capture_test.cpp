@@ -3,13 +3,14 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "process/process_test_util.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::process {
@@ -155,7 +156,7 @@ TEST(OutputCapture, KeepsTheHeadAndFailuresThatLeftTheRing) {
 TEST(PrivateTempDir, IsPrivateAndLogsAre0600) {
   testing::TempDir dir;
   const auto created = [&] {
-    testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
+    const testing::ScopedPlaces temp(&util::UserPlaces::temp_dir, dir.path());
     return create_private_log("unit");
   }();
   ASSERT_TRUE(created.ok()) << created.error();
@@ -175,7 +176,7 @@ TEST(PrivateTempDir, RefusesASymlinkInPlaceOfTheDirectory) {
   std::filesystem::create_directory(dir.path() / "elsewhere");
   std::filesystem::create_directory_symlink(dir.path() / "elsewhere",
                                             dir.path() / ("nib-" + std::to_string(::geteuid())));
-  testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
+  const testing::ScopedPlaces temp(&util::UserPlaces::temp_dir, dir.path());
   const auto private_dir = open_private_temp_dir();
   EXPECT_FALSE(private_dir.ok());
   EXPECT_FALSE(private_dir.error().empty());
@@ -186,7 +187,7 @@ TEST(PrivateTempDir, TightensALooseMode) {
   const auto path = dir.path() / ("nib-" + std::to_string(::geteuid()));
   std::filesystem::create_directory(path);
   ::chmod(path.c_str(), 0777);
-  testing::ScopedEnv tmpdir("TMPDIR", dir.path().string());
+  const testing::ScopedPlaces temp(&util::UserPlaces::temp_dir, dir.path());
   const auto private_dir = open_private_temp_dir();
   ASSERT_TRUE(private_dir.ok()) << private_dir.error();
   ASSERT_TRUE(private_dir.value().fd.valid());

@@ -9,10 +9,10 @@
 
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
-#include "process/process_test_util.hpp"
 #include "sandbox/command_sandbox.hpp"
 #include "sandbox/landlock_rules.hpp"
 #include "sandbox/sandbox_test_support.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::sandbox {
@@ -45,7 +45,7 @@ class NoNamespacesTest : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir runtime_;
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
   ProbeOptions probe_;
 };
 

@@ -20,6 +20,7 @@
 #include "process/process_reaper.hpp"
 #include "process/process_test_util.hpp"
 #include "sandbox/command_sandbox.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 #include "util/path_within.hpp"
 #include "util/result.hpp"
@@ -116,7 +117,7 @@ class SandboxedCommandTest : public ::testing::Test {
   }
 
   TempDir runtime_;
-  ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
+  ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
   SandboxTree tree_;
   std::unique_ptr<sandbox::CommandSandbox> sandbox_ =
       std::make_unique<sandbox::CommandSandbox>(tree_.options());

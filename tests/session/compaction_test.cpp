@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/scripted_provider.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::session {
 namespace {
@@ -66,8 +67,19 @@ TEST(CompactionTest, SummaryTextShowsCallsAndCutsLongResults) {
   EXPECT_NE(text.find("[user]\nuuuuuuuuuu"), std::string::npos);
   EXPECT_NE(text.find(R"((calls read {"path":"a"}))"), std::string::npos);
   EXPECT_NE(text.find("[result of read]"), std::string::npos);
-  EXPECT_NE(text.find("bytes cut]"), std::string::npos);
+  EXPECT_NE(text.find(std::string(2000, 'r') + "… [3,000 more bytes]\n"), std::string::npos);
   EXPECT_LT(text.size(), 2600u);
+}
+
+TEST(CompactionTest, ACutResultEndsOnAWholeCharacter) {
+  // Byte 2,000 is the second byte of "ż": the cut keeps the 1,999 bytes before it.
+  const std::string long_result = std::string(1999, 'r') + "żółw" + std::string(100, 'r');
+  const std::string text = serialize_for_summary({core::ToolResultMessage{
+      {core::ToolResult{"c1", "read", core::text_content(long_result)}}}});
+  EXPECT_NE(text.find("[result of read]\n" + std::string(1999, 'r') + "… [107 more bytes]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(util::is_valid_utf8(text));
 }
 
 TEST(CompactionTest, SummarizeAsksTheModelWithThePreviousSummaryAndInstructions) {

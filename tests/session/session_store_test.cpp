@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 
 #include "session/sample_messages.hpp"
 #include "support/fake_environment.hpp"
@@ -17,29 +18,35 @@ using testing::user_message;
 
 constexpr const char* kCwd = "/work/app";
 
+// The places an environment gives, with no home in the password database.
+util::UserPlaces session_store_places(std::map<std::string, std::string> environment) {
+  return util::user_places(fake_environment(std::move(environment)),
+                           [] { return std::filesystem::path(); });
+}
+
 std::chrono::system_clock::time_point at_seconds(long long seconds) {
   return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
 }
 
 TEST(SessionStoreRootTest, XdgDataHomeWins) {
-  auto store = SessionStore::from_environment(
-      fake_environment({{"XDG_DATA_HOME", "/data"}, {"HOME", "/home/me"}}));
+  auto store = SessionStore::for_user(
+      session_store_places({{"XDG_DATA_HOME", "/data"}, {"HOME", "/home/me"}}));
   ASSERT_TRUE(store.ok());
   EXPECT_EQ(store.value().root(), "/data/nib/sessions");
 }
 
 TEST(SessionStoreRootTest, HomeIsTheFallbackAndARelativeXdgDataHomeIsIgnored) {
-  auto store = SessionStore::from_environment(fake_environment({{"HOME", "/home/me"}}));
+  auto store = SessionStore::for_user(session_store_places({{"HOME", "/home/me"}}));
   ASSERT_TRUE(store.ok());
   EXPECT_EQ(store.value().root(), "/home/me/.local/share/nib/sessions");
-  auto relative = SessionStore::from_environment(
-      fake_environment({{"XDG_DATA_HOME", "data"}, {"HOME", "/home/me"}}));
+  auto relative = SessionStore::for_user(
+      session_store_places({{"XDG_DATA_HOME", "data"}, {"HOME", "/home/me"}}));
   ASSERT_TRUE(relative.ok());
   EXPECT_EQ(relative.value().root(), "/home/me/.local/share/nib/sessions");
 }
 
 TEST(SessionStoreRootTest, NeitherVariableIsAnError) {
-  EXPECT_FALSE(SessionStore::from_environment(fake_environment({})).ok());
+  EXPECT_FALSE(SessionStore::for_user(session_store_places({})).ok());
 }
 
 TEST(DirectoryNameTest, PathsBecomeReadableSafeNames) {

@@ -15,6 +15,7 @@
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
 #include "process/process_test_util.hpp"
+#include "support/scoped_places.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/fixture_logs.hpp"
 #include "tools/limits.hpp"
@@ -67,11 +68,11 @@ class BashToolTest : public ::testing::TestWithParam<bool> {
   }
 
   testing::TempDir dir_;
-  testing::TempDir runtime_;  // made before TMPDIR points at logs_, which must stay empty
-  testing::TempDir cache_;    // the sandbox's private cache, made before TMPDIR moves too
-  testing::ScopedEnv runtime_env_{"XDG_RUNTIME_DIR", runtime_.path().string()};
-  testing::TempDir logs_;
-  testing::ScopedEnv tmpdir_{"TMPDIR", logs_.path().string()};
+  testing::TempDir runtime_;
+  testing::TempDir cache_;  // the sandbox's private cache
+  testing::ScopedPlaces runtime_places_{&util::UserPlaces::runtime_dir, runtime_.path()};
+  testing::TempDir logs_;  // the process's temp directory: only the private logs go there
+  testing::ScopedPlaces temp_places_{&util::UserPlaces::temp_dir, logs_.path()};
   std::shared_ptr<const process::CommandLauncher> sandbox_ =
       sandboxed() ? testing::test_sandbox(dir_.path(), cache_.path()) : nullptr;
   core::ToolPtr tool_ = make_bash_tool({.launcher = sandbox_});

@@ -34,7 +34,24 @@ TEST(NulRefusalTest, ShortensALongPrefix) {
   const json args = {{"command", std::string(500, 'x') + std::string("\0", 1)}};
   const auto refusal = nul_refusal(args, {"command"});
   ASSERT_TRUE(refusal);
-  EXPECT_NE(refusal->find("only \"" + std::string(200, 'x') + "...\"."), std::string::npos);
+  EXPECT_NE(refusal->find("only \"" + std::string(200, 'x') + "\"… [300 more bytes]."),
+            std::string::npos)
+      << *refusal;
+}
+
+TEST(NulRefusalTest, QuotesWholeCharactersAndNoInvalidBytes) {
+  // The cut at 200 bytes falls inside "ż" (C5 BC): the quote stops before it.
+  const json cut = {{"path", std::string(199, 'x') + "żz" + std::string("\0", 1)}};
+  const auto shortened = nul_refusal(cut, {"path"});
+  ASSERT_TRUE(shortened);
+  EXPECT_NE(shortened->find("only \"" + std::string(199, 'x') + "\"… [3 more bytes]."),
+            std::string::npos)
+      << *shortened;
+  // A byte that is not UTF-8 is quoted as U+FFFD.
+  const json invalid = {{"path", std::string("a\xFF\0", 3)}};
+  const auto quoted = nul_refusal(invalid, {"path"});
+  ASSERT_TRUE(quoted);
+  EXPECT_NE(quoted->find("only \"a\xEF\xBF\xBD\". "), std::string::npos) << *quoted;
 }
 
 }  // namespace

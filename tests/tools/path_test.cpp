@@ -1,7 +1,7 @@
 #include "tools/path.hpp"
 
 #include "core/call_access.hpp"
-#include "util/home_directory.hpp"
+#include "util/user_places.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,9 +42,9 @@ TEST(ResolvePathTest, UsesTheProcessDirectoryForAnEmptyCwd) {
   EXPECT_EQ(resolve_path("x.txt", "", kHome), (fs::current_path() / "x.txt").lexically_normal());
 }
 
-TEST(ResolvePathTest, DefaultsHomeToTheEnvironment) {
-  EXPECT_EQ(resolve_path("~/x", kCwd), util::home_directory() / "x");
-  EXPECT_TRUE(util::home_directory().is_absolute());
+TEST(ResolvePathTest, DefaultsHomeToTheProcessHome) {
+  EXPECT_EQ(resolve_path("~/x", kCwd), util::process_places().home / "x");
+  EXPECT_TRUE(util::process_places().home.is_absolute());
 }
 
 TEST(DisplayPathTest, IsRelativeInsideTheWorkingDirectory) {

@@ -12,13 +12,14 @@
 #include <fstream>
 
 #include "core/schema_validator.hpp"
+#include "core/tool_registry.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 #include "support/tool_claims.hpp"
 #include "tools/limits.hpp"
 #include "tools/path.hpp"
 #include "tools/text_page.hpp"
-#include "util/home_directory.hpp"
+#include "util/user_places.hpp"
 #include "util/utf8.hpp"
 
 namespace nib::tools {
@@ -63,15 +64,21 @@ TEST_F(ReadToolTest, SpecDescribesTheRealLimits) {
   EXPECT_EQ(schema["properties"]["offset"]["type"], "integer");
   EXPECT_EQ(schema["properties"]["offset"]["minimum"], 1);
   EXPECT_EQ(schema["properties"]["limit"]["minimum"], 1);
+  // Closing it to unknown fields is the registry's policy, not each tool's.
   EXPECT_FALSE(schema.contains("additionalProperties"));
 }
 
-TEST_F(ReadToolTest, SchemaChecksTypesAndMinimumsButToleratesExtraFields) {
+TEST_F(ReadToolTest, SchemaChecksTypesAndMinimumsAndTheRegistryRefusesExtraFields) {
   const auto compiled = core::CompiledSchema::compile(tool_->spec().parameters);
   ASSERT_TRUE(compiled.ok()) << compiled.error();
   const auto& schema = compiled.value();
   EXPECT_TRUE(schema->validate({{"path", "a"}, {"offset", 1}, {"limit", 5}}).empty());
-  EXPECT_TRUE(schema->validate({{"path", "a"}, {"note", "extra"}}).empty());
+  const auto registry = core::ToolRegistry::create({tool_}, {});
+  ASSERT_TRUE(registry.ok()) << registry.error();
+  const auto refused = registry.value()->find("read")->schema->validate(
+      {{"path", "a"}, {"note", "extra"}});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].message, "unknown property \"note\" (allowed: limit, offset, path)");
   EXPECT_FALSE(schema->validate(json::object()).empty());
   EXPECT_FALSE(schema->validate({{"path", 3}}).empty());
   EXPECT_FALSE(schema->validate({{"path", "a"}, {"offset", 0}}).empty());
@@ -115,7 +122,7 @@ TEST_F(ReadToolTest, RecordsNothingForErrorsAndBinaryNotices) {
 TEST_F(ReadToolTest, AcceptsAbsoluteAndHomePaths) {
   const auto file = dir_.write("abs.txt", "x\n");
   EXPECT_EQ(read_path(file.string()).output, "x");
-  if (const auto home = util::home_directory();
+  if (const auto home = util::process_places().home;
       !home.empty() && dir_.path().string().starts_with(home.string() + "/")) {
     EXPECT_EQ(read_path("~/" + file.lexically_relative(home).string()).output, "x");
   }
@@ -165,7 +172,7 @@ TEST_F(ReadToolTest, RejectsBadArguments) {
   EXPECT_TRUE(read({{"path", "x.txt"}, {"limit", -3}}).is_error);
   EXPECT_TRUE(read({{"path", "x.txt"}, {"limit", 1.5}}).is_error);
   EXPECT_TRUE(read({{"path", "x.txt"}, {"limit", "10"}}).is_error);
-  // Fields the schema does not name are ignored, not rejected.
+  // The tool itself reads only the fields it knows; refusing others is the registry's part.
   EXPECT_EQ(read({{"path", "x.txt"}, {"reason", "look"}}).output, "x");
 }
 

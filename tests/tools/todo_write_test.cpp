@@ -87,6 +87,15 @@ TEST_F(TodoWriteTest, BadItemsAreRefusedWithWhatToDo) {
       contains(parse_plan({{"items", many}}).error(), "at most " + std::to_string(kMaxPlanItems)));
   const std::string long_item(kMaxPlanItemBytes + 1, 'x');
   EXPECT_TRUE(contains(parse_plan(items({{long_item.c_str(), "pending"}})).error(), "one line"));
+  EXPECT_TRUE(contains(parse_plan(items({{long_item.c_str(), "pending"}})).error(),
+                       "item 1 (\"" + std::string(40, 'x') + "… [461 more bytes]\") is 501 bytes"));
+  // The quoted start ends on a whole character: byte 40 is the second byte of a "ż".
+  std::string wide_item = "a";
+  std::string wide_start = "a";
+  for (int i = 0; i < 251; ++i) wide_item += "ż";
+  for (int i = 0; i < 19; ++i) wide_start += "ż";
+  EXPECT_TRUE(contains(parse_plan(items({{wide_item.c_str(), "pending"}})).error(),
+                       "item 1 (\"" + wide_start + "… [464 more bytes]\") is 503 bytes"));
 }
 
 TEST_F(TodoWriteTest, ClaudeCodesExtraFieldsAreIgnoredAndAnEmptyListClears) {

@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "core/claim_table.hpp"
+#include "support/scoped_places.hpp"
 #include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
@@ -196,7 +196,7 @@ TEST_F(ToolPathsTest, EachFileToolsAccessIsTheFileItOpens) {
   const auto key = dir_.write("home/.ssh/id_rsa", "secret\n");
   const auto notes = dir_.write("my" + kNarrowNoBreakSpace + "notes.md", "notes\n");
   fs::create_symlink(dir_.path() / "home/.bashrc", dir_.path() / "dangling");
-  setenv("HOME", (dir_.path() / "home").c_str(), 1);
+  const testing::ScopedPlaces home(&util::UserPlaces::home, dir_.path() / "home");
   const core::ToolContext context{"call-1", dir_.path() / "tree"};
   fs::create_directories(context.cwd);
   fs::create_symlink(notes, context.cwd / "link.md");
@@ -229,7 +229,6 @@ TEST_F(ToolPathsTest, EachFileToolsAccessIsTheFileItOpens) {
   const core::CallAccess created =
       write_->access({{"path", "@~/new.txt"}, {"content", ""}}, context);
   EXPECT_EQ(created.paths.at(0).path, dir_.path() / "home/new.txt");
-  unsetenv("HOME");
 }
 
 // A call acts only on the file it was judged on: should the spelling mean another file by the

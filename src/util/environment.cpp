@@ -1,8 +1,8 @@
-#include "app/environment.hpp"
+#include "util/environment.hpp"
 
 #include <cstdlib>
 
-namespace nib::app {
+namespace nib::util {
 
 EnvLookup process_environment() {
   return [](const char* name) -> std::optional<std::string> {
@@ -12,4 +12,4 @@ EnvLookup process_environment() {
   };
 }
 
-}  // namespace nib::app
+}  // namespace nib::util

@@ -1,0 +1,42 @@
+#include "mcp/mcp_settings.hpp"
+
+#include <cstdint>
+#include <utility>
+
+namespace nib::mcp {
+
+McpSettings read_mcp_settings(const std::vector<ConfigSource>& sources) {
+  McpSettings settings;
+  for (const ConfigSource& source : sources) {
+    if (source.settings == nullptr || !source.settings->is_object()) continue;
+    const auto section = source.settings->find("mcp");
+    if (section == source.settings->end() || !section->is_object()) continue;
+    for (const auto& [field, target] : {std::pair{"startupTimeoutMs", &settings.startup_timeout},
+                                        std::pair{"callTimeoutMs", &settings.call_timeout}}) {
+      const auto value = section->find(field);
+      if (value == section->end()) continue;
+      if (!value->is_number_integer() || value->get<std::int64_t>() <= 0) {
+        settings.problems.push_back(source.file.string() + ": mcp." + field +
+                                    " must be a positive number of milliseconds; the default "
+                                    "is used");
+        continue;
+      }
+      *target = std::chrono::milliseconds(value->get<std::int64_t>());
+    }
+    const auto allow = section->find("allow");
+    if (allow == section->end()) continue;
+    if (source.from_project) {
+      settings.problems.push_back(source.file.string() +
+                                  ": mcp.allow is only read from the user's settings (a project "
+                                  "must not approve its own servers)");
+      continue;
+    }
+    if (!allow->is_array()) continue;
+    for (const auto& name : *allow) {
+      if (name.is_string()) settings.allow.push_back(name.get<std::string>());
+    }
+  }
+  return settings;
+}
+
+}  // namespace nib::mcp

@@ -1,0 +1,46 @@
+#pragma once
+// The files MCP's configuration comes from, as the app lists them, and the "mcp" section of
+// nib's settings files:
+//   "mcp": {"startupTimeoutMs": 30000, "callTimeoutMs": 120000, "allow": ["github", "all"]}
+// The timeouts are every server's defaults (a server's own entry wins). "allow" names project
+// servers that run without being approved ("all": every one); it is read from the user's
+// settings only, since a project must not approve its own servers. A bad value is reported and
+// the default kept: MCP servers are not worth refusing a run over. Pure; thread-compatible.
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp/limits.hpp"
+
+namespace nib::mcp {
+
+// One file MCP's configuration is read from (app::SettingsSource without the app layer, or an
+// MCP server file); the app lists them weakest first.
+struct ConfigSource {
+  std::filesystem::path file;
+  // The project's (.mcp.json, a project's or this checkout's settings): its servers run only
+  // once approved (server_approval.hpp), and its "mcp.allow" is not read.
+  bool from_project = false;
+  // A settings file, already read: its "mcpServers" and "mcp" sections are taken. Null: `file`
+  // is an MCP server file ({"mcpServers": {...}}), read when the servers are looked for.
+  const nlohmann::json* settings = nullptr;
+  // Named on the command line (--mcp-config): a broken one is a failure, not a problem.
+  bool named = false;
+};
+
+struct McpSettings {
+  std::chrono::milliseconds startup_timeout = kDefaultStartupTimeout;
+  std::chrono::milliseconds call_timeout = kDefaultCallTimeout;
+  std::vector<std::string> allow;     // from the user's settings only
+  std::vector<std::string> problems;  // values left at their default, and why, naming the file
+};
+
+// The "mcp" sections of the settings among `sources`, a later file's value winning; "allow"
+// lists add up.
+McpSettings read_mcp_settings(const std::vector<ConfigSource>& sources);
+
+}  // namespace nib::mcp

@@ -1,0 +1,36 @@
+#pragma once
+// Which configured MCP servers may start, so that a cloned repository never starts a program
+// by itself: the user's own always; a project's (ServerConfig::from_project) only when the user
+// approved this very entry for this project (approval_store.hpp) or allows it by name
+// (--mcp-allow, the user's settings' mcp.allow; "all" for every one). A server the user
+// declined is reported; one never answered is left for the front end to ask about (the
+// interactive mode) or to report (print mode, not_approved_notice). Reads the approvals file;
+// thread-safe as the file system is.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "mcp/approval_store.hpp"
+#include "mcp/server_config.hpp"
+#include "mcp/server_connection.hpp"
+
+namespace nib::mcp {
+
+struct ServerApprovals {
+  std::vector<ServerConfig> approved;      // to start
+  std::vector<ServerStatus> not_approved;  // shown as kNotApproved, saying how to approve them
+  std::vector<ServerConfig> awaiting;      // neither approved nor declined yet
+  std::vector<std::string> notices;        // one line for each declined server
+};
+
+// `servers` sorted by approval (see above); `allowed`: the names allowed without approval.
+ServerApprovals sort_by_approval(std::vector<ServerConfig> servers,
+                                 const std::vector<std::string>& allowed,
+                                 const ApprovalStore& store, const std::filesystem::path& project);
+
+// "the MCP server X of FILE was not started: it is the project's and not approved yet; approve
+// it with `nib mcp approve X` ...".
+std::string not_approved_notice(const ServerConfig& config);
+
+}  // namespace nib::mcp
