@@ -17,7 +17,7 @@ namespace nib::agent {
 struct SubagentRequest {
   const extensions::AgentDefinition* definition = nullptr;
   std::string prompt;
-  int depth = 1;  // of the subagent: 1 for one the user's run starts
+  int depth = 1;                              // of the subagent: 1 for one the user's run starts
   const core::ToolRegistry* tools = nullptr;  // what the definition grants it
 };
 

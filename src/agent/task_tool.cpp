@@ -105,10 +105,11 @@ class TaskTool final : public core::Tool {
       return core::ToolOutput::error("Error: the agent " + definition->name +
                                      " could not be given its tools: " + tools.error());
     }
-    return task_output(run_subagent(*environment_,
-                                    SubagentRequest{definition, args.at("prompt").get<std::string>(),
-                                                    depth_ + 1, tools.value().get()},
-                                    stop, context));
+    return task_output(
+        run_subagent(*environment_,
+                     SubagentRequest{definition, args.at("prompt").get<std::string>(), depth_ + 1,
+                                     tools.value().get()},
+                     stop, context));
   }
 
   std::string describe_call(const json& args) const override {

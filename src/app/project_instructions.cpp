@@ -31,9 +31,9 @@ std::optional<InstructionFile> instruction_file_in(const fs::path& directory) {
       const std::uintmax_t size = fs::file_size(path, error);
       const std::uintmax_t whole = error || size < content.size() ? content.size() : size;
       content.resize(util::utf8_prefix_length(content, kMaxInstructionFileBytes));
-      content += util::cut_marker(whole - content.size(),
-                                  "an instruction file is cut at " +
-                                      util::format_byte_size(kMaxInstructionFileBytes));
+      content += util::cut_marker(
+          whole - content.size(),
+          "an instruction file is cut at " + util::format_byte_size(kMaxInstructionFileBytes));
     }
     return InstructionFile{path, std::move(content)};
   }

@@ -110,10 +110,10 @@ void cut_long_result(core::Content& content, const CreateLog& create_log) {
     kept.push_back(std::move(block));
   }
   const std::size_t shown = kMaxResultBytes - room;
-  kept.push_back(core::TextBlock{util::cut_marker(
-      total - shown, "it is about " + std::to_string(total / kBytesPerToken) +
-                         " tokens, more than the " + std::to_string(kMaxResultTokens) +
-                         " shown; " + where)});
+  kept.push_back(core::TextBlock{
+      util::cut_marker(total - shown, "it is about " + std::to_string(total / kBytesPerToken) +
+                                          " tokens, more than the " +
+                                          std::to_string(kMaxResultTokens) + " shown; " + where)});
   content = std::move(kept);
 }
 

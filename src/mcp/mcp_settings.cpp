@@ -1,5 +1,7 @@
 #include "mcp/mcp_settings.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <utility>
 

@@ -287,9 +287,8 @@ void ResponsesStreamAssembler::fail(const std::string& prefix, const json& error
     message = error.get<std::string>();
   }
   if (message.empty() && code.empty()) {
-    message = error.is_null() || error.empty()
-                  ? std::string("no details given")
-                  : util::json_text(error);
+    message =
+        error.is_null() || error.empty() ? std::string("no details given") : util::json_text(error);
   }
   error_ = prefix + ": " + clip_detail(message.empty() ? code : message);
   if (!code.empty() && !message.empty()) error_ += " (" + code + ")";

@@ -116,9 +116,9 @@ util::Result<std::size_t> whole_number(const json& args, const char* name, std::
       return static_cast<std::size_t>(value);
     }
   }
-  return util::Result<std::size_t>::failure(std::string(name) + " must be a whole number >= " +
-                                            std::to_string(minimum) + ", got " +
-                                            util::json_text(*it) + ".");
+  return util::Result<std::size_t>::failure(
+      std::string(name) + " must be a whole number >= " + std::to_string(minimum) + ", got " +
+      util::json_text(*it) + ".");
 }
 
 // args[name] as a boolean; false when absent.

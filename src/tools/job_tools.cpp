@@ -150,15 +150,14 @@ class JobOutputTool final : public core::Tool {
 class JobKillTool final : public core::Tool {
  public:
   explicit JobKillTool(std::shared_ptr<process::JobTable> jobs)
-      : core::Tool({"job_kill",
-                    "End a background job: its shell and every process it started (its process "
-                    "group, their descendants, and daemons that started a session of their own) "
-                    "are frozen and killed with SIGKILL, as a timeout does. Reports how the job "
-                    "ended; a job that had already finished is reported as it ended.",
-                    {{"type", "object"},
-                     {"properties", {{"id", id_parameter()}}},
-                     {"required", {"id"}}},
-                    /*concurrency_safe=*/true}),
+      : core::Tool(
+            {"job_kill",
+             "End a background job: its shell and every process it started (its process "
+             "group, their descendants, and daemons that started a session of their own) "
+             "are frozen and killed with SIGKILL, as a timeout does. Reports how the job "
+             "ended; a job that had already finished is reported as it ended.",
+             {{"type", "object"}, {"properties", {{"id", id_parameter()}}}, {"required", {"id"}}},
+             /*concurrency_safe=*/true}),
         jobs_(std::move(jobs)) {}
 
   core::ToolOutput execute(const json& args, std::stop_token /*stop*/,
@@ -197,15 +196,15 @@ class JobKillTool final : public core::Tool {
 class JobListTool final : public core::Tool {
  public:
   explicit JobListTool(std::shared_ptr<process::JobTable> jobs)
-      : core::Tool(
-            {"job_list",
-             "List the background jobs of this session (started by bash with "
-             "run_in_background): id, command, pid, state and last line. At most " +
-                 std::to_string(process::kMaxRunningJobs) + " run at once; the last " +
-                 std::to_string(process::kMaxFinishedJobs) + " finished ones are listed too.",
-             {{"type", "object"}, {"properties", json::object()}},
-             /*concurrency_safe=*/true,
-             core::AccessKind::kNone}),
+      : core::Tool({"job_list",
+                    "List the background jobs of this session (started by bash with "
+                    "run_in_background): id, command, pid, state and last line. At most " +
+                        std::to_string(process::kMaxRunningJobs) + " run at once; the last " +
+                        std::to_string(process::kMaxFinishedJobs) +
+                        " finished ones are listed too.",
+                    {{"type", "object"}, {"properties", json::object()}},
+                    /*concurrency_safe=*/true,
+                    core::AccessKind::kNone}),
         jobs_(std::move(jobs)) {}
 
   core::ToolOutput execute(const json& /*args*/, std::stop_token /*stop*/,

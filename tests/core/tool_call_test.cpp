@@ -111,8 +111,8 @@ TEST(RegistryTest, BuiltInToolsRefuseUnknownFieldsWhileOthersKeepTheirSchemas) {
   EXPECT_EQ(specs[0].parameters["additionalProperties"], false);
   EXPECT_FALSE(specs[1].parameters.contains("additionalProperties"));
   EXPECT_FALSE(specs[2].parameters.contains("additionalProperties"));
-  EXPECT_FALSE(registry.value()->find("read")->tool->spec().parameters.contains(
-      "additionalProperties"));
+  EXPECT_FALSE(
+      registry.value()->find("read")->tool->spec().parameters.contains("additionalProperties"));
 }
 
 TEST(RegistryTest, ASchemaThatSaysOtherwiseOrListsNoFieldsIsLeftAsItIs) {
