@@ -49,6 +49,15 @@ void add_tool(CLI::App& app, Subcommand& chosen) {
   tool->callback([args, &chosen] { chosen = *args; });
 }
 
+void add_acp(CLI::App& app, Subcommand& chosen) {
+  auto* acp = app.add_subcommand(
+      "acp",
+      "Serve an editor or another Agent Client Protocol client on stdin/stdout (Zed, JetBrains "
+      "IDEs, Neovim, Emacs); nib's flags before or after it apply to its sessions");
+  acp->fallthrough();
+  acp->callback([&chosen] { chosen = AcpArgs{}; });
+}
+
 void add_sessions(CLI::App& app, Subcommand& chosen) {
   auto* sessions = app.add_subcommand(
       "sessions", "List this directory's saved sessions, newest first (resume one with -r ID)");
@@ -343,6 +352,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   Subcommand subcommand;
   add_tool(app, subcommand);
   add_sessions(app, subcommand);
+  add_acp(app, subcommand);
   add_permissions(app, subcommand);
   add_hooks(app, subcommand);
   add_mcp(app, subcommand, argc, argv);

@@ -49,6 +49,9 @@ struct ToolArgs {
 // `nib sessions`
 struct SessionsArgs {};
 
+// `nib acp`: an Agent Client Protocol agent on stdin/stdout (app/acp_agent.hpp)
+struct AcpArgs {};
+
 // `nib permissions explain 'COMMAND'` or `nib permissions explain TOOL 'JSON'`
 struct PermissionsExplainArgs {
   std::optional<std::string> tool;  // the tool called; none: bash
@@ -102,8 +105,8 @@ using McpArgs =
 
 // The subcommand the command line names, with its arguments; std::monostate when it names
 // none: a run (interactive, or print mode).
-using Subcommand =
-    std::variant<std::monostate, ToolArgs, SessionsArgs, PermissionsArgs, HooksTestArgs, McpArgs>;
+using Subcommand = std::variant<std::monostate, ToolArgs, SessionsArgs, PermissionsArgs,
+                                HooksTestArgs, McpArgs, AcpArgs>;
 
 struct ParseOutcome {
   // Set when the program should run: the flags of the run, or those given before the

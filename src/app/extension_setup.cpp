@@ -1,5 +1,7 @@
 #include "app/extension_setup.hpp"
 
+#include <algorithm>
+
 #include "ui/slash_commands.hpp"
 
 namespace nib::app {
@@ -30,6 +32,29 @@ std::vector<std::string> extension_problems(const UserExtensions& extensions) {
     lines.push_back("a custom command was left out or changed: " + problem.text());
   }
   return lines;
+}
+
+std::vector<ui::ExtraCommand> offered_user_commands(const UserExtensions& extensions) {
+  std::vector<ui::ExtraCommand> commands;
+  for (const extensions::SkillDefinition& skill : extensions.skills->skills) {
+    if (skill.user_invocable) {
+      commands.push_back({skill.name, skill.argument_hint, skill.description + " (skill)"});
+    }
+  }
+  for (const extensions::CommandDefinition& command : extensions.commands->commands) {
+    // The bare name when it means this command, else the folder-qualified one.
+    const auto bare = extensions.commands->find(command.name);
+    std::string name =
+        bare.ok() && bare.value() == &command ? command.name : command.qualified_name();
+    const bool shadowed =
+        std::any_of(commands.begin(), commands.end(),
+                    [&](const ui::ExtraCommand& skill) { return skill.name == name; });
+    if (!shadowed) {
+      commands.push_back(
+          {std::move(name), command.argument_hint, command.description + " " + command.label()});
+    }
+  }
+  return commands;
 }
 
 }  // namespace nib::app

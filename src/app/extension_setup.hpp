@@ -12,6 +12,7 @@
 #include "extensions/command_catalog.hpp"
 #include "extensions/definition_files.hpp"
 #include "extensions/skill_catalog.hpp"
+#include "ui/slash_commands.hpp"
 #include "util/user_places.hpp"
 
 namespace nib::app {
@@ -34,5 +35,10 @@ UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots);
 // One line per problem, "a skill was left out or changed: <file>:<line>: <what>" (or "a custom
 // command ..."), for stderr or a notice.
 std::vector<std::string> extension_problems(const UserExtensions& extensions);
+
+// The user-invocable skills, then the custom commands a skill of the same name does not shadow
+// (by their bare name when it means them, else folder-qualified): what a front end offers as
+// /NAME.
+std::vector<ui::ExtraCommand> offered_user_commands(const UserExtensions& extensions);
 
 }  // namespace nib::app

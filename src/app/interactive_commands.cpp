@@ -105,29 +105,6 @@ void InteractiveSession::pick_argument(const std::string& command) {
   });
 }
 
-std::vector<ui::ExtraCommand> InteractiveSession::user_commands() const {
-  std::vector<ui::ExtraCommand> commands;
-  for (const extensions::SkillDefinition& skill : context_.extensions.skills->skills) {
-    if (skill.user_invocable) {
-      commands.push_back({skill.name, skill.argument_hint, skill.description + " (skill)"});
-    }
-  }
-  for (const extensions::CommandDefinition& command : context_.extensions.commands->commands) {
-    // The bare name when it means this command, else the folder-qualified one.
-    const auto bare = context_.extensions.commands->find(command.name);
-    std::string name =
-        bare.ok() && bare.value() == &command ? command.name : command.qualified_name();
-    const bool shadowed =
-        std::any_of(commands.begin(), commands.end(),
-                    [&](const ui::ExtraCommand& skill) { return skill.name == name; });
-    if (!shadowed) {
-      commands.push_back(
-          {std::move(name), command.argument_hint, command.description + " " + command.label()});
-    }
-  }
-  return commands;
-}
-
 std::vector<ui::Completion> InteractiveSession::argument_choices(std::string_view command) const {
   std::vector<ui::Completion> choices;
   if (command == "thinking") {

@@ -7,7 +7,6 @@
 #include "app/compaction_hooks.hpp"
 #include "app/interactive_session.hpp"
 #include "app/permission_rules.hpp"
-#include "app/subagent_setup.hpp"
 #include "permissions/rule_list.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
@@ -52,9 +51,7 @@ void InteractiveSession::count_usage(const core::Event& event) {
     usage_ += usage;
     if (const auto cost = cost_function(run_model_))
       cost_usd_ = cost_usd_.value_or(0) + cost(usage);
-    // The request's whole size: what the model saw plus what it wrote.
-    const auto context = usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens +
-                         usage.output_tokens;
+    const auto context = session::reply_context_tokens(usage);
     if (context > 0) context_tokens_ = static_cast<std::size_t>(context);
   } else if (const auto* nested = std::get_if<core::SubagentEvent>(&event)) {
     // A subagent's requests count in the session's totals, not in its context.
@@ -126,23 +123,14 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
   const std::string session_start =
       session_started_.exchange(true) ? std::string() : session_source_;
   run_model_ = model;
-  core::LoopOptions loop = base_loop_options(options_, model, context_, *provider_, *tools_);
-  loop.on_event = [this](const core::Event& event) {
-    session_->on_event(event);
-    worker_.post(event);
-  };
-  loop.take_steering = [this] { return worker_.take_steering(); };
-  guard_.guard(
-      loop,
-      [this](const permissions::ApprovalQuestion& question, std::stop_token stop) {
-        return worker_.ask_approval(question, stop);
-      },
-      [this](const std::vector<std::string>& rules) { save_rules(rules); });
-  install_compaction(loop, context_.compaction, job_notice(), [this](std::stop_token stop) {
-    pre_compact_hooks(*hooks_, "auto", "", stop, job_notice());
-  });
-  lend_run_to_subagents(*subagents_, loop, model, session_->file());
-  install_stop_hooks(loop, *subagents_, hooks_, job_notice());
+  core::LoopOptions loop = assemble_loop(
+      options_, model, context_, *provider_, {*session_, *subagents_, hooks_, *tools_},
+      {.show = [this](const core::Event& event) { worker_.post(event); },
+       .ask = [this](const permissions::ApprovalQuestion& question,
+                     std::stop_token stop) { return worker_.ask_approval(question, stop); },
+       .save_rules = [this](const std::vector<std::string>& rules) { save_rules(rules); },
+       .notice = job_notice(),
+       .take_steering = [this] { return worker_.take_steering(); }});
   start_working("Working");
   worker_.start([this, loop = std::move(loop), sent = std::move(sent),
                  skill = std::exchange(pending_skill_, {}), session_start,

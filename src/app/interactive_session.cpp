@@ -67,7 +67,7 @@ InteractiveSession::InteractiveSession(const CliOptions& options, const ModelCon
   // Hooks read the session as it is at each event: /clear and /resume change it.
   session_source_ = context.existing ? "resume" : "startup";
   guard_.follow_session([this] { return session_ ? session_->file() : std::string(); });
-  user_commands_ = user_commands();
+  user_commands_ = offered_user_commands(context_.extensions);
   if (context_.jobs) {
     job_listener_.emplace(*context_.jobs, [bell = doorbell_] {
       bell->jobs_changed = true;

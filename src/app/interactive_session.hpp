@@ -118,7 +118,6 @@ class InteractiveSession {
   // A custom command or skill (/NAME after the built-in commands), or a prompt that starts with
   // a path such as /tmp.
   void run_user_command(const ui::CommandLine& command, const std::string& text);
-  std::vector<ui::ExtraCommand> user_commands() const;
 
   // --- background jobs (interactive_jobs.cpp)
   // /jobs: lists the background jobs; "log N" shows one's last lines, "kill N" ends one.

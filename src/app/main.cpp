@@ -10,6 +10,7 @@
 #include <stop_token>
 
 #include "agent/level_budget.hpp"
+#include "app/acp_agent.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
 #include "app/extension_setup.hpp"
@@ -23,6 +24,7 @@
 #include "app/process_hooks.hpp"
 #include "app/project_instructions.hpp"
 #include "app/run_guard.hpp"
+#include "app/run_setup.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
@@ -57,32 +59,6 @@ void end_all_commands() {
   _exit(status);
 }
 
-session::CompactionSettings compaction_settings(const Settings& settings) {
-  session::CompactionSettings compaction;
-  if (settings.compaction_enabled) compaction.enabled = *settings.compaction_enabled;
-  if (settings.compaction_reserve_tokens) {
-    compaction.reserve_tokens = *settings.compaction_reserve_tokens;
-  }
-  if (settings.compaction_keep_recent_tokens) {
-    compaction.keep_recent_tokens = *settings.compaction_keep_recent_tokens;
-  }
-  return compaction;
-}
-
-// A resumed session goes on with the model it last used, unless one is named.
-CliOptions with_session_model(CliOptions options, const util::EnvLookup& env,
-                              const std::optional<ExistingSession>& existing) {
-  if (!existing || options.model || options.provider || env("NIB_MODEL") || env("NIB_PROVIDER")) {
-    return options;
-  }
-  const SessionModel used = session_model(existing->loaded);
-  if (!used.provider.empty() && !used.model.empty()) {
-    options.provider = used.provider;
-    options.model = used.model;
-  }
-  return options;
-}
-
 // The guard of the run (run_guard.hpp), one for every front end; `guard` keeps it for main() to
 // release after every command has ended (the sandbox's placeholders must outlive the commands
 // they protect from, sandbox/protected_paths.hpp).
@@ -90,7 +66,7 @@ CliOptions with_session_model(CliOptions options, const util::EnvLookup& env,
 // the user's things are, as main worked them out.
 int dispatch(const CliOptions& options, const Subcommand& subcommand,
              const util::UserPlaces& places, std::stop_source& stop,
-             std::unique_ptr<RunGuard>& guard) {
+             std::unique_ptr<RunGuard>& guard, std::unique_ptr<RunSetup>& setup) {
   std::error_code no_cwd;
   const std::filesystem::path cwd = std::filesystem::current_path(no_cwd);
   if (no_cwd) {
@@ -109,6 +85,11 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
     }
     return std::move(loaded.value());
   };
+  if (std::holds_alternative<AcpArgs>(subcommand)) {
+    // Logs go to stderr only: stdout carries the protocol.
+    return run_acp_agent(options, places, cwd, STDIN_FILENO, STDOUT_FILENO, std::cerr,
+                         stop.get_token());
+  }
   if (std::holds_alternative<SessionsArgs>(subcommand)) {
     return list_sessions(places, cwd, std::cout, std::cerr);
   }
@@ -151,10 +132,9 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
     };
     return run_mcp_command(*mcp, options, context, make, stop.get_token(), std::cout, std::cerr);
   }
-  const auto loaded = load();
+  auto loaded = load();
   if (!loaded) return 2;
-  const Configuration& configuration = *loaded;
-  const Settings& settings = configuration.settings;
+  const Settings& settings = loaded->settings;
   if (settings.concurrent_tools) core::process_slot_pool().resize(*settings.concurrent_tools);
   if (settings.concurrent_requests) {
     core::process_request_pool().resize(*settings.concurrent_requests);
@@ -162,12 +142,8 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
   if (settings.concurrent_subagents) {
     agent::set_subagents_per_level(static_cast<std::size_t>(*settings.concurrent_subagents));
   }
-  // Whatever nib prints or saves from here on is cleaned of the keys it holds.
-  for (const std::string& name : configuration.api_key_variables()) {
-    if (const auto value = env(name.c_str())) util::register_secret(*value);
-  }
   if (options.list_models) {
-    list_models(configuration, env, std::cout);
+    list_models(*loaded, env, std::cout);
     return 0;
   }
   // Read once, before the model is chosen: a resumed session names the model it last used.
@@ -176,47 +152,17 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
     std::cerr << "nib: " << existing.error() << '\n';
     return 2;
   }
-  if (existing.value()) {
-    for (const std::string& line : existing.value()->loaded.unreadable_lines) {
-      std::cerr << "nib: warning: skipped an unreadable line of the session (the file is left as "
-                   "it is): "
-                << line << '\n';
-    }
-  }
-  const auto resolved =
-      resolve_model_config(with_session_model(options, env, existing.value()), env, configuration);
-  if (!resolved.ok()) {
-    std::cerr << resolved.error() << '\n';
+  auto opened = open_run_setup(options, places, cwd, std::move(*loaded),
+                               std::move(existing.value()), std::cerr);
+  if (!opened.ok()) {
+    std::cerr << opened.error() << '\n';
     return 2;
   }
-  const ModelConfig& model = resolved.value();
-  util::register_secret(model.api_key);
-  if (!model.web_search_notice.empty()) std::cerr << model.web_search_notice << '\n';
-  if (!guarded(options, configuration)) return 2;
-  if (guard->sandbox() == nullptr) {
-    std::cerr << "nib: the command sandbox is off (--no-sandbox or \"sandbox\": {\"enabled\": "
-                 "false}): commands run with your rights\n";
-  }
-  core::PendingNotices notices;
-  RunContext context{env,
-                     places,
-                     cwd,
-                     instructions_section(find_instruction_files(directories.global, cwd)),
-                     compaction_settings(settings),
-                     std::move(existing.value()),
-                     options.max_turns > 0 ? options.max_turns : settings.max_turns.value_or(0),
-                     withheld_environment(configuration),
-                     directories.global,
-                     &configuration,
-                     guard.get(),
-                     nullptr,
-                     &notices,
-                     load_user_extensions(extension_roots(places, cwd, directories.global))};
-  // Owned here, for every run of this nib; destroyed (its jobs killed) when the mode returns.
-  context.jobs = std::make_shared<process::JobTable>(
-      process::JobTableOptions{.notices = &notices, .end_notice = tools::job_end_notice});
+  setup = std::move(opened.value());
+  const ModelConfig& model = setup->model;
+  const RunContext& context = setup->context;
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
-  return run_interactive_mode(options, model, context, configuration, stop.get_token());
+  return run_interactive_mode(options, model, context, setup->configuration, stop.get_token());
 }
 
 }  // namespace
@@ -264,8 +210,9 @@ int main(int argc, char** argv) {
   });
   int status = 1;
   std::unique_ptr<RunGuard> guard;
+  std::unique_ptr<RunSetup> setup;  // a run's guard and jobs, released like `guard`
   try {
-    status = dispatch(*parsed.options, parsed.subcommand, places, stop, guard);
+    status = dispatch(*parsed.options, parsed.subcommand, places, stop, guard, setup);
   } catch (const std::exception& error) {
     // Failures are values everywhere below; anything that still escapes ends nib with one
     // clear line rather than std::terminate's abort.
@@ -274,7 +221,9 @@ int main(int argc, char** argv) {
     std::cerr << "nib: internal error: an unknown exception\n";
   }
   end_all_commands();
-  guard.reset();  // after the commands: the sandbox's placeholders protected them until now
+  // After the commands: the sandbox's placeholders protected them until now.
+  setup.reset();
+  guard.reset();
   return status;
 }
 

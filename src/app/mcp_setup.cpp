@@ -18,7 +18,8 @@ std::vector<std::string> current_environment(const std::vector<std::string>& wit
 std::vector<mcp::ConfigSource> mcp_config_sources(const Configuration& configuration,
                                                   const std::filesystem::path& user_config_dir,
                                                   const std::filesystem::path& cwd,
-                                                  const std::vector<std::string>& extra_files) {
+                                                  const std::vector<std::string>& extra_files,
+                                                  const nlohmann::json* client_servers) {
   std::vector<mcp::ConfigSource> sources;
   const auto add_settings = [&](bool project_scope) {
     for (const SettingsSource& source : configuration.sources) {
@@ -33,19 +34,23 @@ std::vector<mcp::ConfigSource> mcp_config_sources(const Configuration& configura
   sources.push_back({.file = mcp::project_servers_file(cwd), .from_project = true});
   add_settings(true);
   for (const std::string& file : extra_files) sources.push_back({.file = file, .named = true});
+  if (client_servers != nullptr && !client_servers->is_null()) {
+    sources.push_back({.file = "the client's session", .settings = client_servers, .named = true});
+  }
   return sources;
 }
 
 util::Result<mcp::ServerCatalog> find_mcp_servers(const RunContext& context,
                                                   const std::vector<std::string>& extra_files) {
   return mcp::find_servers(mcp_config_sources(*context.configuration, context.user_config_dir,
-                                              context.cwd, extra_files));
+                                              context.cwd, extra_files, &context.client_servers));
 }
 
 util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunContext& context,
                                          core::ToolRegistry& registry) {
-  const std::vector<mcp::ConfigSource> sources = mcp_config_sources(
-      *context.configuration, context.user_config_dir, context.cwd, options.mcp_config);
+  const std::vector<mcp::ConfigSource> sources =
+      mcp_config_sources(*context.configuration, context.user_config_dir, context.cwd,
+                         options.mcp_config, &context.client_servers);
   auto catalog = mcp::find_servers(sources);
   if (!catalog.ok()) return util::Result<McpStart>::failure(catalog.error());
   McpStart start;

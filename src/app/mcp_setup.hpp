@@ -28,12 +28,14 @@
 
 namespace nib::app {
 
-// The files MCP's configuration comes from, in the order above; they point into
-// `configuration`, which must outlive them.
+// The files MCP's configuration comes from, in the order above, and last the servers a client
+// brings (RunContext::client_servers); they point into `configuration` and `client_servers`,
+// which must outlive them.
 std::vector<mcp::ConfigSource> mcp_config_sources(const Configuration& configuration,
                                                   const std::filesystem::path& user_config_dir,
                                                   const std::filesystem::path& cwd,
-                                                  const std::vector<std::string>& extra_files);
+                                                  const std::vector<std::string>& extra_files,
+                                                  const nlohmann::json* client_servers = nullptr);
 
 // Every server configured for `context`'s run, with the --mcp-config files `extra_files`.
 util::Result<mcp::ServerCatalog> find_mcp_servers(const RunContext& context,

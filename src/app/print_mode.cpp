@@ -6,21 +6,17 @@
 #include <iostream>
 #include <iterator>
 
-#include "app/compaction_hooks.hpp"
 #include "app/hook_setup.hpp"
-#include "app/mcp_prompts.hpp"
 #include "app/process_hooks.hpp"
+#include "app/prompt_input.hpp"
 #include "app/run_assembly.hpp"
 #include "app/session_setup.hpp"
-#include "app/slash_prompt.hpp"
-#include "app/subagent_setup.hpp"
 #include "core/agent_loop.hpp"
 #include "mcp/server_approval.hpp"
 #include "permissions/approval_policy.hpp"
 #include "provider/provider_factory.hpp"
 #include "tools/job_report.hpp"
 #include "ui/print_output.hpp"
-#include "ui/slash_commands.hpp"
 
 namespace nib::app {
 namespace {
@@ -90,45 +86,16 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   for (const mcp::ServerConfig& server : run.mcp_awaiting) {
     std::cerr << "nib: " << mcp::not_approved_notice(server) << '\n';
   }
-  // An MCP prompt's images, after its text in the user's turn.
-  core::Content prompt_media;
-  std::optional<SlashPrompt> slash;
-  if (const auto command = ui::parse_command(prompt); command && names_mcp_prompt(command->name)) {
-    // Its server may still be starting: wait for that one (within its startup timeout).
-    if (run.mcp) run.mcp->await_server_of(command->name, stop);
-    const auto call = prepare_mcp_prompt(run.mcp.get(), *command);
-    if (!call.ok()) {
-      std::cerr << "nib: " << call.error() << " (nib mcp list shows the servers)\n";
-      return 2;
-    }
-    auto turn = get_mcp_prompt(call.value(), stop);
-    if (!turn.ok()) {
-      std::cerr << "nib: " << turn.error() << '\n';
-      return 1;
-    }
-    prompt = std::move(turn.value().text);
-    prompt_media = std::move(turn.value().media);
-  } else {
-    auto expanded = expand_slash_prompt(prompt, context.extensions, context.cwd);
-    if (!expanded.ok()) {
-      std::cerr << "nib: " << expanded.error() << '\n';
-      return 2;
-    }
-    slash = std::move(expanded.value());
+  auto resolved = resolve_prompt(prompt, model, context, run.mcp.get(), stop);
+  if (const auto* failure = std::get_if<PromptFailure>(&resolved)) {
+    std::cerr << "nib: " << failure->message << '\n';
+    return failure->usage ? 2 : 1;
   }
-  ModelConfig run_model = model;
-  if (slash) {
-    prompt = slash->text;
-    if (slash->model && context.configuration != nullptr) {
-      auto named = with_named_model(model, *context.configuration, *slash->model);
-      if (named.ok()) {
-        run_model = std::move(named.value());
-      } else {
-        std::cerr << "nib: warning: /" << slash->name << " asks for a model " << named.error()
-                  << "; using " << model.model.id << '\n';
-      }
-    }
-  }
+  PromptInput& input = std::get<PromptInput>(resolved);
+  for (const std::string& warning : input.warnings)
+    std::cerr << "nib: warning: " << warning << '\n';
+  prompt = std::move(input.text);
+  const ModelConfig& run_model = input.model;
   const HookNotice hook_notice = [](const std::string& text, bool is_error) {
     std::cerr << "nib: " << (is_error ? "warning: " : "") << text << '\n';
   };
@@ -140,24 +107,14 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   ui::PrintOutput output(print_format(options.output_format), std::cout, std::cerr,
                          isatty(STDOUT_FILENO) != 0, cost_function(run_model),
                          ui::ToolPresenter(&registry));
-  core::LoopOptions loop_options =
-      base_loop_options(options, run_model, context, *provider, registry);
-  loop_options.on_event = [&output, &session](const core::Event& event) {
-    session.on_event(event);
-    output.on_event(event);
-  };
   RunGuard& guard = *context.guard;
   output.set_permission_mode(std::string(permissions::mode_name(guard.policy().mode())));
   guard.follow_session([&session] { return session.file(); });
-  guard.guard(loop_options, {});  // nobody to ask: calls that need approval are refused
-  install_compaction(
-      loop_options, context.compaction,
-      [](const std::string& text, bool) { std::cerr << "nib: " << text << '\n'; },
-      [hooks = run.hooks, hook_notice](std::stop_token compacting) {
-        pre_compact_hooks(*hooks, "auto", "", compacting, hook_notice);
-      });
-  lend_run_to_subagents(*run.subagents, loop_options, run_model, session.file());
-  install_stop_hooks(loop_options, *run.subagents, run.hooks, hook_notice);
+  // Nobody to ask: calls that need approval are refused.
+  core::LoopOptions loop_options = assemble_loop(
+      options, run_model, context, *provider, {session, *run.subagents, run.hooks, registry},
+      {.show = [&output](const core::Event& event) { output.on_event(event); },
+       .notice = hook_notice});
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });
@@ -169,7 +126,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
     return 1;
   }
   core::AgentLoop loop(loop_options);
-  for (core::ContentBlock& block : prompt_media)
+  for (core::ContentBlock& block : input.media)
     checked.message->content.push_back(std::move(block));
   session.add_prompt(std::move(*checked.message), context.notices);
   const int status = exit_status(loop.run(session.history(), stop).reason);

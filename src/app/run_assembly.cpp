@@ -1,5 +1,6 @@
 #include "app/run_assembly.hpp"
 
+#include "app/compaction_hooks.hpp"
 #include "app/mcp_setup.hpp"
 #include "app/subagent_setup.hpp"
 #include "app/system_prompt.hpp"
@@ -77,6 +78,26 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
        options.system_prompt, options.append_system_prompt.value_or("")});
   loop.max_turns = context.max_turns;
   loop.notices = context.notices;
+  return loop;
+}
+
+core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& model,
+                                const RunContext& context, core::Provider& provider,
+                                const RunParts& parts, FrontEndWiring front_end) {
+  core::LoopOptions loop = base_loop_options(options, model, context, provider, parts.tools);
+  loop.on_event = [&session = parts.session,
+                   show = std::move(front_end.show)](const core::Event& event) {
+    session.on_event(event);
+    if (show) show(event);
+  };
+  loop.take_steering = std::move(front_end.take_steering);
+  context.guard->guard(loop, std::move(front_end.ask), std::move(front_end.save_rules));
+  install_compaction(loop, context.compaction, front_end.notice,
+                     [hooks = parts.hooks, notice = front_end.notice](std::stop_token stop) {
+                       pre_compact_hooks(*hooks, "auto", "", stop, notice);
+                     });
+  lend_run_to_subagents(parts.subagents, loop, model, parts.session.file());
+  install_stop_hooks(loop, parts.subagents, parts.hooks, front_end.notice);
   return loop;
 }
 

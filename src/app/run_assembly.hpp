@@ -6,6 +6,7 @@
 
 #include "agent/subagent_environment.hpp"
 #include "app/cli.hpp"
+#include "app/hook_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/run_context.hpp"
 #include "app/session_setup.hpp"
@@ -13,6 +14,7 @@
 #include "core/tool_registry.hpp"
 #include "hooks/hook_set.hpp"
 #include "mcp/server_set.hpp"
+#include "permissions/approval_policy.hpp"
 #include "tools/todo_write.hpp"
 #include "ui/print_output.hpp"
 #include "util/result.hpp"
@@ -51,6 +53,32 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
 core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig& model,
                                     const RunContext& context, core::Provider& provider,
                                     const core::ToolRegistry& tools);
+
+// What a front end brings to a run: how it shows what happens and how it asks. Everything else
+// (the gate in its one order, compaction and its hooks, what subagents inherit, the Stop hooks)
+// assemble_loop wires alike for every front end, so that none builds a gate of its own.
+struct FrontEndWiring {
+  core::EventSink show;      // each event, after the session has recorded it
+  permissions::AskUser ask;  // a person or a client; empty: calls that need asking are refused
+  permissions::RuleSaver save_rules;  // where "always" answers go; empty: this run only
+  HookNotice notice;                  // the hooks' and compaction's lines, from the run's thread
+  std::function<std::vector<core::UserMessage>()> take_steering;  // optional (steering)
+};
+
+// The parts of an opened run (RunResources) that a front end keeps between its runs.
+struct RunParts {
+  RunSession& session;
+  agent::SubagentEnvironment& subagents;
+  std::shared_ptr<hooks::HookSet> hooks;
+  const core::ToolRegistry& tools;
+};
+
+// The loop's options for one run of a front end: base_loop_options, the session recording every
+// event before `front_end` shows it, the guard's checks asking through `front_end`, compaction
+// with the PreCompact hooks, the run lent to subagents, and the Stop hooks.
+core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& model,
+                                const RunContext& context, core::Provider& provider,
+                                const RunParts& parts, FrontEndWiring front_end);
 
 // Prices usage at the model's prices; empty when they are unknown.
 ui::CostFunction cost_function(const ModelConfig& model);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app/extension_setup.hpp"
 #include "app/run_guard.hpp"
 #include "app/session_setup.hpp"
@@ -41,6 +43,9 @@ struct RunContext {
   std::shared_ptr<process::JobTable> jobs;
   core::PendingNotices* notices = nullptr;
   UserExtensions extensions;  // skills and custom commands
+  // MCP servers the front end's client brings ({"mcpServers": {...}}, `nib acp`'s session/new),
+  // after the user's own and, like --mcp-config files, approved by being asked for; null: none.
+  nlohmann::json client_servers;
 };
 
 }  // namespace nib::app

@@ -9,6 +9,7 @@
 //
 // Pure data; thread-safe as a value.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -40,6 +41,9 @@ struct PathAccess {
   // What opening `path` reaches: every symbolic link resolved, a dangling final link's target
   // included (writing through it creates that file). Equal to `path` when no link is involved.
   std::filesystem::path target;
+  // The first line the call acts on, when it names one (read's offset): for front ends that
+  // point at it.
+  std::optional<std::int64_t> line;
 };
 
 // How a command will run, as the launcher that will run it says (tools::CommandLauncher).

@@ -142,4 +142,18 @@ core::ToolOutput map_call_result(const nlohmann::json& result, const CreateLog& 
   return output;
 }
 
+nlohmann::json content_blocks(const core::Content& content) {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const core::ContentBlock& block : content) {
+    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
+      blocks.push_back({{"type", "text"}, {"text", text->text}});
+    } else {
+      const auto& image = std::get<core::ImageBlock>(block);
+      blocks.push_back(
+          {{"type", "image"}, {"data", image.data_base64}, {"mimeType", image.mime_type}});
+    }
+  }
+  return blocks;
+}
+
 }  // namespace nib::mcp

@@ -19,6 +19,10 @@ namespace nib::mcp {
 
 using CreateLog = std::function<util::Result<process::LogFile>(std::string_view prefix)>;
 
+// The other way: nib's content as MCP content blocks (text; image with data and mimeType), the
+// shape ACP's content blocks share.
+nlohmann::json content_blocks(const core::Content& content);
+
 core::ToolOutput map_call_result(const nlohmann::json& result,
                                  const CreateLog& create_log = process::create_private_log);
 

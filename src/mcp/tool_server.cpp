@@ -1,39 +1,20 @@
 #include "mcp/tool_server.hpp"
 
-#include <poll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <list>
 #include <mutex>
 #include <thread>
 
 #include "core/tool_scheduler.hpp"
+#include "mcp/call_result.hpp"
 #include "mcp/json_rpc.hpp"
 #include "mcp/limits.hpp"
-#include "mcp/line_splitter.hpp"
-#include "process/unique_fd.hpp"
+#include "mcp/line_reader.hpp"
 #include "util/fd_io.hpp"
 #include "util/json_text.hpp"
 
 namespace nib::mcp {
 namespace {
-
-nlohmann::json content_json(const core::Content& content) {
-  nlohmann::json blocks = nlohmann::json::array();
-  for (const core::ContentBlock& block : content) {
-    if (const auto* text = std::get_if<core::TextBlock>(&block)) {
-      blocks.push_back({{"type", "text"}, {"text", text->text}});
-    } else {
-      const auto& image = std::get<core::ImageBlock>(block);
-      blocks.push_back(
-          {{"type", "image"}, {"data", image.data_base64}, {"mimeType", image.mime_type}});
-    }
-  }
-  return blocks;
-}
 
 class ToolServer {
  public:
@@ -141,8 +122,8 @@ class ToolServer {
       const core::ToolResult& result = results.results.at(0);
       // A cancelled request gets no answer (the client has stopped waiting for one).
       if (!stop.stop_requested()) {
-        write(make_response(
-            running.id, {{"content", content_json(result.content)}, {"isError", result.is_error}}));
+        write(make_response(running.id, {{"content", content_blocks(result.content)},
+                                         {"isError", result.is_error}}));
       }
       std::lock_guard done(mutex_);
       running.done = true;
@@ -178,32 +159,13 @@ class ToolServer {
 }  // namespace
 
 int serve_tools(const ToolServerOptions& options, int in_fd, int out_fd, std::stop_token stop) {
-  process::UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-  std::stop_callback on_stop(stop, [&wake] {
-    const std::uint64_t one = 1;
-    [[maybe_unused]] const ssize_t wrote = ::write(wake.get(), &one, sizeof one);
-  });
   ToolServer server(options, out_fd);
-  LineSplitter lines(kMaxLineBytes);
-  std::vector<char> buffer(64 * 1024);
-  while (!stop.stop_requested()) {
-    pollfd fds[2] = {{in_fd, POLLIN, 0}, {wake.get(), POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) continue;
-    if (fds[1].revents != 0) break;
-    const ssize_t got = ::read(in_fd, buffer.data(), buffer.size());
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got <= 0) {
-      // The client closed stdin or died: it is shutting down (MCP's stdio shutdown), and
-      // nothing it started may run on without it.
-      server.stop_all();
-      return 0;
-    }
-    for (const std::string& line :
-         lines.feed(std::string_view(buffer.data(), static_cast<std::size_t>(got)))) {
-      server.handle(line);
-    }
-  }
-  return 130;
+  const LinesEnd end =
+      read_lines(in_fd, stop, [&server](const std::string& line) { server.handle(line); });
+  // Stdin ended: the client is shutting down (MCP's stdio shutdown), and nothing it started may
+  // run on without it. Stopped: likewise.
+  server.stop_all();
+  return end == LinesEnd::kEndOfInput ? 0 : 130;
 }
 
 }  // namespace nib::mcp

@@ -27,6 +27,21 @@ std::string_view mode_name(PermissionMode mode) {
   return "auto";
 }
 
+std::string_view mode_description(PermissionMode mode) {
+  switch (mode) {
+    case PermissionMode::kAsk:
+      return "Every command, edit and write asks first, unless a rule allows it.";
+    case PermissionMode::kReadOnly:
+      return "Only what changes nothing runs; commands only when they read.";
+    case PermissionMode::kYolo:
+      return "No sandbox and no questions; deny rules still hold.";
+    case PermissionMode::kAuto:
+      break;
+  }
+  return "Commands run in the sandbox and edits inside the working tree run without asking; "
+         "anything beyond asks.";
+}
+
 std::string_view claude_mode_name(PermissionMode mode) {
   // The second half of the table holds Claude Code's names.
   for (std::size_t i = kNames.size() / 2; i < kNames.size(); ++i) {

@@ -21,6 +21,9 @@ enum class PermissionMode { kAuto, kAsk, kReadOnly, kYolo };
 // "auto", "ask", "read-only" or "yolo".
 std::string_view mode_name(PermissionMode mode);
 
+// One line saying what the mode lets a run do, for front ends that offer the modes by name.
+std::string_view mode_description(PermissionMode mode);
+
 // Claude Code's name for the mode ("acceptEdits", "default", "plan", "bypassPermissions"): what
 // hook scripts written for Claude Code read in their input's permission_mode.
 std::string_view claude_mode_name(PermissionMode mode);

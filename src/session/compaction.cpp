@@ -64,13 +64,16 @@ std::int64_t estimate_tokens(const core::Message& message) {
   return tokens;
 }
 
+std::int64_t reply_context_tokens(const core::Usage& usage) {
+  return usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens +
+         usage.output_tokens;
+}
+
 std::int64_t estimate_context_tokens(const std::vector<core::Message>& history) {
   std::int64_t after = 0;
   for (auto message = history.rbegin(); message != history.rend(); ++message) {
     if (const auto* assistant = std::get_if<core::AssistantMessage>(&*message)) {
-      const core::Usage& usage = assistant->usage;
-      const std::int64_t counted = usage.input_tokens + usage.cache_read_tokens +
-                                   usage.cache_write_tokens + usage.output_tokens;
+      const std::int64_t counted = reply_context_tokens(assistant->usage);
       if (counted > 0) return counted + after;
     }
     after += estimate_tokens(*message);

@@ -34,6 +34,10 @@ struct CompactionSettings {
 // A byte-based estimate of one message's tokens.
 std::int64_t estimate_tokens(const core::Message& message);
 
+// The context a reply leaves the conversation filling, by the service's count: its whole prompt
+// (cached or not) plus its output.
+std::int64_t reply_context_tokens(const core::Usage& usage);
+
 // The tokens the next request will carry: the service's own count for the last assistant reply
 // that has usage (its whole prompt plus its output) plus estimates of the messages after it;
 // estimates alone when no reply has usage.

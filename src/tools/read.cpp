@@ -380,6 +380,16 @@ class ReadTool final : public PathTool {
     return result;
   }
 
+  // The file as PathTool locates it, and the line a page starts at, for front ends to point at.
+  core::CallAccess access(const json& args, const core::ToolContext& context) const override {
+    core::CallAccess access = PathTool::access(args, context);
+    const auto offset = args.value("offset", json());
+    if (offset.is_number_integer() && !access.paths.empty()) {
+      access.paths.front().line = offset.get<std::int64_t>();
+    }
+    return access;
+  }
+
   // "src/app.cpp:120-180" for a page; the file's lines say little in a row, how many were read
   // says enough.
   std::string describe_call(const json& args) const override {

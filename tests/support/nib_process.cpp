@@ -106,6 +106,11 @@ NibResult NibProcess::wait() {
   return result_;
 }
 
+std::string NibProcess::stdout_so_far() const {
+  std::lock_guard lock(mutex_);
+  return out_;
+}
+
 std::optional<std::chrono::steady_clock::time_point> NibProcess::stdout_arrival(
     std::size_t offset) const {
   std::lock_guard lock(mutex_);

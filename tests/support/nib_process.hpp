@@ -45,6 +45,8 @@ class NibProcess {
   bool write_stdin(const std::string& text);
   void close_stdin();
   void send_signal(int signal_number);
+  // What it has printed on stdout so far.
+  std::string stdout_so_far() const;
   // Blocks until stdout contains `text`; false if the process ended without printing it.
   bool wait_for_stdout(const std::string& text);
   // Waits for the exit and returns everything it printed.

@@ -1,0 +1,42 @@
+#include "app/prompt_input.hpp"
+
+#include "app/mcp_prompts.hpp"
+#include "app/slash_prompt.hpp"
+#include "ui/slash_commands.hpp"
+
+namespace nib::app {
+
+std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& prompt,
+                                                        const ModelConfig& model,
+                                                        const RunContext& context,
+                                                        mcp::ServerSet* servers,
+                                                        std::stop_token stop) {
+  PromptInput input{prompt, {}, model, {}};
+  if (const auto command = ui::parse_command(prompt); command && names_mcp_prompt(command->name)) {
+    if (servers != nullptr) servers->await_server_of(command->name, stop);
+    const auto call = prepare_mcp_prompt(servers, *command);
+    if (!call.ok()) return PromptFailure{call.error() + " (nib mcp list shows the servers)", true};
+    auto turn = get_mcp_prompt(call.value(), stop);
+    if (!turn.ok()) return PromptFailure{turn.error(), false};
+    input.text = std::move(turn.value().text);
+    input.media = std::move(turn.value().media);
+    return input;
+  }
+  auto expanded = expand_slash_prompt(prompt, context.extensions, context.cwd);
+  if (!expanded.ok()) return PromptFailure{expanded.error(), true};
+  if (!expanded.value()) return input;
+  const SlashPrompt& slash = *expanded.value();
+  input.text = slash.text;
+  if (slash.model && context.configuration != nullptr) {
+    auto named = with_named_model(model, *context.configuration, *slash.model);
+    if (named.ok()) {
+      input.model = std::move(named.value());
+    } else {
+      input.warnings.push_back("/" + slash.name + " asks for a model " + named.error() +
+                               "; using " + model.model.id);
+    }
+  }
+  return input;
+}
+
+}  // namespace nib::app

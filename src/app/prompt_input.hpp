@@ -1,0 +1,39 @@
+#pragma once
+// A prompt as the user typed it, turned into what the model receives, alike for every front end
+// that takes one prompt at a time (print mode, `nib acp`): /mcp__SERVER__PROMPT ARGS fetched
+// from its MCP server (its text, then its images), /NAME ARGS expanded as the custom command or
+// skill NAME (on the model it names, when its provider has it), anything else as it is.
+
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "app/model_config.hpp"
+#include "app/run_context.hpp"
+#include "core/messages.hpp"
+#include "mcp/server_set.hpp"
+
+namespace nib::app {
+
+struct PromptInput {
+  std::string text;
+  core::Content media;                // after the text in the user's turn
+  ModelConfig model;                  // the run's: `model`, or the one a command names
+  std::vector<std::string> warnings;  // a named model that could not be had, and the like
+};
+
+struct PromptFailure {
+  std::string message;
+  bool usage = false;  // the prompt names no such command or prompt (print mode: exit 2)
+};
+
+// `prompt` resolved; a failure says why nothing can be sent. An MCP prompt's server may still be
+// starting: waited for (within its startup timeout) or until `stop`.
+std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& prompt,
+                                                        const ModelConfig& model,
+                                                        const RunContext& context,
+                                                        mcp::ServerSet* servers,
+                                                        std::stop_token stop);
+
+}  // namespace nib::app
