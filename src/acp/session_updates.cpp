@@ -129,6 +129,10 @@ std::vector<json> SessionUpdates::on_event(const core::Event& event) {
     }
     return {update};
   }
+  if (const auto* output = std::get_if<core::ToolOutputEvent>(&event)) {
+    if (auto update = live_output(*output)) return {*update};
+    return {};
+  }
   if (const auto* end = std::get_if<core::ToolEndEvent>(&event)) {
     return {call_ended(end->outcome.result.tool_call_id, end->outcome.result)};
   }
@@ -247,6 +251,24 @@ json SessionUpdates::call_ended(const std::string& id, const core::ToolResult& r
                  {"content", std::move(content)}};
   if (result.exit_code) update["rawOutput"] = {{"exitCode", *result.exit_code}};
   return update;
+}
+
+std::optional<json> SessionUpdates::live_output(const core::ToolOutputEvent& output) {
+  const auto open = calls_.find(output.id);
+  if (open == calls_.end()) return std::nullopt;
+  OpenCall& call = open->second;
+  call.live += output.text;
+  if (call.live.size() > kLiveOutputTailBytes) {
+    call.live.erase(0, call.live.size() - kLiveOutputTailBytes);
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (call.live_sent && now - *call.live_sent < kLiveOutputInterval) return std::nullopt;
+  call.live_sent = now;
+  // What is held back now is shown with the result, which replaces it.
+  return json{
+      {"sessionUpdate", "tool_call_update"},
+      {"toolCallId", output.id},
+      {"content", json::array({{{"type", "content"}, {"content", text_block(call.live)}}})}};
 }
 
 std::optional<json> SessionUpdates::usage(const core::Usage& reply) {

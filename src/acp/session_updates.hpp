@@ -7,6 +7,7 @@
 // that writes files carries the diff of each file from before it ran to after. Not thread-safe:
 // one translator belongs to one session, fed from the run's thread.
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -24,6 +25,10 @@ namespace nib::acp {
 
 // The files a text diff is shown for at most (larger ones get the result's text only).
 inline constexpr std::size_t kMaxDiffFileBytes = 512 * 1024;
+// A running command's output is shown as its last this many bytes, and sent at most once per
+// kLiveOutputInterval, so that a chatty command costs the editor a bounded stream.
+inline constexpr std::size_t kLiveOutputTailBytes = 16 * 1024;
+inline constexpr std::chrono::milliseconds kLiveOutputInterval{250};
 
 // ACP's tool kind of a call of `name`: read, edit, search, execute, fetch, think or other.
 std::string tool_kind(const core::ToolRegistry& tools, const std::string& name);
@@ -53,12 +58,15 @@ class SessionUpdates {
     std::string arguments;
     // The files the call writes, with their text before it ran (nothing: no such file).
     std::vector<std::pair<std::filesystem::path, std::optional<std::string>>> before;
+    std::string live;  // the last kLiveOutputTailBytes of its output so far
+    std::optional<std::chrono::steady_clock::time_point> live_sent;
   };
 
   nlohmann::json call_started(const std::string& id, const std::string& name,
                               const std::string& arguments, const char* status);
   nlohmann::json call_ended(const std::string& id, const core::ToolResult& result);
   std::optional<nlohmann::json> usage(const core::Usage& reply);
+  std::optional<nlohmann::json> live_output(const core::ToolOutputEvent& output);
 
   const core::ToolRegistry& tools_;
   std::filesystem::path cwd_;

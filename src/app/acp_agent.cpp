@@ -128,7 +128,8 @@ class AcpAgent {
                                     .places = places_,
                                     .cwd = std::filesystem::path(cwd.get<std::string>()),
                                     .client_servers = std::move(servers.value()),
-                                    .load = load},
+                                    .load = load,
+                                    .client_capabilities = client_capabilities_},
                                    peer_, log_);
     if (!opened.ok()) {
       return peer_.respond_error(id, load ? kResourceNotFound : mcp::kInternalError,

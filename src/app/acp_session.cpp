@@ -2,6 +2,7 @@
 
 #include <variant>
 
+#include "acp/client_files.hpp"
 #include "acp/permission_request.hpp"
 #include "acp/prompt_content.hpp"
 #include "app/extension_setup.hpp"
@@ -70,6 +71,8 @@ util::Result<std::unique_ptr<AcpSession>> AcpSession::open(const AcpSessionReque
                               std::move(configuration.value()), std::move(existing.value()), log);
   if (!setup.ok()) return Result::failure(setup.error());
   setup.value()->context.client_servers = request.client_servers;
+  auto id = std::make_shared<std::string>();
+  setup.value()->context.editor_files = acp::client_files(peer, request.client_capabilities, id);
   auto run = open_run(options, setup.value()->model, setup.value()->context);
   if (!run.ok()) return Result::failure(run.error());
   for (const std::string& problem : run.value().problems)
@@ -79,13 +82,14 @@ util::Result<std::unique_ptr<AcpSession>> AcpSession::open(const AcpSessionReque
   }
   for (const std::string& notice : run.value().mcp_notices) log << "nib: " << notice << '\n';
   std::unique_ptr<AcpSession> session(new AcpSession(
-      peer, log, std::move(options), std::move(setup.value()), std::move(run.value())));
+      peer, log, std::move(options), std::move(setup.value()), std::move(run.value()), id));
   session->session_source_ = request.load ? "resume" : "startup";
   return session;
 }
 
 AcpSession::AcpSession(acp::RpcPeer& peer, std::ostream& log, CliOptions options,
-                       std::unique_ptr<RunSetup> setup, RunResources run)
+                       std::unique_ptr<RunSetup> setup, RunResources run,
+                       std::shared_ptr<std::string> id)
     : peer_(peer),
       log_(log),
       options_(std::move(options)),
@@ -93,10 +97,11 @@ AcpSession::AcpSession(acp::RpcPeer& peer, std::ostream& log, CliOptions options
       run_(std::move(run)),
       provider_(provider::make_provider(
           {setup_->model.api, setup_->model.base_url, setup_->model.api_key}, setup_->model.retry)),
+      id_(std::move(id)),
       updates_(*run_.tools, setup_->context.cwd, setup_->model.model.context_window,
                cost_function(setup_->model)) {
   const std::string file = run_.session.file();
-  id_ = file.empty() ? session::new_session_id() : session::summarize_session(file).id;
+  *id_ = file.empty() ? session::new_session_id() : session::summarize_session(file).id;
   yolo_offered_ = setup_->guard->policy().mode() == permissions::PermissionMode::kYolo;
   setup_->guard->follow_session([this] { return run_.session.file(); });
 }
@@ -243,7 +248,7 @@ void AcpSession::run_prompt(const json& id, const json& prompt, std::stop_token 
 }
 
 void AcpSession::update(json update) {
-  peer_.notify("session/update", {{"sessionId", id_}, {"update", std::move(update)}});
+  peer_.notify("session/update", {{"sessionId", *id_}, {"update", std::move(update)}});
 }
 
 FrontEndWiring AcpSession::wiring() {
@@ -273,7 +278,7 @@ permissions::ApprovalReply AcpSession::ask(const permissions::ApprovalQuestion& 
     if (rejected) return permissions::ApprovalAnswer::kNo;
   }
   auto answered = peer_.request("session/request_permission",
-                                acp::permission_request(id_, question, *run_.tools), stop);
+                                acp::permission_request(*id_, question, *run_.tools), stop);
   if (!answered.ok()) {
     return stop.stop_requested() ? permissions::ApprovalAnswer::kInterrupted
                                  : permissions::ApprovalAnswer::kNo;

@@ -33,9 +33,10 @@ namespace nib::app {
 struct AcpSessionRequest {
   const CliOptions* options = nullptr;  // `nib acp`'s flags
   util::UserPlaces places;
-  std::filesystem::path cwd;        // absolute
-  nlohmann::json client_servers;    // acp::client_servers' document, or null
-  std::optional<std::string> load;  // session/load: the id of the stored session to continue
+  std::filesystem::path cwd;           // absolute
+  nlohmann::json client_servers;       // acp::client_servers' document, or null
+  std::optional<std::string> load;     // session/load: the id of the stored session to continue
+  nlohmann::json client_capabilities;  // initialize's: whether the client offers its files
 };
 
 class AcpSession {
@@ -47,7 +48,7 @@ class AcpSession {
   // started.
   ~AcpSession();
 
-  const std::string& id() const { return id_; }
+  const std::string& id() const { return *id_; }
   // session/new's and session/load's `modes`: the mode now and those the client may choose.
   nlohmann::json modes() const;
   // The stored conversation, as updates (session/load).
@@ -66,7 +67,7 @@ class AcpSession {
 
  private:
   AcpSession(acp::RpcPeer& peer, std::ostream& log, CliOptions options,
-             std::unique_ptr<RunSetup> setup, RunResources run);
+             std::unique_ptr<RunSetup> setup, RunResources run, std::shared_ptr<std::string> id);
 
   void run_prompt(const nlohmann::json& id, const nlohmann::json& prompt, std::stop_token stop);
   void update(nlohmann::json update);
@@ -81,7 +82,8 @@ class AcpSession {
   std::unique_ptr<RunSetup> setup_;
   RunResources run_;
   std::unique_ptr<core::Provider> provider_;
-  std::string id_;
+  // The session's id, shared with what asks the client for files (set once, when it opens).
+  std::shared_ptr<std::string> id_ = std::make_shared<std::string>();
   bool yolo_offered_ = false;  // yolo is offered only to a session started in it
   bool started_ = false;       // the SessionStart hooks have run (prompt thread)
   std::string session_source_;

@@ -49,6 +49,52 @@ void add_tool(CLI::App& app, Subcommand& chosen) {
   tool->callback([args, &chosen] { chosen = *args; });
 }
 
+// The flags of Claude Code's command line that the Claude Agent SDK passes its executable
+// (sdk_mode.hpp). Those nib acts on change options; the others are accepted, so that a program
+// written for the SDK runs, and named in a warning.
+void add_sdk_flags(CLI::App& app, CliOptions& options) {
+  auto* group = app.add_option_group("Claude Agent SDK");
+  group
+      ->add_option_function<std::string>(
+          "--input-format",
+          [&options](const std::string& format) {
+            options.input_stream_json = format == "stream-json";
+          },
+          "text, or stream-json: user messages and control requests on stdin, as the Claude Agent "
+          "SDK sends them (output in Claude Code's stream-json)")
+      ->check(CLI::IsMember({"text", "stream-json"}));
+  group
+      ->add_option("--permission-prompt-tool", options.permission_prompt_tool,
+                   "stdio: ask the Claude Agent SDK's canUseTool about calls that need approval")
+      ->check(CLI::IsMember({"stdio"}));
+  group->add_option_function<std::string>(
+      "--disallowedTools",
+      [&options](const std::string& list) {
+        for (std::string& name : comma_list(list)) options.disallowed_tools.push_back(name);
+      },
+      "Tools left out (comma-separated, Claude Code's names or nib's)");
+  group->add_flag_callback(
+      "--verbose", [] {}, "Accepted for the Claude Agent SDK (stream-json is complete anyway)");
+  for (const char* flag : {"--include-partial-messages", "--strict-mcp-config", "--fork-session",
+                           "--no-session-persistence", "--allow-dangerously-skip-permissions",
+                           "--include-hook-events", "--await-initialize"}) {
+    group->add_flag_callback(
+        flag, [&options, flag] { options.unhonoured_flags.emplace_back(flag); },
+        "Accepted for the Claude Agent SDK; nib does not act on it");
+  }
+  for (const char* flag :
+       {"--allowedTools", "--setting-sources", "--fallback-model", "--add-dir",
+        "--max-thinking-tokens", "--effort", "--session-id", "--settings", "--max-budget-usd",
+        "--betas", "--agent", "--json-schema", "--plugin-dir", "--task-budget"}) {
+    group
+        ->add_option_function<std::string>(
+            flag,
+            [&options, flag](const std::string&) { options.unhonoured_flags.emplace_back(flag); },
+            "Accepted for the Claude Agent SDK; nib does not act on it")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+}
+
 void add_acp(CLI::App& app, Subcommand& chosen) {
   auto* acp = app.add_subcommand(
       "acp",
@@ -306,7 +352,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"openai-chat", "openai-responses", "anthropic-messages"}));
   app.add_option("--thinking", options.thinking,
                  "How much the model reasons: off, low, medium, high")
-      ->check(CLI::IsMember({"off", "low", "medium", "high"}));
+      // adaptive and disabled: the Claude Agent SDK's words (the model's default, and off).
+      ->check(CLI::IsMember({"off", "low", "medium", "high", "adaptive", "disabled"}));
   app.add_flag("--list-models", options.list_models,
                "List the configured providers and models (and which keys are set), then exit");
   // Each names where the conversation comes from and goes to, so at most one may be given.
@@ -346,6 +393,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
                "Let the model search the web with the service's hosted search (Anthropic, "
                "OpenAI Responses; the service runs it) [settings webSearch]");
   app.add_flag("--version", options.version, "Print the version and exit");
+  add_sdk_flags(app, options);
   app.add_flag("--no-sandbox", options.no_sandbox,
                "Run commands outside the sandbox, with your full rights");
 
@@ -359,8 +407,22 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   CLI::TriggerOff(
       prompt, app.get_subcommands([](CLI::App* command) { return !command->get_name().empty(); }));
 
+  // "--flag=" (the SDK's --setting-sources= for none) is the flag with an empty value; CLI11
+  // would take the next argument as the value instead. CLI11's vector form takes the arguments
+  // last first.
+  std::vector<std::string> arguments;
+  for (int i = argc - 1; i >= 1; --i) {
+    const std::string_view argument = argv[i];
+    if (argument.starts_with("--") && argument.size() > 3 && argument.ends_with('=') &&
+        argument.find('=') == argument.size() - 1) {
+      arguments.emplace_back();
+      arguments.emplace_back(argument.substr(0, argument.size() - 1));
+    } else {
+      arguments.emplace_back(argument);
+    }
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(arguments);
   } catch (const CLI::CallForHelp&) {
     return {std::nullopt, {}, 0, app.help()};
   } catch (const CLI::ParseError& error) {
@@ -376,6 +438,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   if (app.count("--tools") > 0) options.tools = comma_list(tools);
   options.ask = comma_list(ask);
   options.mcp_allow = comma_list(mcp_allow);
+  // The SDK's thinking switches, in nib's levels: "adaptive" is the model's default.
+  if (options.thinking == "adaptive") options.thinking.reset();
+  if (options.thinking == "disabled") options.thinking = "off";
   return {options, std::move(subcommand), 0, {}};
 }
 

@@ -38,6 +38,14 @@ struct CliOptions {
   bool version = false;
   bool no_sandbox = false;  // --no-sandbox: commands run with the user's rights, unconfined
   bool web_search = false;  // --web-search: offer the service's hosted web search
+  // --input-format stream-json: the Claude Agent SDK's transport (sdk_mode.hpp): user messages
+  // and control requests on stdin, Claude Code's stream-json messages on stdout.
+  bool input_stream_json = false;
+  std::string permission_prompt_tool;         // --permission-prompt-tool: "stdio" asks the SDK
+  std::vector<std::string> disallowed_tools;  // --disallowedTools: tools left out (Claude's names)
+  // Flags of Claude Code's that the SDK may send and nib accepts without acting on them, as
+  // written ("--fallback-model"), for the warning that says so.
+  std::vector<std::string> unhonoured_flags;
 };
 
 // `nib tool NAME ['JSON']`

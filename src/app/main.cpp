@@ -25,6 +25,7 @@
 #include "app/project_instructions.hpp"
 #include "app/run_guard.hpp"
 #include "app/run_setup.hpp"
+#include "app/sdk_mode.hpp"
 #include "app/session_list.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
@@ -161,6 +162,13 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
   setup = std::move(opened.value());
   const ModelConfig& model = setup->model;
   const RunContext& context = setup->context;
+  if (options.input_stream_json) {
+    if (options.output_format != OutputFormat::kStreamJson) {
+      std::cerr << "nib: --input-format stream-json needs --output-format stream-json\n";
+      return 2;
+    }
+    return run_sdk_mode(options, model, context, stop.get_token());
+  }
   if (options.print) return run_print_mode(options, model, context, stop.get_token());
   return run_interactive_mode(options, model, context, setup->configuration, stop.get_token());
 }

@@ -15,6 +15,7 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   // Subagents get fresh tools from the same options, with a plan of their own.
   tools::BuiltinOptions tool_options = context.guard->tool_options();
   tool_options.jobs = context.jobs;
+  tool_options.editor_files = context.editor_files;
   const auto plan = std::make_shared<tools::PlanBoard>();
   tools::BuiltinOptions run_tool_options = tool_options;
   run_tool_options.plan = plan;
@@ -23,6 +24,11 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   if (subagents.environment->max_depth > 0) tools.push_back(subagents.task_tool);
   if (!extensions::skill_listing(context.extensions.skills->skills).empty()) {
     tools.push_back(extensions::make_skill_tool(context.extensions.skills));
+  }
+  if (!options.disallowed_tools.empty()) {
+    auto kept = tools::leave_out_tools(std::move(tools), options.disallowed_tools);
+    if (!kept.ok()) return Result::failure(kept.error());
+    tools = std::move(kept.value());
   }
   if (options.tools) {
     auto selected = tools::select_tools(std::move(tools), *options.tools);

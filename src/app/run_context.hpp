@@ -18,6 +18,7 @@
 #include "core/pending_notices.hpp"
 #include "process/job_table.hpp"
 #include "session/compaction.hpp"
+#include "tools/editor_files.hpp"
 #include "util/environment.hpp"
 #include "util/user_places.hpp"
 
@@ -46,6 +47,9 @@ struct RunContext {
   // MCP servers the front end's client brings ({"mcpServers": {...}}, `nib acp`'s session/new),
   // after the user's own and, like --mcp-config files, approved by being asked for; null: none.
   nlohmann::json client_servers;
+  // The client's text of the files it has open, for read, edit and write (`nib acp` when the
+  // client offers its files); null: files on disk.
+  std::shared_ptr<const tools::EditorFiles> editor_files;
 };
 
 }  // namespace nib::app

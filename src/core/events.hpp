@@ -21,6 +21,8 @@
 //   keep this same contract among themselves.
 // - A call that changes the plan (todo_write) reports one plan event, likewise between its
 //   tool_running and its tool_settled.
+// - A call that shows output as it goes (bash) reports tool_output events, likewise between its
+//   tool_running and its tool_settled.
 
 #include <chrono>
 #include <cstddef>
@@ -77,6 +79,13 @@ struct ToolRunningEvent {
   // The arguments it runs with when the gate rewrote the model's (a hook's updatedInput), as
   // JSON text; absent when it runs with the model's own.
   std::optional<std::string> arguments;
+};
+// A piece of what a running call prints (bash's output, both streams, as it arrives), for front
+// ends that show it live; the call's result is still what the model gets. Bounded per call by
+// the tool (tools/limits.hpp kMaxLiveOutputBytes).
+struct ToolOutputEvent {
+  std::string id;
+  std::string text;
 };
 // Shared by tool_settled and tool_end: the result plus its UI-only fields.
 struct ToolOutcome {
@@ -139,11 +148,11 @@ struct RunEndEvent {
   int turns = 0;
 };
 
-using Event =
-    std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
-                 ToolCallDeltaEvent, RetryEvent, ReplyRestartEvent, MessageEndEvent, ToolStartEvent,
-                 ToolRunningEvent, ToolSettledEvent, ToolEndEvent, ToolResultsEvent, TurnEndEvent,
-                 UserMessageEvent, HistoryCompactedEvent, PlanEvent, SubagentEvent, RunEndEvent>;
+using Event = std::variant<RunStartEvent, TurnStartEvent, TextDeltaEvent, ThinkingDeltaEvent,
+                           ToolCallDeltaEvent, RetryEvent, ReplyRestartEvent, MessageEndEvent,
+                           ToolStartEvent, ToolRunningEvent, ToolOutputEvent, ToolSettledEvent,
+                           ToolEndEvent, ToolResultsEvent, TurnEndEvent, UserMessageEvent,
+                           HistoryCompactedEvent, PlanEvent, SubagentEvent, RunEndEvent>;
 
 struct NestedEvent {
   Event event;

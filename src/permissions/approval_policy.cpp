@@ -113,6 +113,7 @@ core::GateDecision ApprovalPolicy::decision_for(const ApprovalQuestion& question
       return {};
     }
     case ApprovalAnswer::kNo:
+      if (!reply.message.empty()) return {true, "The call was declined: " + reply.message, "user"};
       return {true,
               "The user declined this call. Do not retry it; ask the user what to do instead.",
               "user"};

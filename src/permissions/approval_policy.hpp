@@ -50,6 +50,9 @@ struct ApprovalReply {
       : answer(answer), rules(std::move(rules)) {}
   ApprovalAnswer answer;
   std::vector<std::string> rules;
+  // For kNo: why, in the words of whoever declined (a program's canUseTool), for the model;
+  // empty: the standard words.
+  std::string message = {};
 };
 
 // Puts the question to the user and waits for the answer (or for `stop`: kInterrupted).

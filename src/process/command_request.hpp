@@ -6,8 +6,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -48,6 +50,9 @@ struct CommandRequest {
   // The background jobs this command may be moved into while it runs (command_runner.hpp);
   // none: it runs to its end where it started.
   BackgroundHandoff* movable_to = nullptr;
+  // Each piece of the command's output as it arrives (stdout and stderr alike), on the runner's
+  // thread, for a front end that shows it live; empty: nobody watches.
+  std::function<void(std::string_view bytes)> on_output;
 };
 
 }  // namespace nib::process

@@ -68,7 +68,7 @@ class CommandWaiter final : public WatchPolicy {
  public:
   CommandWaiter(SpawnedProcess& process, CommandResult& result, std::string tag_entry,
                 core::Clock& clock, std::optional<TimePoint> deadline, std::stop_token stop,
-                const MoveEnrolment* movable)
+                const MoveEnrolment* movable, const std::function<void(std::string_view)>& watcher)
       : process_(process),
         result_(result),
         tag_entry_(std::move(tag_entry)),
@@ -76,6 +76,7 @@ class CommandWaiter final : public WatchPolicy {
         stop_(std::move(stop)),
         next_stop_check_(clock.now() + kStoppedProcessGrace),
         movable_(movable),
+        watcher_(watcher),
         watch_(process, {process.stdout_fd.get(), process.stderr_fd.get()}, clock,
                kReadChunkBytes) {
     if (movable_ != nullptr) watch_.add_wake_fd(movable_->fd());
@@ -114,6 +115,7 @@ class CommandWaiter final : public WatchPolicy {
 
   void on_output(std::size_t pipe, std::string_view bytes) override {
     (pipe == 0 ? result_.stdout_capture : result_.stderr_capture).append(bytes);
+    if (watcher_) watcher_(bytes);
   }
 
   void on_exit(const ChildExit& exit, TimePoint now) override {
@@ -229,6 +231,8 @@ class CommandWaiter final : public WatchPolicy {
   // Processes of the tree seen stopped at the last check (pid and start time).
   std::vector<std::pair<pid_t, std::uint64_t>> stopped_before_;
   const MoveEnrolment* movable_;  // null: the command cannot be moved
+  // Told each piece of output as it arrives (CommandRequest::on_output); may be empty.
+  const std::function<void(std::string_view)>& watcher_;
   bool moving_ = false;
   bool can_wake_ = true;  // a stop wakes the watch (its eventfd could be made)
   ChildWatch watch_;
@@ -265,7 +269,7 @@ CommandResult run_command(const CommandRequest& request, std::stop_token stop) {
   StartedCommand& command = started.value();
   result.pid = command.process.pid;
   CommandWaiter waiter(command.process, result, command.tag_entry(), *request.clock, deadline,
-                       std::move(stop), movable.get());
+                       std::move(stop), movable.get(), request.on_output);
   while (true) {
     waiter.run();
     if (!waiter.moving()) break;

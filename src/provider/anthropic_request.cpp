@@ -326,6 +326,10 @@ void add_thinking(const core::ProviderRequest& request, const std::vector<core::
 
 }  // namespace
 
+json anthropic_content_blocks(const core::Message& message) {
+  return history_blocks(message, /*images_allowed=*/true);
+}
+
 ThinkingStyle thinking_style_for(const std::string& model_id) {
   const std::optional<Version> version = claude_version(model_id);
   const bool adaptive =

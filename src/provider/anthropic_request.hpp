@@ -66,6 +66,12 @@ int anthropic_max_tokens(const core::ModelInfo& model);
 // always maps to the same result, so a call and its result still match.
 std::string anthropic_tool_use_id(const std::string& id);
 
+// One history message's content blocks as build_anthropic_request sends them (a reply's text,
+// its own thinking and tool_use blocks; a batch's tool_result blocks; a prompt's text and
+// images): also what front ends that speak Claude's message shapes show (the Agent SDK's
+// transport).
+nlohmann::json anthropic_content_blocks(const core::Message& message);
+
 // The request body: model, max_tokens, stream:true, system (one text block), messages, tools
 // and, for a reasoning model with request.thinking != kOff, the thinking parameter.
 //

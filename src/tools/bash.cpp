@@ -1,5 +1,8 @@
 #include "tools/bash.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <string_view>
 #include <system_error>
 
 #include "process/command_runner.hpp"
@@ -13,6 +16,19 @@
 
 namespace nib::tools {
 namespace {
+
+// Hands the command's output to the run as it arrives (core::ToolOutputEvent), for front ends
+// that show it live, up to kMaxLiveOutputBytes; the rest reaches them with the result. Called
+// on the command runner's thread only.
+std::function<void(std::string_view)> live_output(const core::ToolContext& context) {
+  return [report = context.report, id = context.tool_call_id,
+          left = kMaxLiveOutputBytes](std::string_view bytes) mutable {
+    if (left == 0 || bytes.empty()) return;
+    const std::string_view shown = bytes.substr(0, std::min(bytes.size(), left));
+    left -= shown.size();
+    report(core::ToolOutputEvent{id, std::string(shown)});
+  };
+}
 
 bool blank(std::string_view text) {
   return util::trim_blanks(text).empty();
@@ -162,6 +178,7 @@ class BashTool final : public core::Tool {
         .launch_mode = mode,
         .movable_to = options_.jobs.get(),
     };
+    if (context.report) request.on_output = live_output(context);
     if (args.value("run_in_background", false)) {
       if (timeout) {
         return core::ToolOutput::error(

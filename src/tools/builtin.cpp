@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/claude_tool_names.hpp"
 #include "tools/bash.hpp"
 #include "tools/edit.hpp"
 #include "tools/file_tracker.hpp"
@@ -27,10 +28,10 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
   WebFetchOptions web_fetch;
   web_fetch.fetch.private_host_allowed = options.private_web_host_allowed;
   std::vector<core::ToolPtr> tools = {
-      make_read_tool(files),
+      make_read_tool(files, options.editor_files),
       make_bash_tool(std::move(bash)),
-      make_edit_tool(files),
-      make_write_tool(files),
+      make_edit_tool(files, options.editor_files),
+      make_write_tool(files, options.editor_files),
       make_find_tool(),
       make_ls_tool(),
       make_grep_tool(),
@@ -56,6 +57,23 @@ util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr>
   }
   std::erase_if(tools, [&](const core::ToolPtr& tool) {
     return std::find(names.begin(), names.end(), tool->name()) == names.end();
+  });
+  return tools;
+}
+
+util::Result<std::vector<core::ToolPtr>> leave_out_tools(std::vector<core::ToolPtr> tools,
+                                                         const std::vector<std::string>& names) {
+  std::vector<std::string> left_out;
+  for (const std::string& name : names) {
+    if (name.find('(') != std::string::npos) {
+      return util::Result<std::vector<core::ToolPtr>>::failure(
+          "nib cannot leave out part of a tool (" + name +
+          "); write it as a deny rule in .nib/settings.json (permissions.deny) instead");
+    }
+    left_out.emplace_back(core::nib_tool_name(name));
+  }
+  std::erase_if(tools, [&](const core::ToolPtr& tool) {
+    return std::find(left_out.begin(), left_out.end(), tool->name()) != left_out.end();
   });
   return tools;
 }

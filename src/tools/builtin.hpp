@@ -10,6 +10,7 @@
 #include "core/tool.hpp"
 #include "process/command_launcher.hpp"
 #include "process/job_table.hpp"
+#include "tools/editor_files.hpp"
 #include "tools/todo_write.hpp"
 #include "util/result.hpp"
 
@@ -31,6 +32,9 @@ struct BuiltinOptions {
   // Where todo_write keeps the plan: the front end's, which it draws; null gives the set a
   // plan of its own (a subagent's, `nib tool`'s).
   std::shared_ptr<PlanBoard> plan;
+  // The editor's text of its open files, for read, edit and write (editor_files.hpp); null:
+  // files on disk.
+  std::shared_ptr<const EditorFiles> editor_files;
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record
@@ -41,5 +45,11 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options = {});
 // naming the tool and listing the available ones.
 util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr> tools,
                                                       const std::vector<std::string>& names);
+
+// Leaves out the tools named in `names` (nib's names or Claude Code's: "Bash", "web_fetch"). A
+// name with a pattern ("Bash(rm:*)") is a failure: that is a deny rule's job, and leaving out
+// less than it names would let through what the user meant to stop.
+util::Result<std::vector<core::ToolPtr>> leave_out_tools(std::vector<core::ToolPtr> tools,
+                                                         const std::vector<std::string>& names);
 
 }  // namespace nib::tools

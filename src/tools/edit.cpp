@@ -185,11 +185,12 @@ core::ChangePreview edit_preview(const PlannedEdit& planned) {
 
 class EditTool final : public PathTool {
  public:
-  explicit EditTool(std::shared_ptr<FileTracker> files)
+  EditTool(std::shared_ptr<FileTracker> files, std::shared_ptr<const EditorFiles> editor)
       : PathTool({"edit", description(), parameters(), /*concurrency_safe=*/false,
                   core::AccessKind::kWrite},
                  LocateFor::kExisting, PathDefault::kNone),
-        files_(std::move(files)) {}
+        files_(std::move(files)),
+        editor_(std::move(editor)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -199,7 +200,7 @@ class EditTool final : public PathTool {
     if (stop.stop_requested()) {
       return ToolOutput::error("Aborted: " + file.shown + " was not changed.");
     }
-    if (auto error = replace_file(*files_, file, edited, /*create_parents=*/false)) {
+    if (auto error = replace_file(*files_, file, edited, /*create_parents=*/false, editor_.get())) {
       return std::move(*error);
     }
 
@@ -229,7 +230,7 @@ class EditTool final : public PathTool {
     const auto target = locate(arguments.path, context);
     if (!target.ok()) return ToolOutput::error(target.error());
     auto loaded = load_current_file(target.value().path, target.value().shown, kMaxEditFileBytes,
-                                    "edit", stop);
+                                    "edit", stop, editor_.get());
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     CurrentFile& file = std::get<CurrentFile>(loaded);
     if (!file.exists) {
@@ -263,12 +264,14 @@ class EditTool final : public PathTool {
   }
 
   std::shared_ptr<FileTracker> files_;
+  std::shared_ptr<const EditorFiles> editor_;  // null: files are read and written on disk
 };
 
 }  // namespace
 
-core::ToolPtr make_edit_tool(std::shared_ptr<FileTracker> files) {
-  return std::make_shared<EditTool>(std::move(files));
+core::ToolPtr make_edit_tool(std::shared_ptr<FileTracker> files,
+                             std::shared_ptr<const EditorFiles> editor) {
+  return std::make_shared<EditTool>(std::move(files), std::move(editor));
 }
 
 }  // namespace nib::tools

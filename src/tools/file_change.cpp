@@ -85,8 +85,8 @@ bool same_file_state(const struct stat& before, const struct stat& now) {
 std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::path& requested,
                                                         std::string shown,
                                                         std::uint64_t max_load_bytes,
-                                                        std::string_view tool,
-                                                        std::stop_token stop) {
+                                                        std::string_view tool, std::stop_token stop,
+                                                        const EditorFiles* editor) {
   CurrentFile file;
   file.shown = std::move(shown);
   file.target = resolve_file(requested);
@@ -119,6 +119,14 @@ std::variant<CurrentFile, ToolOutput> load_current_file(const std::filesystem::p
   if (std::holds_alternative<std::monostate>(bytes)) return aborted();
   if (const int* error = std::get_if<int>(&bytes)) return read_failure(*error);
   file.bytes = std::move(std::get<std::string>(bytes));
+  if (editor != nullptr && editor->read) {
+    auto held = editor->read(file.target, stop);
+    if (!held.ok()) {
+      return ToolOutput::error("Cannot read " + file.shown + " from the editor: " + held.error() +
+                               ". It was not changed.");
+    }
+    file.bytes = std::move(held.value());
+  }
   file.loaded = true;
   file.state = file_state(file.info, file.bytes);
   return file;
@@ -143,7 +151,8 @@ std::optional<ToolOutput> refuse_unless_seen(const FileTracker& tracker, const C
 }
 
 std::optional<ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& file,
-                                       std::string_view bytes, bool create_parents) {
+                                       std::string_view bytes, bool create_parents,
+                                       const EditorFiles* editor) {
   const std::string not_changed = " " + file.shown + " was not changed.";
   // Between loading the file and now, someone else may have written it: do not overwrite that.
   struct stat now {};
@@ -170,6 +179,19 @@ std::optional<ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& 
                                escape_name(file.target.parent_path().native()) + " for " +
                                file.shown + ": " + error.message() + ".");
     }
+  }
+  if (editor != nullptr && editor->write) {
+    const util::Status given = editor->write(file.target, std::string(bytes), {});
+    if (!given.ok()) {
+      return ToolOutput::error("Cannot write " + file.shown +
+                               " through the editor: " + given.error() + "." + not_changed);
+    }
+    // The editor may or may not have saved it: its identity on disk as it is now, its text as
+    // the editor holds it (what the next load sees).
+    struct stat saved {};
+    const bool on_disk = stat(file.target.c_str(), &saved) == 0;
+    tracker.record(file.target, file_state(on_disk ? saved : file.info, bytes));
+    return std::nullopt;
   }
   const process::AtomicWriteResult written = process::atomic_write(
       file.target, bytes, file.exists ? std::optional(file.info) : std::nullopt);

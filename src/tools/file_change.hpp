@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "core/tool.hpp"
+#include "tools/editor_files.hpp"
 #include "tools/file_tracker.hpp"
 
 namespace nib::tools {
@@ -33,12 +34,14 @@ struct CurrentFile {
 };
 
 // Looks at the file `requested` (resolved, not yet symlink-resolved) names and, when it exists
-// and is at most `max_load_bytes`, reads it whole. Errors (as results for the model, naming
-// `tool`: "edit", "write") for a directory or other non-regular file, a file that cannot be
-// looked at or read, and an abort; a missing file is not an error (exists is false).
+// and is at most `max_load_bytes`, reads it whole: its text from `editor` when one reads files
+// (the state then hashes that text with the file's identity on disk), else from disk. Errors (as
+// results for the model, naming `tool`: "edit", "write") for a directory or other non-regular file,
+// a file that cannot be looked at or read, and an abort; a missing file is not an error (exists is
+// false).
 std::variant<CurrentFile, core::ToolOutput> load_current_file(
     const std::filesystem::path& requested, std::string shown, std::uint64_t max_load_bytes,
-    std::string_view tool, std::stop_token stop);
+    std::string_view tool, std::stop_token stop, const EditorFiles* editor = nullptr);
 
 // An error when the model has not seen `file`'s current state in this session (it never read
 // it, or it changed since), saying to read it again; nullopt when it has. `action` names what
@@ -49,11 +52,13 @@ std::optional<core::ToolOutput> refuse_unless_seen(const FileTracker& tracker,
 
 // Replaces `file` with `bytes` (creating missing parent directories when `create_parents`),
 // atomically unless it has several hard links (see atomic_write()), keeping an existing file's
-// permissions, and records the result as seen. Refuses when the file changed on disk while the
+// permissions, or hands `bytes` to `editor` when one writes files; and records the result as
+// seen. Refuses when the file changed on disk while the
 // call was working on it. Returns nullopt on success, else the error for the model; on error
 // nothing has changed, except that a file written in place may hold part of `bytes`.
 std::optional<core::ToolOutput> replace_file(FileTracker& tracker, const CurrentFile& file,
-                                             std::string_view bytes, bool create_parents);
+                                             std::string_view bytes, bool create_parents,
+                                             const EditorFiles* editor = nullptr);
 
 // The preview (core::Tool::preview_change) of a change planned by the steps the call would
 // take: `describe(plan)` for a plan, or the error the call would return as the failure.

@@ -29,6 +29,11 @@ inline constexpr std::size_t kMaxImageFileBytes = 64 * 1024 * 1024;
 // dimensions (a decompression bomb), and decoding it would take seconds and gigabytes.
 inline constexpr std::int64_t kMaxImagePixels = 100'000'000;
 
+// What a running bash call shows live at most (core::ToolOutputEvent), beyond which its output
+// reaches front ends only with its result: the events a command that floods can queue stay
+// bounded, whoever is slow to show them.
+inline constexpr std::size_t kMaxLiveOutputBytes = 256 * 1024;
+
 // edit: files larger than this are not edited: the whole file is held in memory (with its
 // matching form and the result), and a source file the model works on is far smaller. Bigger
 // files are data or logs; change them with bash (sed, a script).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstring>
 #include <system_error>
 #include <variant>
 #include <vector>
@@ -274,12 +275,8 @@ std::string crlf_note(const TextPage& page) {
          "rewrite the file with write, put the \\r\\n back.]";
 }
 
-ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
-                     std::stop_token stop) {
-  PageRequest request;
-  request.offset = args.offset;
-  request.limit = args.limit;
-  const TextPage page = read_text_page(fd, request, stop);
+// The page of a text file `args` asks for, as the model reads it.
+ToolOutput page_result(const TextPage& page, const ReadArguments& args, const Target& target) {
   switch (page.status) {
     case PageStatus::kOk:
       break;
@@ -330,16 +327,51 @@ ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
   return ToolOutput{std::move(text)};
 }
 
+PageRequest page_request(const ReadArguments& args) {
+  PageRequest request;
+  request.offset = args.offset;
+  request.limit = args.limit;
+  return request;
+}
+
+ToolOutput read_text(int fd, const ReadArguments& args, const Target& target,
+                     std::stop_token stop) {
+  return page_result(read_text_page(fd, page_request(args), stop), args, target);
+}
+
+// The page of the text the editor holds for the file, and its state as edit and write will see
+// it (its identity on disk, the editor's text).
+ToolOutput read_editor_text(const EditorFiles& editor, const ReadArguments& args,
+                            const Target& target, const struct stat& info, std::stop_token stop,
+                            std::optional<FileState>& seen) {
+  auto held = editor.read(resolve_file(target.path), stop);
+  if (!held.ok()) {
+    return ToolOutput::error("Cannot read " + target.shown + " from the editor: " + held.error());
+  }
+  const std::string& text = held.value();
+  const ReadAt from_text = [&text](char* buffer, std::size_t size, std::uint64_t offset) -> long {
+    if (offset >= text.size()) return 0;
+    const std::size_t count = std::min<std::size_t>(size, text.size() - offset);
+    std::memcpy(buffer, text.data() + offset, count);
+    return static_cast<long>(count);
+  };
+  ToolOutput result =
+      page_result(read_text_page(from_text, page_request(args), stop), args, target);
+  if (!result.is_error) seen = file_state(info, text);
+  return result;
+}
+
 class ReadTool final : public PathTool {
  public:
-  explicit ReadTool(std::shared_ptr<FileTracker> files)
+  ReadTool(std::shared_ptr<FileTracker> files, std::shared_ptr<const EditorFiles> editor)
       : PathTool({.name = "read",
                   .description = description(),
                   .parameters = parameters(),
                   .concurrency_safe = true,
                   .access = core::AccessKind::kRead},
                  LocateFor::kExisting, PathDefault::kNone),
-        files_(std::move(files)) {}
+        files_(std::move(files)),
+        editor_(std::move(editor)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -373,8 +405,12 @@ class ReadTool final : public PathTool {
     } else {
       const bool more_follows = static_cast<std::uint64_t>(info.st_size) > bytes.size();
       if (looks_binary(bytes, more_follows)) return binary_notice(info, bytes, target);
-      result = read_text(file.get(), arguments, target, stop);
-      if (!result.is_error) seen = file_state_of(file.get(), info, stop);
+      if (editor_ && editor_->read) {
+        result = read_editor_text(*editor_, arguments, target, info, stop, seen);
+      } else {
+        result = read_text(file.get(), arguments, target, stop);
+        if (!result.is_error) seen = file_state_of(file.get(), info, stop);
+      }
     }
     if (seen && !result.is_error) files_->record(resolve_file(target.path), *seen);
     return result;
@@ -415,12 +451,14 @@ class ReadTool final : public PathTool {
 
  private:
   std::shared_ptr<FileTracker> files_;
+  std::shared_ptr<const EditorFiles> editor_;  // null: files are read on disk
 };
 
 }  // namespace
 
-core::ToolPtr make_read_tool(std::shared_ptr<FileTracker> files) {
-  return std::make_shared<ReadTool>(std::move(files));
+core::ToolPtr make_read_tool(std::shared_ptr<FileTracker> files,
+                             std::shared_ptr<const EditorFiles> editor) {
+  return std::make_shared<ReadTool>(std::move(files), std::move(editor));
 }
 
 }  // namespace nib::tools

@@ -13,11 +13,13 @@
 #include <memory>
 
 #include "core/tool.hpp"
+#include "tools/editor_files.hpp"
 #include "tools/file_tracker.hpp"
 
 namespace nib::tools {
 
 // A new read tool recording what it shows in `files`.
-core::ToolPtr make_read_tool(std::shared_ptr<FileTracker> files);
+core::ToolPtr make_read_tool(std::shared_ptr<FileTracker> files,
+                             std::shared_ptr<const EditorFiles> editor = nullptr);
 
 }  // namespace nib::tools

@@ -87,11 +87,12 @@ class WriteTool final : public PathTool {
   // A path that exists under another spelling (path_locate.hpp) names that file, which the
   // model must have read before it is overwritten; a new file is created in the directory the
   // path means, under its name as written.
-  explicit WriteTool(std::shared_ptr<FileTracker> files)
+  WriteTool(std::shared_ptr<FileTracker> files, std::shared_ptr<const EditorFiles> editor)
       : PathTool({"write", description(), parameters(), /*concurrency_safe=*/false,
                   core::AccessKind::kWrite},
                  LocateFor::kCreate, PathDefault::kNone),
-        files_(std::move(files)) {}
+        files_(std::move(files)),
+        editor_(std::move(editor)) {}
 
   ToolOutput execute(const json& args, std::stop_token stop,
                      const core::ToolContext& context) override {
@@ -100,7 +101,7 @@ class WriteTool final : public PathTool {
     const auto& [file, bytes] = std::get<PlannedWrite>(planned);
     const std::string& shown = file.shown;
     if (stop.stop_requested()) return ToolOutput::error("Aborted: " + shown + " was not written.");
-    if (auto error = replace_file(*files_, file, bytes, /*create_parents=*/true)) {
+    if (auto error = replace_file(*files_, file, bytes, /*create_parents=*/true, editor_.get())) {
       return std::move(*error);
     }
     ToolOutput result{std::string(file.exists ? "Overwrote " : "Created ") + shown + ": " +
@@ -136,7 +137,7 @@ class WriteTool final : public PathTool {
     if (requested.value().ends_with('/') || !path.has_filename()) {
       return ToolOutput::error(shown + " names a directory; give the path of a file in it.");
     }
-    auto loaded = load_current_file(path, shown, kMaxEditFileBytes, "write", stop);
+    auto loaded = load_current_file(path, shown, kMaxEditFileBytes, "write", stop, editor_.get());
     if (auto* error = std::get_if<ToolOutput>(&loaded)) return std::move(*error);
     CurrentFile& file = std::get<CurrentFile>(loaded);
     if (file.exists) {
@@ -146,12 +147,14 @@ class WriteTool final : public PathTool {
   }
 
   std::shared_ptr<FileTracker> files_;
+  std::shared_ptr<const EditorFiles> editor_;  // null: files are read and written on disk
 };
 
 }  // namespace
 
-core::ToolPtr make_write_tool(std::shared_ptr<FileTracker> files) {
-  return std::make_shared<WriteTool>(std::move(files));
+core::ToolPtr make_write_tool(std::shared_ptr<FileTracker> files,
+                              std::shared_ptr<const EditorFiles> editor) {
+  return std::make_shared<WriteTool>(std::move(files), std::move(editor));
 }
 
 }  // namespace nib::tools

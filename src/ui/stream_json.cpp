@@ -149,6 +149,8 @@ json to_json(const Event& event) {
           nlohmann::json running = {{"type", "tool_running"}, {"id", e.id}, {"name", e.name}};
           if (e.arguments) running["arguments"] = *e.arguments;
           return running;
+        } else if constexpr (std::is_same_v<T, ToolOutputEvent>) {
+          return {{"type", "tool_output"}, {"id", e.id}, {"text", e.text}};
         } else if constexpr (std::is_same_v<T, ToolSettledEvent>) {
           return outcome_json("tool_settled", e.outcome);
         } else if constexpr (std::is_same_v<T, ToolEndEvent>) {

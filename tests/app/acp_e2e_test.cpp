@@ -137,6 +137,60 @@ TEST_F(AcpTest, APromptShowsEveryStepAsTheTerminalWould) {
   EXPECT_TRUE(out["fsCalls"].empty());
 }
 
+TEST_F(AcpTest, AClientThatOffersItsFilesGivesReadAndEditItsBuffers) {
+  NIB_SKIP_WITHOUT(acp_package());
+  dir_.write("notes.txt", "alpha\n");
+  server_.enqueue(MockReply::tool_calls({{"call_read", "read", R"({"path":"notes.txt"})"}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_edit", "edit",
+        R"({"path":"notes.txt","oldText":"editor's buffer","newText":"model's edit"})"}}));
+  server_.enqueue(MockReply::text("Done."));
+  const json out = drive("prompt-fs");
+  ASSERT_TRUE(out.is_object());
+  EXPECT_EQ(out["stopReason"], "end_turn");
+  const std::string path = (dir_.path() / "notes.txt").string();
+  ASSERT_EQ(out["fsCalls"].size(), 3u) << out["fsCalls"].dump();
+  EXPECT_EQ(out["fsCalls"][0]["method"], "read");
+  EXPECT_EQ(out["fsCalls"][0]["path"], path);
+  EXPECT_EQ(out["fsCalls"][1]["method"], "read");  // edit reads the buffer it changes
+  EXPECT_EQ(out["fsCalls"][2], json({{"method", "write"},
+                                     {"sessionId", out["session"]["sessionId"]},
+                                     {"path", path},
+                                     {"content", "from the model's edit\n"}}));
+  // The model read the buffer, not the file; the file on disk is the editor's to save.
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_THAT(requests[1].body["messages"].back().dump(), HasSubstr("from the editor's buffer"));
+  std::ifstream on_disk(dir_.path() / "notes.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(on_disk), {}), "alpha\n");
+}
+
+TEST_F(AcpTest, ACommandsOutputReachesTheClientWhileItRuns) {
+  NIB_SKIP_WITHOUT(acp_package());
+  // The command goes on only once its first line has reached the client (the client opens the
+  // fifo then); `timeout` ends it should that never happen.
+  server_.enqueue(MockReply::tool_calls(
+      {{"c1", "bash",
+        R"({"command":"mkfifo gate && echo live-line && timeout 20 cat gate && echo after"})"}}));
+  server_.enqueue(MockReply::text("Built."));
+  const json out = drive("stream");
+  ASSERT_TRUE(out.is_object());
+  EXPECT_EQ(out["stopReason"], "end_turn");
+  std::vector<std::string> seen;
+  for (const json& update : of_kind(out, "tool_call_update")) {
+    seen.push_back(update.contains("status")
+                       ? update["status"].get<std::string>()
+                       : "live: " + update["content"][0]["content"]["text"].get<std::string>());
+  }
+  ASSERT_GE(seen.size(), 3u) << out["updates"].dump();
+  EXPECT_EQ(seen.front(), "in_progress");
+  EXPECT_EQ(seen[1], "live: live-line\n");
+  EXPECT_EQ(seen.back(), "completed");
+  const std::string result = server_.requests().at(1).body["messages"].back().dump();
+  EXPECT_THAT(result, HasSubstr("go"));
+  EXPECT_THAT(result, HasSubstr("after"));
+}
+
 TEST_F(AcpTest, PermissionRequestsAreAnsweredEachWay) {
   NIB_SKIP_WITHOUT(acp_package());
   server_.enqueue(MockReply::tool_calls({{"c1", "bash", R"({"command":"touch one"})"},

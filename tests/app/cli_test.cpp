@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace nib::app {
 namespace {
 
@@ -213,6 +215,43 @@ TEST(CliTest, McpServeAsksAboutItsToolsAndTheGlobalOnes) {
       std::get<McpRemoveArgs>(std::get<McpArgs>(parse({"mcp", "remove", "x"}).subcommand));
   EXPECT_EQ(removed.name, "x");
   EXPECT_FALSE(removed.scope);
+}
+
+}  // namespace
+}  // namespace nib::app
+
+namespace nib::app {
+namespace {
+
+// The command lines the Claude Agent SDK starts its executable with (captured from the SDK):
+// every flag is taken, those nib acts on set options, the others are named for the warning.
+TEST(CliTest, TheClaudeAgentSdksCommandLinesAreTaken) {
+  const auto outcome =
+      parse({"--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+             "--max-turns=3", "--max-budget-usd=1.5", "--model=claude-sonnet-4-5",
+             "--allowedTools=Read,Bash(ls:*)", "--disallowedTools=WebFetch,Bash",
+             "--setting-sources=", "--permission-mode=acceptEdits",
+             "--fallback-model=claude-haiku-4-5", "--include-partial-messages", "--add-dir=/var",
+             "--add-dir=/opt", "--permission-prompt-tool=stdio", "--thinking=adaptive"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  const CliOptions& options = *outcome.options;
+  EXPECT_TRUE(options.input_stream_json);
+  EXPECT_EQ(options.output_format, OutputFormat::kStreamJson);
+  EXPECT_EQ(options.max_turns, 3);
+  EXPECT_EQ(options.model, "claude-sonnet-4-5");
+  EXPECT_EQ(options.permission_mode, "acceptEdits");
+  EXPECT_EQ(options.permission_prompt_tool, "stdio");
+  EXPECT_EQ(options.disallowed_tools, (std::vector<std::string>{"WebFetch", "Bash"}));
+  EXPECT_FALSE(options.thinking);  // adaptive: the model's default
+  std::vector<std::string> unhonoured = options.unhonoured_flags;
+  std::sort(unhonoured.begin(), unhonoured.end());
+  EXPECT_EQ(unhonoured, (std::vector<std::string>{"--add-dir", "--allowedTools", "--fallback-model",
+                                                  "--include-partial-messages", "--max-budget-usd",
+                                                  "--setting-sources"}));
+  // "--flag=" is the flag with an empty value, not the flag taking the next argument.
+  EXPECT_TRUE(parse({"--setting-sources=", "--version"}).options->version);
+  EXPECT_EQ(parse({"--thinking=disabled"}).options->thinking, "off");
+  EXPECT_FALSE(parse({"--input-format", "xml"}).options);
 }
 
 }  // namespace

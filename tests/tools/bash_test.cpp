@@ -381,3 +381,38 @@ TEST_P(BashToolTest, ShortOutputCreatesNoLog) {
 
 }  // namespace
 }  // namespace nib::tools
+
+namespace nib::tools {
+namespace {
+
+// What a running command shows live (core::ToolOutputEvent): its output as it comes, to the run
+// that made the call, bounded whatever the command prints.
+TEST_P(BashToolTest, OutputReachesTheRunAsItComesUpToTheLiveLimit) {
+  std::vector<std::string> pieces;
+  core::ToolContext context{"call-1", dir_.path()};
+  context.report = [&pieces](core::Event event) {
+    const auto* output = std::get_if<core::ToolOutputEvent>(&event);
+    ASSERT_NE(output, nullptr);
+    EXPECT_EQ(output->id, "call-1");
+    pieces.push_back(output->text);
+  };
+  const core::ToolOutput small =
+      tool_->execute({{"command", "echo one; echo two >&2"}}, {}, context);
+  EXPECT_FALSE(small.is_error) << small.output;
+  std::string shown;
+  for (const std::string& piece : pieces) shown += piece;
+  EXPECT_EQ(shown.size(), 8u) << shown;
+  EXPECT_NE(shown.find("one\n"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("two\n"), std::string::npos) << shown;
+
+  pieces.clear();
+  const core::ToolOutput flood =
+      tool_->execute({{"command", "head -c 3000000 /dev/zero | tr '\\0' x"}}, {}, context);
+  EXPECT_FALSE(flood.is_error) << flood.output;
+  std::size_t total = 0;
+  for (const std::string& piece : pieces) total += piece.size();
+  EXPECT_EQ(total, kMaxLiveOutputBytes);
+}
+
+}  // namespace
+}  // namespace nib::tools

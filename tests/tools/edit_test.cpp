@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/schema_validator.hpp"
@@ -418,6 +419,80 @@ TEST_F(EditToolTest, AHugeEditsPreviewKeepsTheFirstLinesAndCountsTheRest) {
             kPreviewDiffLines);
   // 2 file headers, 1 hunk header, 500 removed and 500 added lines.
   EXPECT_EQ(preview->omitted_lines, 1003 - kPreviewDiffLines);
+}
+
+}  // namespace
+}  // namespace nib::tools
+
+namespace nib::tools {
+namespace {
+
+// An editor holding buffers of its own (editor_files.hpp), unsaved: read, edit and write work on
+// them, judged on the file on disk.
+class EditorBufferTest : public ::testing::Test {
+ protected:
+  EditorBufferTest() {
+    editor_->read = [this](const std::filesystem::path& path,
+                           std::stop_token) -> util::Result<std::string> {
+      const auto found = buffers_.find(path);
+      if (found == buffers_.end()) return util::Result<std::string>::failure("not open");
+      return found->second;
+    };
+    editor_->write = [this](const std::filesystem::path& path, const std::string& text,
+                            std::stop_token) {
+      buffers_[path] = text;
+      return util::Status::success();
+    };
+  }
+  core::ToolOutput run(const core::ToolPtr& tool, const json& args) {
+    return tool->execute(args, {}, {"call-1", dir_.path()});
+  }
+
+  testing::TempDir dir_;
+  std::map<std::filesystem::path, std::string> buffers_;
+  std::shared_ptr<EditorFiles> editor_ = std::make_shared<EditorFiles>();
+  std::shared_ptr<FileTracker> files_ = std::make_shared<FileTracker>();
+  core::ToolPtr read_ = make_read_tool(files_, editor_);
+  core::ToolPtr edit_ = make_edit_tool(files_, editor_);
+  core::ToolPtr write_ = make_write_tool(files_, editor_);
+};
+
+TEST_F(EditorBufferTest, ReadAndEditWorkOnTheBufferAndLeaveTheFileToTheEditor) {
+  const auto path = dir_.write("a.txt", "on disk\n");
+  buffers_[path] = "unsaved\nsecond\n";
+  const auto read = run(read_, {{"path", "a.txt"}});
+  ASSERT_FALSE(read.is_error) << read.output;
+  EXPECT_TRUE(contains(read.output, "unsaved"));
+  const auto edited = run(edit_, {{"path", "a.txt"}, {"oldText", "second"}, {"newText", "2nd"}});
+  ASSERT_FALSE(edited.is_error) << edited.output;
+  EXPECT_EQ(buffers_[path], "unsaved\n2nd\n");
+  EXPECT_EQ(contents(path), "on disk\n");
+  // The edit's own result counts as seen: a second edit needs no new read.
+  const auto again = run(edit_, {{"path", "a.txt"}, {"oldText", "2nd"}, {"newText", "two"}});
+  EXPECT_FALSE(again.is_error) << again.output;
+  EXPECT_EQ(buffers_[path], "unsaved\ntwo\n");
+}
+
+TEST_F(EditorBufferTest, ABufferChangedSinceTheReadIsNotEdited) {
+  const auto path = dir_.write("a.txt", "x\n");
+  buffers_[path] = "typed by the user\n";
+  ASSERT_FALSE(run(read_, {{"path", "a.txt"}}).is_error);
+  buffers_[path] = "typed by the user, and more\n";
+  const auto edited = run(edit_, {{"path", "a.txt"}, {"oldText", "typed"}, {"newText", "written"}});
+  EXPECT_TRUE(edited.is_error);
+  EXPECT_TRUE(contains(edited.output, "has changed")) << edited.output;
+  EXPECT_EQ(buffers_[path], "typed by the user, and more\n");
+}
+
+TEST_F(EditorBufferTest, AnEditorThatCannotGiveTheTextChangesNothing) {
+  const auto path = dir_.write("a.txt", "x\n");
+  const auto read = run(read_, {{"path", "a.txt"}});
+  EXPECT_TRUE(read.is_error);
+  EXPECT_TRUE(contains(read.output, "from the editor: not open")) << read.output;
+  const auto written = run(write_, {{"path", "a.txt"}, {"content", "y\n"}});
+  EXPECT_TRUE(written.is_error);
+  EXPECT_EQ(contents(path), "x\n");
+  EXPECT_TRUE(buffers_.empty());
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tools/builtin.hpp"
 
 namespace nib::tools {
@@ -42,6 +44,26 @@ TEST(ToolDescriptionTest, ReadStandsInForItsPageWithTheCountOfLines) {
   EXPECT_EQ(read->describe_result(json::object(), failed), std::nullopt);
   const core::ToolResult output{"c1", "bash", core::text_content("ok"), false, {}};
   EXPECT_EQ(tool_named("bash")->describe_result(json::object(), output), std::nullopt);
+}
+
+}  // namespace
+}  // namespace nib::tools
+
+namespace nib::tools {
+namespace {
+
+// --disallowedTools: Claude Code's names or nib's leave tools out; a pattern is no name.
+TEST(LeaveOutToolsTest, NamesLeaveToolsOutAndAPatternIsRefused) {
+  auto kept = leave_out_tools(builtin_tools(), {"Bash", "web_fetch", "NoSuchTool"});
+  ASSERT_TRUE(kept.ok()) << kept.error();
+  std::vector<std::string> names;
+  for (const core::ToolPtr& tool : kept.value()) names.push_back(tool->name());
+  EXPECT_EQ(std::count(names.begin(), names.end(), "bash"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "web_fetch"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "read"), 1);
+  const auto pattern = leave_out_tools(builtin_tools(), {"Bash(rm:*)"});
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_NE(pattern.error().find("deny rule"), std::string::npos) << pattern.error();
 }
 
 }  // namespace
