@@ -228,9 +228,9 @@ class SdkSession {
       if (append_system_prompt_) options.append_system_prompt = append_system_prompt_;
       context.client_servers = client_servers_;
     }
-    options_ = options;
+    run_options_ = options;
     context_with_servers_ = context;
-    auto opened = open_run(options_, current_model(), context_with_servers_);
+    auto opened = open_run(run_options_, current_model(), context_with_servers_);
     if (!opened.ok()) {
       std::cerr << "nib: " << opened.error() << '\n';
       return false;
@@ -348,7 +348,7 @@ class SdkSession {
         return ask(question, stop, facts.denials);
       };
     }
-    core::AgentLoop loop(assemble_loop(options_, input.model, context_with_servers_, *provider_,
+    core::AgentLoop loop(assemble_loop(run_options_, input.model, context_with_servers_, *provider_,
                                        {run_->session, *run_->subagents, run_->hooks, *run_->tools},
                                        std::move(front_end)));
     facts.end = loop.run(run_->session.history(), run_stop.get_token());
@@ -429,8 +429,9 @@ class SdkSession {
     util::write_all(STDOUT_FILENO, util::redact_secrets(util::json_text(message)) + "\n");
   }
 
-  CliOptions options_;
-  ModelConfig model_;  // guarded by mutex_ (set_model)
+  const CliOptions options_;
+  CliOptions run_options_;  // the run thread's: options_ with what initialize brought
+  ModelConfig model_;       // guarded by mutex_ (set_model)
   const RunContext& context_;
   RunContext context_with_servers_;
   std::optional<RunResources> run_;
