@@ -236,6 +236,26 @@ TEST_F(AcpTest, PermissionRequestsAreAnsweredEachWay) {
                                                       {"c6", "failed"}}));
 }
 
+TEST_F(AcpTest, APermissionRequestTheClientCancelsIsARefusal) {
+  NIB_SKIP_WITHOUT(acp_package());
+  server_.enqueue(MockReply::tool_calls({{"c1", "bash", R"({"command":"touch asked"})"}}));
+  server_.enqueue(MockReply::text("ok"));
+  const json out = drive("permissions");  // no answers: the client cancels the request
+  ASSERT_TRUE(out.is_object());
+  EXPECT_EQ(out["permissionRequests"].size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "asked"));
+  EXPECT_EQ(out["stopReason"], "end_turn");
+}
+
+TEST_F(AcpTest, TheTurnLimitIsItsOwnStopReason) {
+  NIB_SKIP_WITHOUT(acp_package());
+  dir_.write("notes.txt", "alpha\n");
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"notes.txt"})"}}));
+  const json out = drive("prompt", {"--max-turns", "1"});
+  ASSERT_TRUE(out.is_object());
+  EXPECT_EQ(out["stopReason"], "max_turn_requests");
+}
+
 TEST_F(AcpTest, ACancelWhileACommandRunsAnswersCancelledAndEndsIt) {
   NIB_SKIP_WITHOUT(acp_package());
   server_.enqueue(MockReply::tool_calls({{"c1", "bash", R"({"command":"sleep 30; touch late"})"}}));

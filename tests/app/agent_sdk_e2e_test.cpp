@@ -159,5 +159,18 @@ TEST_F(AgentSdkTest, APermissionModeChangeHoldsForTheNextMessage) {
   EXPECT_EQ(of_type(out, "result").size(), 2u);
 }
 
+TEST_F(AgentSdkTest, SetModelHoldsForTheNextMessageAndAnUnknownModelIsAnError) {
+  NIB_SKIP_WITHOUT(agent_sdk());
+  server_.enqueue(MockReply::text("One."));
+  server_.enqueue(MockReply::text("Two."));
+  const json out = drive("model");
+  ASSERT_TRUE(out.is_object());
+  EXPECT_THAT(out["unknownModel"].get<std::string>(), HasSubstr("no-such-model"));
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].body["model"], "mock-model");
+  EXPECT_EQ(requests[1].body["model"], "gpt-5.4-mini");
+}
+
 }  // namespace
 }  // namespace nib::testing
