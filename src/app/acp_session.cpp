@@ -216,25 +216,23 @@ void AcpSession::run_prompt(const json& id, const json& prompt, std::stop_token 
   const FrontEndWiring front_end = wiring();
   for (const std::string& warning : input.warnings) front_end.notice(warning, true);
   const std::string session_start = std::exchange(started_, true) ? "" : session_source_;
-  CheckedPrompt checked =
-      check_prompt(*run_.hooks, input.text, session_start, stop, front_end.notice);
-  if (!checked.message) {
-    update(text_chunk("agent_message_chunk", "The prompt was refused by " + checked.refusal));
+  // The blocks after the first text, which was the typed prompt (checked and expanded above).
+  PromptBlocks blocks;
+  bool past_typed = false;
+  for (core::ContentBlock& block : content.value()) {
+    if (std::holds_alternative<core::TextBlock>(block) && !past_typed) {
+      past_typed = true;
+      continue;
+    }
+    blocks.after.push_back(std::move(block));
+  }
+  for (core::ContentBlock& block : input.media) blocks.after.push_back(std::move(block));
+  if (auto refused = admit_prompt(*run_.hooks, run_.session, input.text, std::move(blocks),
+                                  session_start, &setup_->notices, stop, front_end.notice)) {
+    update(text_chunk("agent_message_chunk", "The prompt was refused by " + *refused));
     peer_.respond(id, {{"stopReason", "refusal"}});
     return;
   }
-  bool past_typed = false;
-  for (core::ContentBlock& block : content.value()) {
-    const auto* text = std::get_if<core::TextBlock>(&block);
-    if (text != nullptr && !past_typed) {
-      past_typed = true;  // already in the message, as checked (and expanded)
-      continue;
-    }
-    checked.message->content.push_back(std::move(block));
-  }
-  for (core::ContentBlock& block : input.media)
-    checked.message->content.push_back(std::move(block));
-  run_.session.add_prompt(std::move(*checked.message), &setup_->notices);
   core::AgentLoop loop(assemble_loop(options_, input.model, setup_->context, *provider_,
                                      {run_.session, *run_.subagents, run_.hooks, *run_.tools},
                                      wiring()));

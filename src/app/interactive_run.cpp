@@ -7,6 +7,7 @@
 #include "app/compaction_hooks.hpp"
 #include "app/interactive_session.hpp"
 #include "app/permission_rules.hpp"
+#include "app/prompt_input.hpp"
 #include "permissions/rule_list.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
@@ -147,17 +148,14 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
       media = std::move(turn.value().media);
     }
     // The hooks run here, off the terminal's thread; the history is the worker's meanwhile.
-    CheckedPrompt checked = check_prompt(*hooks_, sent, session_start, stop, job_notice());
-    if (!checked.message) {
-      worker_.post(ui::JobNotice{"The prompt was refused by " + checked.refusal, true});
+    // A skill that /NAME loaded goes before the prompt it was loaded for.
+    PromptBlocks blocks{{}, std::move(media)};
+    if (!skill.empty()) blocks.before.push_back(core::TextBlock{skill});
+    if (auto refused = admit_prompt(*hooks_, *session_, sent, std::move(blocks), session_start,
+                                    context_.notices, stop, job_notice())) {
+      worker_.post(ui::JobNotice{"The prompt was refused by " + *refused, true});
       return;
     }
-    // A skill that /NAME loaded goes before the prompt it was loaded for.
-    if (!skill.empty()) {
-      checked.message->content.insert(checked.message->content.begin(), core::TextBlock{skill});
-    }
-    for (core::ContentBlock& block : media) checked.message->content.push_back(std::move(block));
-    session_->add_prompt(std::move(*checked.message), context_.notices);
     core::AgentLoop agent(loop);
     agent.run(session_->history(), stop);
   });

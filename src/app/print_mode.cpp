@@ -118,17 +118,14 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });
-  CheckedPrompt checked =
-      check_prompt(*run.hooks, prompt, context.existing ? "resume" : "startup", stop, hook_notice);
-  if (!checked.message) {
-    std::cerr << "nib: the prompt was refused by " << checked.refusal << '\n';
+  if (auto refused = admit_prompt(*run.hooks, session, prompt, {{}, std::move(input.media)},
+                                  context.existing ? "resume" : "startup", context.notices, stop,
+                                  hook_notice)) {
+    std::cerr << "nib: the prompt was refused by " << *refused << '\n';
     end_session_hooks(*run.hooks, "other", hook_notice);
     return 1;
   }
   core::AgentLoop loop(loop_options);
-  for (core::ContentBlock& block : input.media)
-    checked.message->content.push_back(std::move(block));
-  session.add_prompt(std::move(*checked.message), context.notices);
   const int status = exit_status(loop.run(session.history(), stop).reason);
   report_jobs_left_running(context.jobs.get());
   end_session_hooks(*run.hooks, "other", hook_notice);

@@ -1,5 +1,7 @@
 #include "app/prompt_input.hpp"
 
+#include <iterator>
+
 #include "app/mcp_prompts.hpp"
 #include "app/slash_prompt.hpp"
 #include "ui/slash_commands.hpp"
@@ -37,6 +39,21 @@ std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& promp
     }
   }
   return input;
+}
+
+std::optional<std::string> admit_prompt(hooks::HookSet& hooks, RunSession& session,
+                                        const std::string& text, PromptBlocks blocks,
+                                        const std::string& session_start,
+                                        core::PendingNotices* notices, std::stop_token stop,
+                                        const HookNotice& notice) {
+  CheckedPrompt checked = check_prompt(hooks, text, session_start, stop, notice);
+  if (!checked.message) return checked.refusal;
+  core::Content& content = checked.message->content;
+  content.insert(content.begin(), std::make_move_iterator(blocks.before.begin()),
+                 std::make_move_iterator(blocks.before.end()));
+  for (core::ContentBlock& block : blocks.after) content.push_back(std::move(block));
+  session.add_prompt(std::move(*checked.message), notices);
+  return std::nullopt;
 }
 
 }  // namespace nib::app

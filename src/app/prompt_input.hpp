@@ -1,16 +1,19 @@
 #pragma once
 // A prompt as the user typed it, turned into what the model receives, alike for every front end
-// that takes one prompt at a time (print mode, `nib acp`): /mcp__SERVER__PROMPT ARGS fetched
-// from its MCP server (its text, then its images), /NAME ARGS expanded as the custom command or
-// skill NAME (on the model it names, when its provider has it), anything else as it is.
+// (print mode, `nib acp`, the Agent SDK's transport; the interactive mode admits its own):
+// /mcp__SERVER__PROMPT ARGS fetched from its MCP server (its text, then its images), /NAME ARGS
+// expanded as the custom command or skill NAME (on the model it names, when its provider has it),
+// anything else as it is.
 
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
+#include "app/hook_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/run_context.hpp"
+#include "app/session_setup.hpp"
 #include "core/messages.hpp"
 #include "mcp/server_set.hpp"
 
@@ -35,5 +38,23 @@ std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& promp
                                                         const RunContext& context,
                                                         mcp::ServerSet* servers,
                                                         std::stop_token stop);
+
+// The blocks a front end puts around the typed text of a prompt: `before` it (a skill /NAME
+// loaded for it), `after` it (the images and files the user attached, an MCP prompt's images).
+struct PromptBlocks {
+  core::Content before;
+  core::Content after;
+};
+
+// Puts `text` through the UserPromptSubmit hooks (and, for the session's first prompt, the
+// SessionStart hooks, `session_start` naming the source; "" for later ones) and, when they let
+// it through, adds it to `session` as the next prompt, `blocks` around it, with `notices`
+// (core::PendingNotices) first. Returns the refusal ("hook <command>: <reason>"), or nothing
+// when the prompt was added.
+std::optional<std::string> admit_prompt(hooks::HookSet& hooks, RunSession& session,
+                                        const std::string& text, PromptBlocks blocks,
+                                        const std::string& session_start,
+                                        core::PendingNotices* notices, std::stop_token stop,
+                                        const HookNotice& notice);
 
 }  // namespace nib::app

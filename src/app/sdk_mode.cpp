@@ -307,21 +307,17 @@ class SdkSession {
     }
     PromptInput& input = std::get<PromptInput>(resolved);
     for (const std::string& warning : input.warnings) notice(warning, true);
-    CheckedPrompt checked = check_prompt(*run_->hooks, input.text,
-                                         std::exchange(session_started_, true) ? "" : "startup",
-                                         run_stop.get_token(), notice);
-    if (!checked.message) {
-      forget_run_stop();
-      return fail("the prompt was refused by " + checked.refusal);
-    }
+    PromptBlocks blocks;
     for (core::ContentBlock& block : content.value()) {
-      if (std::holds_alternative<core::ImageBlock>(block)) {
-        checked.message->content.push_back(std::move(block));
-      }
+      if (std::holds_alternative<core::ImageBlock>(block)) blocks.after.push_back(std::move(block));
     }
-    for (core::ContentBlock& block : input.media)
-      checked.message->content.push_back(std::move(block));
-    run_->session.add_prompt(std::move(*checked.message), context_.notices);
+    for (core::ContentBlock& block : input.media) blocks.after.push_back(std::move(block));
+    if (auto refused = admit_prompt(*run_->hooks, run_->session, input.text, std::move(blocks),
+                                    std::exchange(session_started_, true) ? "" : "startup",
+                                    context_.notices, run_stop.get_token(), notice)) {
+      forget_run_stop();
+      return fail("the prompt was refused by " + *refused);
+    }
     const ui::CostFunction cost = cost_function(input.model);
     std::chrono::milliseconds api_time{0};
     auto request_started = Clock::now();
