@@ -1,5 +1,7 @@
 #include "acp/client_files.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace nib::acp {
 
 using nlohmann::json;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "acp/rpc_peer.hpp"
 #include "tools/editor_files.hpp"

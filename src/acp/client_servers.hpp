@@ -4,7 +4,7 @@
 // value}]}) as an MCP server document ({"mcpServers": {NAME: {...}}}) in the shape nib's own
 // files have, so that MCP's configuration reader is their one reader. Pure function.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "util/result.hpp"
 

@@ -1,5 +1,7 @@
 #include "acp/permission_request.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "acp/session_updates.hpp"
 #include "permissions/rule_list.hpp"
 #include "ui/tool_summary.hpp"

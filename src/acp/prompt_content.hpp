@@ -3,7 +3,7 @@
 // blocks) as the content of the user's message. An embedded resource's text goes in with its
 // URI, as the file the user attached; a link is named for the model to read. Pure function.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/messages.hpp"
 #include "util/result.hpp"

@@ -1,5 +1,7 @@
 #include "acp/rpc_peer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "util/fd_io.hpp"
 #include "util/json_text.hpp"
 

@@ -12,7 +12,7 @@
 #include <stop_token>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "mcp/json_rpc.hpp"
 #include "util/result.hpp"

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <iterator>
 
+#include <nlohmann/json.hpp>
+
 #include "mcp/call_result.hpp"
 #include "session/compaction.hpp"
 #include "ui/tool_summary.hpp"
@@ -117,7 +119,7 @@ std::vector<json> SessionUpdates::on_event(const core::Event& event) {
     return {chunk("agent_thought_chunk", text_block(thinking->text))};
   }
   if (const auto* start = std::get_if<core::ToolStartEvent>(&event)) {
-    return {call_started(start->id, start->name, start->arguments, "pending")};
+    return {call_started(start->id, start->name, start->arguments, /*live=*/true)};
   }
   if (const auto* running = std::get_if<core::ToolRunningEvent>(&event)) {
     json update = {{"sessionUpdate", "tool_call_update"},
@@ -176,10 +178,7 @@ std::vector<json> SessionUpdates::replay(const std::vector<core::Message>& histo
             updates.push_back(chunk("agent_thought_chunk", text_block(thinking->text)));
           }
         } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
-          // Its files as they are now: a replay has no "before" to show a diff from.
-          json started = call_started(call->id, call->name, call->arguments, "in_progress");
-          calls_[call->id].before.clear();
-          updates.push_back(std::move(started));
+          updates.push_back(call_started(call->id, call->name, call->arguments, /*live=*/false));
         }
       }
     } else {
@@ -193,13 +192,13 @@ std::vector<json> SessionUpdates::replay(const std::vector<core::Message>& histo
 }
 
 json SessionUpdates::call_started(const std::string& id, const std::string& name,
-                                  const std::string& arguments, const char* status) {
+                                  const std::string& arguments, bool live) {
   const std::optional<json> parsed = arguments_of(arguments);
   json update = {{"sessionUpdate", "tool_call"},
                  {"toolCallId", id},
                  {"title", ui::ToolPresenter(&tools_).call(name, arguments)},
                  {"kind", tool_kind(tools_, name)},
-                 {"status", status},
+                 {"status", live ? "pending" : "in_progress"},
                  {"rawInput", parsed.value_or(json::object())}};
   OpenCall call{name, arguments, {}};
   json locations = json::array();
@@ -208,7 +207,7 @@ json SessionUpdates::call_started(const std::string& id, const std::string& name
       json location = {{"path", path.path.string()}};
       if (path.line) location["line"] = *path.line;
       locations.push_back(std::move(location));
-      if (access->kind == core::AccessKind::kWrite) {
+      if (live && access->kind == core::AccessKind::kWrite) {
         call.before.emplace_back(path.target, small_file_text(path.target));
       }
     }

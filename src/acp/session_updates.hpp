@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/events.hpp"
 #include "core/messages.hpp"
@@ -62,8 +62,10 @@ class SessionUpdates {
     std::optional<std::chrono::steady_clock::time_point> live_sent;
   };
 
+  // `live`: the call is about to run, so the files it writes are read now for its diff (a
+  // replayed call has no "before" to show).
   nlohmann::json call_started(const std::string& id, const std::string& name,
-                              const std::string& arguments, const char* status);
+                              const std::string& arguments, bool live);
   nlohmann::json call_ended(const std::string& id, const core::ToolResult& result);
   std::optional<nlohmann::json> usage(const core::Usage& reply);
   std::optional<nlohmann::json> live_output(const core::ToolOutputEvent& output);

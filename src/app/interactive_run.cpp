@@ -126,7 +126,12 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
   run_model_ = model;
   core::LoopOptions loop = assemble_loop(
       options_, model, context_, *provider_, {*session_, *subagents_, hooks_, *tools_},
-      {.show = [this](const core::Event& event) { worker_.post(event); },
+      {.show =
+           [this](const core::Event& event) {
+             // The transcript shows a command's output with its result: its live pieces would
+             // only wake the screen for nothing.
+             if (!std::holds_alternative<core::ToolOutputEvent>(event)) worker_.post(event);
+           },
        .ask = [this](const permissions::ApprovalQuestion& question,
                      std::stop_token stop) { return worker_.ask_approval(question, stop); },
        .save_rules = [this](const std::vector<std::string>& rules) { save_rules(rules); },

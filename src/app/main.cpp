@@ -13,7 +13,6 @@
 #include "app/acp_agent.hpp"
 #include "app/cli.hpp"
 #include "app/command_environment.hpp"
-#include "app/extension_setup.hpp"
 #include "app/hooks_command.hpp"
 #include "app/interactive_mode.hpp"
 #include "app/list_models.hpp"
@@ -22,7 +21,6 @@
 #include "app/permissions_command.hpp"
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
-#include "app/project_instructions.hpp"
 #include "app/run_guard.hpp"
 #include "app/run_setup.hpp"
 #include "app/sdk_mode.hpp"
@@ -35,9 +33,7 @@
 #include "net/curl_library.hpp"
 #include "process/command_registry.hpp"
 #include "process/process_reaper.hpp"
-#include "tools/job_report.hpp"
 #include "util/environment.hpp"
-#include "util/secret_redaction.hpp"
 #include "util/user_places.hpp"
 
 namespace nib::app {

@@ -22,18 +22,11 @@ json usage_json(const core::Usage& usage) {
           {"cache_read_input_tokens", usage.cache_read_tokens}};
 }
 
-const char* stop_reason(core::StopReason reason) {
-  switch (reason) {
-    case core::StopReason::kToolUse:
-      return "tool_use";
-    case core::StopReason::kMaxTokens:
-      return "max_tokens";
-    case core::StopReason::kEndTurn:
-    case core::StopReason::kAborted:
-    case core::StopReason::kError:
-      break;
-  }
-  return "end_turn";
+// Anthropic's name for why a reply ended; none for an aborted or failed one, which the service
+// never names (as Claude Code streams a reply it has not finished).
+json stop_reason(core::StopReason reason) {
+  if (reason == core::StopReason::kAborted || reason == core::StopReason::kError) return nullptr;
+  return core::stop_reason_name(reason);
 }
 
 }  // namespace

@@ -62,13 +62,9 @@ util::Result<core::Content> message_content(const json& message) {
 // The last reply's text: the run's answer.
 std::string final_text(const std::vector<core::Message>& history) {
   for (auto message = history.rbegin(); message != history.rend(); ++message) {
-    const auto* reply = std::get_if<core::AssistantMessage>(&*message);
-    if (reply == nullptr) continue;
-    std::string text;
-    for (const core::AssistantBlock& block : reply->blocks) {
-      if (const auto* part = std::get_if<core::TextBlock>(&block)) text += part->text;
+    if (const auto* reply = std::get_if<core::AssistantMessage>(&*message)) {
+      return core::assistant_text(*reply);
     }
-    return text;
   }
   return {};
 }

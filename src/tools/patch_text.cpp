@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "util/ascii.hpp"
+
 namespace nib::tools {
 namespace {
 
@@ -14,20 +16,8 @@ constexpr std::string_view kUpdate = "*** Update File: ";
 constexpr std::string_view kMove = "*** Move to: ";
 constexpr std::string_view kEndOfFile = "*** End of File";
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-std::string_view trim_end(std::string_view text) {
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-std::string_view trim(std::string_view text) {
-  text = trim_end(text);
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  return text;
-}
+using util::ascii_trim;
+using util::ascii_trim_end;
 
 // Lines split on "\n", a "\r" before it dropped; no empty last line for a final "\n".
 std::vector<std::string> split_lines(std::string_view text) {
@@ -78,7 +68,7 @@ std::string ascii_punctuation(std::string_view text) {
     }
     if (!mapped) out += text[i++];
   }
-  return std::string(trim(out));
+  return std::string(ascii_trim(out));
 }
 
 using LineEquals = std::function<bool(std::string_view, std::string_view)>;
@@ -93,8 +83,8 @@ std::optional<std::size_t> seek(const std::vector<std::string>& lines,
   const std::size_t last = lines.size() - pattern.size();
   static const LineEquals kPasses[] = {
       [](std::string_view a, std::string_view b) { return a == b; },
-      [](std::string_view a, std::string_view b) { return trim_end(a) == trim_end(b); },
-      [](std::string_view a, std::string_view b) { return trim(a) == trim(b); },
+      [](std::string_view a, std::string_view b) { return ascii_trim_end(a) == ascii_trim_end(b); },
+      [](std::string_view a, std::string_view b) { return ascii_trim(a) == ascii_trim(b); },
       [](std::string_view a, std::string_view b) {
         return ascii_punctuation(a) == ascii_punctuation(b);
       }};
@@ -129,9 +119,10 @@ std::string joined(const std::vector<std::string>& lines) {
 
 util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
   using Result = util::Result<std::vector<PatchOperation>>;
-  std::vector<std::string> lines = split_lines(trim(patch));
+  std::vector<std::string> lines = split_lines(ascii_trim(patch));
   const auto bounded = [&] {
-    return !lines.empty() && trim(lines.front()) == kBegin && trim(lines.back()) == kEnd;
+    return !lines.empty() && ascii_trim(lines.front()) == kBegin &&
+           ascii_trim(lines.back()) == kEnd;
   };
   std::size_t first_line = 1;
   if (!bounded() && lines.size() >= 4) {
@@ -140,16 +131,17 @@ util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
     if ((open == "<<EOF" || open == "<<'EOF'" || open == "<<\"EOF\"") &&
         std::string_view(lines.back()).ends_with("EOF")) {
       const std::vector<std::string> inner(lines.begin() + 1, lines.end() - 1);
-      if (!inner.empty() && trim(inner.front()) == kBegin && trim(inner.back()) == kEnd) {
+      if (!inner.empty() && ascii_trim(inner.front()) == kBegin &&
+          ascii_trim(inner.back()) == kEnd) {
         lines = inner;
         first_line = 2;
       }
     }
   }
-  if (lines.empty() || trim(lines.front()) != kBegin) {
+  if (lines.empty() || ascii_trim(lines.front()) != kBegin) {
     return Result::failure("invalid patch: The first line of the patch must be '*** Begin Patch'");
   }
-  if (trim(lines.back()) != kEnd) {
+  if (ascii_trim(lines.back()) != kEnd) {
     return Result::failure("invalid patch: The last line of the patch must be '*** End Patch'");
   }
   std::vector<PatchOperation> operations;
@@ -157,7 +149,7 @@ util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
   const std::size_t end = lines.size() - 1;
   const auto number = [&](std::size_t index) { return index + first_line; };
   while (i < end) {
-    const std::string_view header = trim(lines[i]);
+    const std::string_view header = ascii_trim(lines[i]);
     PatchOperation operation;
     operation.line = number(i);
     if (header.empty()) {
@@ -166,7 +158,7 @@ util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
     }
     if (header.starts_with(kAdd)) {
       operation.kind = PatchOperation::Kind::kAdd;
-      operation.path = std::string(trim(header.substr(kAdd.size())));
+      operation.path = std::string(ascii_trim(header.substr(kAdd.size())));
       ++i;
       while (i < end && lines[i].starts_with('+')) {
         operation.contents += lines[i].substr(1) + "\n";
@@ -174,18 +166,19 @@ util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
       }
     } else if (header.starts_with(kDelete)) {
       operation.kind = PatchOperation::Kind::kDelete;
-      operation.path = std::string(trim(header.substr(kDelete.size())));
+      operation.path = std::string(ascii_trim(header.substr(kDelete.size())));
       ++i;
     } else if (header.starts_with(kUpdate)) {
       operation.kind = PatchOperation::Kind::kUpdate;
-      operation.path = std::string(trim(header.substr(kUpdate.size())));
+      operation.path = std::string(ascii_trim(header.substr(kUpdate.size())));
       ++i;
       if (i < end && lines[i].starts_with(kMove)) {
-        operation.move_to = std::string(trim(std::string_view(lines[i]).substr(kMove.size())));
+        operation.move_to =
+            std::string(ascii_trim(std::string_view(lines[i]).substr(kMove.size())));
         ++i;
       }
       while (i < end) {
-        if (trim(lines[i]).empty()) {
+        if (ascii_trim(lines[i]).empty()) {
           ++i;
           continue;
         }

@@ -24,9 +24,14 @@ std::string ascii_capitalized(std::string text) {
   return text;
 }
 
-std::string_view ascii_trim(std::string_view text) {
-  while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
+std::string_view ascii_trim_end(std::string_view text) {
   while (!text.empty() && is_ascii_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+std::string_view ascii_trim(std::string_view text) {
+  text = ascii_trim_end(text);
+  while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
   return text;
 }
 

@@ -17,5 +17,7 @@ std::string ascii_capitalized(std::string text);
 
 // `text` without the ASCII whitespace (space, \t, \n, \v, \f, \r) at its ends.
 std::string_view ascii_trim(std::string_view text);
+// `text` without the ASCII whitespace at its end.
+std::string_view ascii_trim_end(std::string_view text);
 
 }  // namespace nib::util

@@ -20,6 +20,7 @@
 #include "support/mcp_packages.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
+#include "support/node_fixture.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::testing {
@@ -42,18 +43,11 @@ class AcpTest : public ::testing::Test {
 
   json drive(const std::string& scenario, std::vector<std::string> flags = {},
              std::map<std::string, std::string> more_env = {}) {
-    std::vector<std::string> args = {
-        std::string(NIB_SOURCE_DIR) + "/tests/app/fixtures/acp_client.mjs",
-        std::filesystem::path(acp_package()).parent_path().string(), NIB_BINARY,
-        dir_.path().string(), scenario};
+    std::vector<std::string> args = {std::filesystem::path(acp_package()).parent_path().string(),
+                                     NIB_BINARY, dir_.path().string(), scenario};
     args.insert(args.end(), flags.begin(), flags.end());
-    const NibResult result =
-        NibProcess(args, dir_.path(), env(std::move(more_env)), "/usr/bin/node").wait();
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    json out = json::parse(result.out, nullptr, false);
-    EXPECT_TRUE(out.is_object()) << result.out << result.err;
-    EXPECT_EQ(out.value("errors", json::array()), json::array()) << result.err;
-    return out;
+    return run_node_fixture(std::string(NIB_SOURCE_DIR) + "/tests/app/fixtures/acp_client.mjs",
+                            std::move(args), dir_.path(), env(std::move(more_env)));
   }
 
   static std::vector<json> of_kind(const json& out, const std::string& kind) {

@@ -11,7 +11,7 @@
 
 #include "support/mcp_packages.hpp"
 #include "support/mock_model_server.hpp"
-#include "support/nib_process.hpp"
+#include "support/node_fixture.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nib::testing {
@@ -27,20 +27,11 @@ std::string agent_sdk() {
 class AgentSdkTest : public ::testing::Test {
  protected:
   json drive(const std::string& scenario) {
-    const std::vector<std::string> args = {
+    return run_node_fixture(
         std::string(NIB_SOURCE_DIR) + "/tests/app/fixtures/agent_sdk_client.mjs",
-        std::filesystem::path(agent_sdk()).parent_path().string(), NIB_BINARY, dir_.path().string(),
-        scenario};
-    const NibResult result =
-        NibProcess(args, dir_.path(),
-                   {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}},
-                   "/usr/bin/node")
-            .wait();
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    json out = json::parse(result.out, nullptr, false);
-    EXPECT_TRUE(out.is_object()) << result.out << result.err;
-    EXPECT_EQ(out.value("errors", json::array()), json::array()) << result.err;
-    return out;
+        {std::filesystem::path(agent_sdk()).parent_path().string(), NIB_BINARY,
+         dir_.path().string(), scenario},
+        dir_.path(), {{"OPENAI_BASE_URL", server_.base_url()}, {"NIB_MODEL", "mock-model"}});
   }
 
   static std::vector<json> of_type(const json& out, const std::string& type) {
