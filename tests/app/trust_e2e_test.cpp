@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -44,9 +45,7 @@ std::vector<pid_t> processes_with(const std::string& marker) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : line) c = c == '\0' ? ' ' : c;
+    const std::string line = command_line_of(static_cast<pid_t>(std::stol(name)));
     if (line.find(marker) != std::string::npos && line.find("bash") == std::string::npos) {
       found.push_back(static_cast<pid_t>(std::stol(name)));
     }

@@ -5,6 +5,7 @@
 // temp dir) and its NSpid; `shown` itself when the command ran unconfined. Call it while the
 // process lives. Not thread-safe (reads /proc).
 
+#include <fcntl.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -16,6 +17,21 @@
 #include <vector>
 
 namespace nib::testing {
+
+// The command line of `pid`, its arguments joined by spaces; empty once it has gone. Read with
+// read(2): a process that exits mid-read fails the read with ESRCH, which an ifstream would
+// throw as an exception.
+inline std::string command_line_of(pid_t pid) {
+  std::string line;
+  const int fd =
+      ::open(("/proc/" + std::to_string(pid) + "/cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return line;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;) line.append(buffer, got);
+  ::close(fd);
+  for (char& c : line) c = c == '\0' ? ' ' : c;
+  return line;
+}
 
 inline pid_t host_pid_in(const std::filesystem::path& cwd, pid_t shown) {
   std::error_code error;

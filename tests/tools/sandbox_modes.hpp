@@ -18,6 +18,7 @@
 
 #include "process/proc_table.hpp"
 #include "sandbox/command_sandbox.hpp"
+#include "support/host_pid.hpp"
 
 namespace nib::testing {
 
@@ -59,10 +60,7 @@ inline bool descendant_running(std::string_view fragment) {
   for (const pid_t pid : process::collect_descendants(processes, {::getpid()})) {
     const auto info = process::read_process(pid);
     if (!info || process::has_exited(*info)) continue;
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-    std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : command) c = c == '\0' ? ' ' : c;
-    if (command.find(fragment) != std::string::npos) return true;
+    if (command_line_of(pid).find(fragment) != std::string::npos) return true;
   }
   return false;
 }
