@@ -63,7 +63,10 @@ struct ThinkingBlock {
 struct ToolCall {
   std::string id;
   std::string name;
-  std::string arguments;
+  std::string arguments;  // a JSON object's text
+  // The service sent the call as a custom tool's free text (ToolSpec::grammar), held here as
+  // `{"input": text}` like any call's arguments; it goes back to that service as it came.
+  bool freeform = false;
 
   bool operator==(const ToolCall&) const = default;
 };

@@ -21,6 +21,8 @@ struct ModelInfo {
   int max_output_tokens = 0;    // 0: let the service decide
   bool reasoning = false;       // the model can think before answering (see ThinkingLevel)
   int context_window = 0;       // tokens; 0 when unknown
+  // The edit tools it is offered (ToolSpec::edit_style): apply_patch or edit and write.
+  EditStyle edit_style = EditStyle::kReplace;
 };
 
 // How much the model should reason before answering; each protocol maps it onto its own

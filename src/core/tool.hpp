@@ -23,6 +23,11 @@
 
 namespace nib::core {
 
+// How a model edits files: with apply_patch (OpenAI's models are trained on its patches), or by
+// replacing text (edit, write). A tool meant for one kind of model says so (ToolSpec), and a
+// model is offered only the tools for its kind (offered_to).
+enum class EditStyle { kAny, kPatch, kReplace };
+
 struct ToolSpec {
   std::string name;
   std::string description;
@@ -35,7 +40,20 @@ struct ToolSpec {
   // slots of their own) takes no tool slot, so waiting for them cannot starve them of slots.
   // kChange by default, so that a new tool is never taken for harmless by omission.
   AccessKind access = AccessKind::kChange;
+  // Which models are offered the tool: kAny, or only those that edit in this style.
+  EditStyle edit_style = EditStyle::kAny;
+  // Non-empty: the tool takes free text, which this Lark grammar describes, as its one string
+  // argument `input` (its parameters say so): the Responses protocol offers it as a custom tool
+  // whose calls carry the text itself (ToolCall::freeform); the other protocols, as a function
+  // with that one argument.
+  std::string grammar;
 };
+
+// Whether a model that edits in `model_style` is offered `tool`.
+inline bool offered_to(const ToolSpec& tool, EditStyle model_style) {
+  return tool.edit_style == EditStyle::kAny || model_style == EditStyle::kAny ||
+         tool.edit_style == model_style;
+}
 
 // What the caller hands a tool besides its arguments; never filled in by the model.
 struct ToolContext {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
+#include <string>
+#include <unordered_set>
 #include <variant>
 
 #include "provider/openai_chat_request.hpp"
@@ -49,6 +51,30 @@ json user_parts(const core::Content& content, bool images_allowed) {
   return parts;
 }
 
+// The ids of the history's custom (freeform) calls, whose results go back as custom outputs.
+using FreeformCallIds = std::unordered_set<std::string>;
+
+FreeformCallIds freeform_call_ids(const std::vector<core::Message>& messages) {
+  FreeformCallIds ids;
+  for (const auto& message : messages) {
+    const auto* assistant = std::get_if<core::AssistantMessage>(&message);
+    if (assistant == nullptr) continue;
+    for (const auto& block : assistant->blocks) {
+      const auto* call = std::get_if<core::ToolCall>(&block);
+      if (call != nullptr && call->freeform) ids.insert(call->id);
+    }
+  }
+  return ids;
+}
+
+// A custom call's raw input: the `input` string nib holds it under (core::ToolCall::freeform).
+std::string freeform_input(const core::ToolCall& call) {
+  const json arguments = util::parse_untrusted_json(call.arguments);
+  if (!arguments.is_object()) return {};
+  const auto input = arguments.find("input");
+  return input != arguments.end() && input->is_string() ? input->get<std::string>() : "";
+}
+
 // True when a block after `position` becomes an input item of its own (text or a tool call).
 bool followed_by_output(const std::vector<core::AssistantBlock>& blocks, std::size_t position) {
   return std::any_of(blocks.begin() + static_cast<std::ptrdiff_t>(position) + 1, blocks.end(),
@@ -74,10 +100,17 @@ void add_assistant(const core::AssistantMessage& message, json& input) {
            {"role", "assistant"},
            {"content", json::array({{{"type", "output_text"}, {"text", text->text}}})}});
     } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
-      input.push_back({{"type", "function_call"},
-                       {"call_id", responses_call_id(call->id)},
-                       {"name", call->name},
-                       {"arguments", call->arguments}});
+      if (call->freeform) {
+        input.push_back({{"type", "custom_tool_call"},
+                         {"call_id", responses_call_id(call->id)},
+                         {"name", call->name},
+                         {"input", freeform_input(*call)}});
+      } else {
+        input.push_back({{"type", "function_call"},
+                         {"call_id", responses_call_id(call->id)},
+                         {"name", call->name},
+                         {"arguments", call->arguments}});
+      }
     } else if (const auto* search = std::get_if<core::WebSearchBlock>(&block)) {
       json item = own_protocol ? util::parse_untrusted_json(search->replay) : json();
       if (item.is_object()) input.push_back(std::move(item));
@@ -88,13 +121,16 @@ void add_assistant(const core::AssistantMessage& message, json& input) {
   }
 }
 
-void add_tool_results(const core::ToolResultMessage& message, bool images_allowed, json& input) {
+void add_tool_results(const core::ToolResultMessage& message, bool images_allowed,
+                      const FreeformCallIds& freeform_calls, json& input) {
   json image_parts = json::array();
   for (const auto& result : message.results) {
     const std::string call_id = responses_call_id(result.tool_call_id);
     const bool forward_images = images_allowed && core::has_image(result.content);
+    // A custom call is answered with a custom output; the service refuses a mismatch.
+    const bool freeform = freeform_calls.contains(result.tool_call_id);
     input.push_back(
-        {{"type", "function_call_output"},
+        {{"type", freeform ? "custom_tool_call_output" : "function_call_output"},
          {"call_id", call_id},
          {"output", core::content_text(result.content, forward_images ? kImageInNextMessageText
                                                                       : kImageOmittedText)}});
@@ -113,14 +149,16 @@ void add_tool_results(const core::ToolResultMessage& message, bool images_allowe
 }
 
 // The input items of one history message.
-json history_items(const core::Message& message, bool images_allowed) {
+json history_items(const core::Message& message, bool images_allowed,
+                   const FreeformCallIds& freeform_calls) {
   json input = json::array();
   if (const auto* user = std::get_if<core::UserMessage>(&message)) {
     input.push_back(user_message(user_parts(user->content, images_allowed)));
   } else if (const auto* assistant = std::get_if<core::AssistantMessage>(&message)) {
     add_assistant(*assistant, input);
   } else {
-    add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, input);
+    add_tool_results(std::get<core::ToolResultMessage>(message), images_allowed, freeform_calls,
+                     input);
   }
   return input;
 }
@@ -130,6 +168,15 @@ json tool_specs(const std::vector<core::ToolSpec>& tools) {
   static const json kNoParameters = {{"type", "object"}, {"properties", json::object()}};
   json out = json::array();
   for (const auto& tool : tools) {
+    if (!tool.grammar.empty()) {
+      // A freeform tool: the model writes its input as raw text in the tool's grammar.
+      out.push_back(
+          {{"type", "custom"},
+           {"name", tool.name},
+           {"description", tool.description},
+           {"format", {{"type", "grammar"}, {"syntax", "lark"}, {"definition", tool.grammar}}}});
+      continue;
+    }
     // strict:false: nib's schemas are not written to the strict subset (every property
     // required, no additional properties), and arguments are validated locally anyway.
     out.push_back({{"type", "function"},
@@ -207,10 +254,11 @@ json decode_reasoning_signature(const std::string& signature) {
 
 std::string build_responses_request(const core::ProviderRequest& request, WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
+  const FreeformCallIds freeform_calls = freeform_call_ids(*request.messages);
   const std::string input = WireHistory::array(
       cache, request.messages, images_allowed ? "responses, images" : "responses, no images",
-      [images_allowed](const core::Message& message) {
-        return wire_items(history_items(message, images_allowed));
+      [images_allowed, &freeform_calls](const core::Message& message) {
+        return wire_items(history_items(message, images_allowed, freeform_calls));
       });
   json body = {{"model", request.model.id},
                {"stream", true},

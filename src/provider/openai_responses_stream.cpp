@@ -42,8 +42,23 @@ std::string part_texts(const json& item, const char* list, std::initializer_list
 
 // The output item types the assembler turns into blocks.
 bool known_item_type(const std::string& type) {
-  return type == "message" || type == "function_call" || type == "reasoning" ||
-         type == "web_search_call";
+  return type == "message" || type == "function_call" || type == "custom_tool_call" ||
+         type == "reasoning" || type == "web_search_call";
+}
+
+// A custom call's arguments as nib holds them (core::ToolCall::freeform): {"input": text}. The
+// deltas passed on are this text's pieces: the opening, then each piece of the text as JSON
+// writes it inside a string, and the closing with the finished item.
+constexpr const char* kFreeformOpening = R"({"input":")";
+
+std::string freeform_arguments(const std::string& input) {
+  return util::json_text(json{{"input", input}});
+}
+
+// `piece` as JSON writes it inside a string: its text between the quotes.
+std::string string_piece(const std::string& piece) {
+  const std::string quoted = util::json_text(json(piece));
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 }  // namespace
@@ -92,6 +107,10 @@ void ResponsesStreamAssembler::on_event(const std::string& type, const json& pay
   } else if (type == "response.function_call_arguments.delta") {
     reply_.append_arguments(item_for(payload, "function_call").block,
                             string_field(payload, "delta"));
+  } else if (type == "response.custom_tool_call_input.delta") {
+    add_input(item_for(payload, "custom_tool_call"), string_field(payload, "delta"));
+  } else if (type == "response.custom_tool_call_input.done") {
+    settle_input(item_for(payload, "custom_tool_call"), string_field(payload, "input"));
   } else if (type == "response.function_call_arguments.done") {
     // The complete argument text: a missing tail is passed on, a disagreement is settled in
     // favour of the final text.
@@ -144,6 +163,12 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::add_item(const std::st
   } else if (type == "web_search_call") {
     item.block = reply_.start_web_search(
         core::WebSearchBlock{.id = string_field(object_field(payload, "item"), "id")});
+  } else if (type == "custom_tool_call") {
+    const json& announced = object_field(payload, "item");
+    item.block = reply_.start_call(string_field(announced, "call_id"),
+                                   string_field(announced, "name"), kFreeformOpening,
+                                   /*freeform=*/true);
+    add_input(item, string_field(announced, "input"));
   } else {
     const json& announced = object_field(payload, "item");
     item.block =
@@ -188,12 +213,24 @@ void ResponsesStreamAssembler::on_item_done(const json& payload) {
                     part_texts(done, "summary", {"summary_text"}, kReasoningPartSeparator));
     }
     reply_.set_signature(item.block, encode_reasoning_signature(done));
+  } else if (type == "custom_tool_call") {
+    reply_.name_call(item.block, string_field(done, "call_id"), string_field(done, "name"));
+    if (done.contains("input")) settle_input(item, string_field(done, "input"));
   } else {
     reply_.name_call(item.block, string_field(done, "call_id"), string_field(done, "name"));
     if (done.contains("arguments")) {
       reply_.settle_arguments(item.block, string_field(done, "arguments"));
     }
   }
+}
+
+void ResponsesStreamAssembler::add_input(const Item& item, const std::string& delta) {
+  if (!delta.empty() && !item.settled) reply_.append_arguments(item.block, string_piece(delta));
+}
+
+void ResponsesStreamAssembler::settle_input(Item& item, const std::string& final) {
+  item.settled = true;
+  reply_.settle_arguments(item.block, freeform_arguments(final));
 }
 
 void ResponsesStreamAssembler::settle_web_search(const Item& item, const json& done) {
@@ -302,6 +339,11 @@ core::AssistantMessage ResponsesStreamAssembler::take_message() {
   } else {
     message.stop_reason =
         reply_.call_count() == 0 ? core::StopReason::kEndTurn : core::StopReason::kToolUse;
+  }
+  // A custom call whose item never finished is closed on the text that arrived.
+  for (const Item& item : items_) {
+    if (item.type == "custom_tool_call" && !item.settled)
+      reply_.append_arguments(item.block, "\"}");
   }
   message.blocks = reply_.take_blocks();
   message.usage = usage_;

@@ -5,6 +5,9 @@
 //
 // Output items map onto blocks: a `message` item -> one TextBlock (refusals included: a refusal
 // is the model's answer in prose), a `function_call` item -> one ToolCall (id = call_id), a
+// `custom_tool_call` item (a custom tool's free text, ToolSpec::grammar) -> one ToolCall with
+// freeform set and arguments {"input": text}, its response.custom_tool_call_input deltas passed
+// on as the pieces of that JSON text (so that they still add up to the arguments); a
 // `reasoning` item -> one ThinkingBlock whose text is the reasoning summary (parts separated
 // by a blank line) and whose signature is encode_reasoning_signature() of the finished item.
 // A `web_search_call` item (the hosted web search) -> one core::WebSearchBlock: its query from
@@ -55,9 +58,11 @@ class ResponsesStreamAssembler : public StreamAssembler {
  private:
   // One output item of the reply and the block its content goes to.
   struct Item {
-    std::string type;            // "message", "function_call", "reasoning" or "web_search_call"
-    std::size_t block = 0;       // position in reply_ (for a function_call, its call position)
+    std::string type;            // "message", "function_call", "custom_tool_call", "reasoning" or
+                                 // "web_search_call"
+    std::size_t block = 0;       // position in reply_ (for a call, its call position)
     std::string reasoning_part;  // the reasoning part the latest delta belonged to
+    bool settled = false;        // a custom_tool_call's final text arrived
   };
 
   // Nothing more is read after response.completed or response.incomplete, or once the stream
@@ -67,6 +72,9 @@ class ResponsesStreamAssembler : public StreamAssembler {
   Item* find_item(const nlohmann::json& payload);
   Item& item_for(const nlohmann::json& payload, const std::string& type);
   Item& add_item(const std::string& type, const nlohmann::json& payload);
+  // A custom_tool_call's text grew by `delta` / is `final` (the final text winning).
+  void add_input(const Item& item, const std::string& delta);
+  void settle_input(Item& item, const std::string& final);
   void on_item_added(const nlohmann::json& payload);
   void on_item_done(const nlohmann::json& payload);
   void settle_web_search(const Item& item, const nlohmann::json& done);

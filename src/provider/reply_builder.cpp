@@ -108,12 +108,13 @@ std::size_t ReplyBuilder::start_thinking(std::string_view signature, bool redact
 }
 
 std::size_t ReplyBuilder::start_call(std::string_view id, std::string_view name,
-                                     std::string_view arguments) {
+                                     std::string_view arguments, bool freeform) {
   const std::size_t position = call_blocks_.size();
   hold(kBlockCostBytes);
   call_blocks_.push_back(blocks_.size());
   blocks_.emplace_back(core::ToolCall{});
   core::ToolCall& call = call_at(position);
+  call.freeform = freeform;
   if (hold(id.size() + name.size())) {
     call.id.assign(id);
     call.name.assign(name);

@@ -38,8 +38,11 @@ class ReplyBuilder {
   std::size_t start_text(bool glued = false);
   std::size_t start_thinking(std::string_view signature = {}, bool redacted = false);
   // A tool call. Its first delta (the call's position, id, name and `arguments`) is passed on
-  // at once. Returns the call's position among the reply's calls.
-  std::size_t start_call(std::string_view id, std::string_view name, std::string_view arguments);
+  // at once. Returns the call's position among the reply's calls. A freeform call (a Responses
+  // custom tool call) holds its raw input as the JSON text `{"input": …}` and is marked so
+  // that it is replayed and answered as the custom call it was.
+  std::size_t start_call(std::string_view id, std::string_view name, std::string_view arguments,
+                         bool freeform = false);
 
   // Additions, each passed on as a delta; empty ones are ignored. A text block's first text is
   // preceded in its delta by kTextBlockSeparator when an earlier text block has text.

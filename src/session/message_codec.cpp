@@ -74,8 +74,10 @@ json assistant_block_json(const core::AssistantBlock& block) {
     return out;
   }
   const auto& call = std::get<core::ToolCall>(block);
-  return {
+  json out = {
       {"type", "tool_call"}, {"id", call.id}, {"name", call.name}, {"arguments", call.arguments}};
+  if (call.freeform) out["freeform"] = true;
+  return out;
 }
 
 json assistant_json(const core::AssistantMessage& message) {
@@ -265,8 +267,10 @@ core::AssistantBlock decode_assistant_block(const ObjectReader& block) {
                                block.optional_bool("redacted")};
   }
   if (type == "tool_call") {
-    return core::ToolCall{block.required_string("id"), block.required_string("name"),
-                          block.optional_string("arguments")};
+    core::ToolCall call{block.required_string("id"), block.required_string("name"),
+                        block.optional_string("arguments")};
+    call.freeform = block.optional_bool("freeform");
+    return call;
   }
   ObjectReader::fail_at(block.path("type"), "unknown assistant block type \"" + type + "\"");
 }

@@ -6,6 +6,7 @@
 
 #include <latch>
 #include <map>
+#include <random>
 #include <thread>
 
 #include "support/mock_model_server.hpp"
@@ -140,6 +141,78 @@ TEST_F(OpenAIResponsesProviderTest, ReasoningRoundTripsThroughTheNextRequest) {
      "summary": [{"type": "summary_text", "text": "Looking at the files."}]},
     {"type": "function_call", "call_id": "call_1", "name": "ls", "arguments": "{}"},
     {"type": "function_call_output", "call_id": "call_1", "output": "a.txt"}])"));
+}
+
+// A freeform tool's call (a custom_tool_call item) beside function calls in one reply, its raw
+// input streamed in custom_tool_call_input deltas and the transport cutting the stream at
+// random bytes: the call holds its input as {"input": ...}, marked freeform, and the deltas
+// passed on add up to the arguments.
+TEST_F(OpenAIResponsesProviderTest, CustomToolCallsArriveBesideFunctionCalls) {
+  const std::string patch =
+      "*** Begin Patch\n*** Update File: naïve/日本語.txt\n@@ def f():\n-\t\"old\" \\ line\n"
+      "+new — “quoted” 😀\n*** End Patch\n";
+  std::mt19937 random(27);
+  for (int round = 0; round < 8; ++round) {
+    SCOPED_TRACE(round);
+    deltas_.clear();
+    MockReply reply = MockResponsesStream()
+                          .function_call({"call_1", "read", R"({"path":"a.txt"})"}, 4)
+                          .custom_tool_call("call_2", "apply_patch", patch, 1 + random() % 9)
+                          .function_call({"call_3", "ls", "{}"}, 2)
+                          .completed();
+    reply.max_write_bytes = 1 + random() % 17;
+    server_.enqueue(reply);
+    const core::AssistantMessage message = run();
+    ASSERT_EQ(message.stop_reason, core::StopReason::kToolUse) << message.error_message;
+    const auto calls = core::tool_calls_of(message);
+    ASSERT_EQ(calls.size(), 3u);
+    EXPECT_FALSE(calls[0].freeform);
+    EXPECT_EQ(calls[0].arguments, R"({"path":"a.txt"})");
+    EXPECT_EQ(calls[1].id, "call_2");
+    EXPECT_EQ(calls[1].name, "apply_patch");
+    EXPECT_TRUE(calls[1].freeform);
+    EXPECT_EQ(json::parse(calls[1].arguments), json({{"input", patch}}));
+    EXPECT_FALSE(calls[2].freeform);
+    std::map<int, std::string> streamed;
+    for (const auto& event : deltas_) {
+      const auto& delta = std::get<core::ToolCallDeltaEvent>(event);
+      streamed[delta.index] += delta.fragment;
+    }
+    EXPECT_EQ(streamed[1], calls[1].arguments);
+  }
+}
+
+// A freeform tool is declared as a custom tool with its grammar; its call goes back as the
+// custom_tool_call it came as, answered by a custom_tool_call_output.
+TEST_F(OpenAIResponsesProviderTest, FreeformToolsAreDeclaredAndAnsweredAsCustomTools) {
+  core::ToolSpec patch_tool{.name = "apply_patch", .description = "Patch files."};
+  patch_tool.grammar = "start: \"x\"";
+  request_.tools = {patch_tool, core::ToolSpec{.name = "ls", .description = "List."}};
+  core::ToolCall freeform{"call_p", "apply_patch", R"({"input":"*** Begin Patch\n"})"};
+  freeform.freeform = true;
+  core::AssistantMessage replied;
+  replied.blocks = {freeform, core::ToolCall{"call_l", "ls", "{}"}};
+  replied.api = kOpenAIResponsesApi;
+  core::ToolResultMessage results;
+  results.results = {core::ToolResult{"call_p", "apply_patch", core::text_content("Success.")},
+                     core::ToolResult{"call_l", "ls", core::text_content("a.txt")}};
+  history_ = {history_.front(), replied, results};
+  server_.enqueue(testing::responses_text("Done."));
+  EXPECT_EQ(run().stop_reason, core::StopReason::kEndTurn);
+
+  ASSERT_TRUE(server_.wait_for_requests(1));
+  const json body = server_.requests().at(0).body;
+  EXPECT_EQ(body["tools"][0], json::parse(R"({"type": "custom", "name": "apply_patch",
+      "description": "Patch files.",
+      "format": {"type": "grammar", "syntax": "lark", "definition": "start: \"x\""}})"));
+  EXPECT_EQ(body["tools"][1]["type"], "function");
+  EXPECT_EQ(body["input"], json::parse(R"([
+    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hello"}]},
+    {"type": "custom_tool_call", "call_id": "call_p", "name": "apply_patch",
+     "input": "*** Begin Patch\n"},
+    {"type": "function_call", "call_id": "call_l", "name": "ls", "arguments": "{}"},
+    {"type": "custom_tool_call_output", "call_id": "call_p", "output": "Success."},
+    {"type": "function_call_output", "call_id": "call_l", "output": "a.txt"}])"));
 }
 
 TEST_F(OpenAIResponsesProviderTest, IncompleteAtTheLimitKeepsTheTruncatedCall) {

@@ -36,6 +36,7 @@ TEST(MessageCodecTest, AssistantWithEveryBlockKindAndFieldRoundTrips) {
       core::TextBlock{"I'll read it."},
       core::ToolCall{"call_1", "read", R"({"path":"a.txt"})"},
       core::ToolCall{"call_2", "bash", R"({"command": "ls", )"},  // cut off: not JSON
+      core::ToolCall{"call_3", "apply_patch", R"({"input":"*** Begin Patch\n"})", true},
   };
   message.stop_reason = core::StopReason::kToolUse;
   message.usage = core::Usage{1200, 345, 1000, 200};
@@ -120,6 +121,8 @@ TEST(MessageCodecTest, DefaultFieldsAreLeftOutOfTheEncoding) {
   EXPECT_FALSE(encoded.contains("error_kind"));
   EXPECT_FALSE(encoded.contains("retry_after_ms"));
   EXPECT_FALSE(encoded["content"][0].contains("redacted"));
+  message.blocks = {core::ToolCall{"c", "ls", "{}"}};
+  EXPECT_FALSE(encode_message(message)["content"][0].contains("freeform"));
   const json result =
       encode_message(core::ToolResultMessage{{core::ToolResult{"c", "ls", {}, false, {}}}});
   EXPECT_FALSE(result["results"][0].contains("exit_code"));

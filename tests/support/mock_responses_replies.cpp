@@ -160,6 +160,28 @@ MockResponsesStream& MockResponsesStream::function_call(const MockToolCall& call
   return *this;
 }
 
+MockResponsesStream& MockResponsesStream::custom_tool_call(const std::string& call_id,
+                                                           const std::string& name,
+                                                           const std::string& input,
+                                                           std::size_t fragment_size) {
+  const std::size_t index = output_.size();
+  const std::string id = "ctc_mock_" + std::to_string(index);
+  json item = {{"id", id},    {"type", "custom_tool_call"}, {"status", "in_progress"},
+               {"input", ""}, {"call_id", call_id},         {"name", name}};
+  event("response.output_item.added", {{"output_index", index}, {"item", item}});
+  for (const std::string& piece : sized_pieces(input, fragment_size)) {
+    event("response.custom_tool_call_input.delta",
+          {{"item_id", id}, {"output_index", index}, {"delta", piece}});
+  }
+  event("response.custom_tool_call_input.done",
+        {{"item_id", id}, {"output_index", index}, {"input", input}});
+  item["status"] = "completed";
+  item["input"] = input;
+  event("response.output_item.done", {{"output_index", index}, {"item", item}});
+  output_.push_back(item);
+  return *this;
+}
+
 MockResponsesStream& MockResponsesStream::reasoning(const MockReasoning& reasoning,
                                                     std::size_t split_into) {
   const std::size_t index = output_.size();

@@ -49,6 +49,13 @@ class MockResponsesStream {
   // A `function_call` item (call_id = call.id) whose arguments arrive in deltas of
   // `fragment_size` bytes (moved to the next UTF-8 boundary), then arguments.done.
   MockResponsesStream& function_call(const MockToolCall& call, std::size_t fragment_size = 7);
+  // A `custom_tool_call` item (a freeform tool's call, call_id = `call_id`) as the service
+  // streams it: output_item.added (status in_progress, input ""), its raw `input` in
+  // response.custom_tool_call_input.delta events of `fragment_size` bytes (moved to the next
+  // UTF-8 boundary), response.custom_tool_call_input.done with the whole input, then
+  // output_item.done (status completed).
+  MockResponsesStream& custom_tool_call(const std::string& call_id, const std::string& name,
+                                        const std::string& input, std::size_t fragment_size = 7);
   // A `reasoning` item: each summary part in `split_into` deltas; encrypted_content in the
   // finished item.
   MockResponsesStream& reasoning(const MockReasoning& reasoning, std::size_t split_into = 1);
