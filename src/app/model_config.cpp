@@ -127,6 +127,7 @@ util::Result<ModelConfig> resolve_model_config(const CliOptions& options,
   } else {
     // An unknown model is taken at its word: asked to think, it is assumed able to.
     config.model.reasoning = config.thinking != core::ThinkingLevel::kOff;
+    config.model.edit_style = provider::edit_style_for(*model);
   }
   return config;
 }

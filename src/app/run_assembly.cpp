@@ -79,7 +79,7 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
   loop.cwd = context.cwd;
   const bool offers_skills = tools.find(std::string(extensions::kSkillToolName)) != nullptr;
   loop.system_prompt = build_system_prompt(
-      {tools.specs(), context.cwd, today(), context.instructions,
+      {tools.specs(model.model.edit_style), context.cwd, today(), context.instructions,
        offers_skills ? extensions::skills_prompt_section(*context.extensions.skills) : "",
        options.system_prompt, options.append_system_prompt.value_or("")});
   loop.max_turns = context.max_turns;

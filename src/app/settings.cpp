@@ -115,6 +115,7 @@ const json& models_schema() {
                   "maxOutputTokens": {"type": "integer", "minimum": 1},
                   "vision": {"type": "boolean"},
                   "reasoning": {"type": "boolean"},
+                  "editTool": {"enum": ["apply_patch", "edit"]},
                   "cost": {
                     "type": "object",
                     "additionalProperties": false,
@@ -235,6 +236,9 @@ provider::ModelEntry model_from(const json& item) {
   // that does not is told so on the first image, while a wrong "no" would hide them silently.
   model.vision = item.value("vision", true);
   model.reasoning = item.value("reasoning", false);
+  if (const auto tool = item.find("editTool"); tool != item.end()) {
+    model.edit_style = *tool == "apply_patch" ? core::EditStyle::kPatch : core::EditStyle::kReplace;
+  }
   if (const auto cost = item.find("cost"); cost != item.end()) {
     model.prices = {cost->value("input", 0.0), cost->value("output", 0.0),
                     cost->value("cacheRead", 0.0), cost->value("cacheWrite", 0.0)};

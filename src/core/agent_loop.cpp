@@ -16,9 +16,10 @@ constexpr const char* kReplyFailed =
 
 AgentLoop::AgentLoop(LoopOptions options)
     : options_(std::move(options)),
-      scheduler_(SchedulerOptions{
-          options_.tools, options_.pre_tool, options_.gate, options_.after_tool, options_.on_event,
-          options_.clock, options_.slots, options_.claims, options_.abort_grace, options_.cwd}) {}
+      scheduler_(SchedulerOptions{options_.tools, options_.pre_tool, options_.gate,
+                                  options_.after_tool, options_.on_event, options_.clock,
+                                  options_.slots, options_.claims, options_.abort_grace,
+                                  options_.cwd, options_.model.edit_style}) {}
 
 void AgentLoop::emit(Event event) const {
   if (options_.on_event) options_.on_event(event);
@@ -47,8 +48,9 @@ AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_to
 }
 
 ProviderRequest AgentLoop::request_for(const std::vector<Message>& history) const {
-  ProviderRequest next{options_.model,          options_.system_prompt, &history,
-                       options_.tools->specs(), options_.thinking,      options_.web_search};
+  ProviderRequest next{options_.model,    options_.system_prompt,
+                       &history,          options_.tools->specs(options_.model.edit_style),
+                       options_.thinking, options_.web_search};
   if (const std::string note = options_.tools->note(); !note.empty()) {
     next.system_prompt += "\n\n" + note;
   }

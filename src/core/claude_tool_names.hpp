@@ -5,21 +5,28 @@
 // their input. In core so that every layer that reads such configuration (extensions,
 // permissions, hooks) shares it. Pure; thread-safe.
 
-#include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace nib::core {
 
-struct ToolNameAlias {
-  std::string_view claude;  // as Claude Code names the tool: "Read"
-  std::string_view nib;     // the nib tool that does its job: "read"
-};
+// nib's apply_patch, which Claude Code does not have, does Edit's and Write's job for the models
+// that edit with patches (ToolSpec::edit_style): see claude_tools_covering.
+inline constexpr std::string_view kApplyPatchToolName = "apply_patch";
 
-// Read → read, Grep → grep, Glob → find, LS → ls, Bash → bash, Edit → edit, MultiEdit → edit
-// (nib's edit takes several replacements), Write → write, Task and Agent → task (Claude Code
-// renamed Task to Agent in 2.1.63 and kept Task as an alias), TodoWrite → todo_write, Skill →
-// skill, WebFetch → web_fetch.
-std::span<const ToolNameAlias> claude_tool_aliases();
+// The Claude Code tools whose job nib's tool `name` does, so that configuration written for
+// them covers it (hook matchers, agent definitions' tool lists): its aliases ("edit" → Edit,
+// MultiEdit), and for apply_patch Edit, MultiEdit and Write, so that a hook guarding
+// "Edit|Write" also sees the patches of a model that edits with them. Empty for a tool Claude
+// Code has no name for.
+std::vector<std::string_view> claude_tools_covering(std::string_view name);
+
+// Whether a list of tool names, each nib's or Claude Code's (`--tools`, `--disallowedTools`, an
+// agent definition's `tools`), names nib's tool `name`: directly, or through a tool whose job it
+// does (claude_tools_covering), so that a list granting or taking away Edit and Write does the
+// same to apply_patch.
+bool list_names_tool(const std::vector<std::string>& list, std::string_view name);
 
 // nib's name for a tool written as `name`: the alias's target for one of Claude Code's names
 // (matched exactly: "read" is already nib's name, "READ" is neither), else `name` unchanged.

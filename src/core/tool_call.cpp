@@ -85,11 +85,12 @@ std::variant<PreparedCall, std::string> checked_call(const RegisteredTool& regis
 
 std::variant<PreparedCall, ToolResult> prepare_tool_call(const ToolCall& call,
                                                          const ToolRegistry& registry,
-                                                         const ToolContext& context) {
+                                                         const ToolContext& context,
+                                                         EditStyle model_style) {
   const RegisteredTool* registered = registry.find_or_await(call.name);
-  if (!registered) {
-    return error_result(call, "Error: unknown tool \"" + call.name +
-                                  "\". Available tools: " + join(registry.names(), ", ") + ".");
+  if (!registered || !offered_to(registered->tool->spec(), model_style)) {
+    return error_result(call, "Error: unknown tool \"" + call.name + "\". Available tools: " +
+                                  join(registry.names(model_style), ", ") + ".");
   }
 
   if (util::json_nests_deeper_than(call.arguments, util::kMaxJsonDepth)) {

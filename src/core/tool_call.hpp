@@ -39,10 +39,12 @@ struct PreparedCall {
 // Finds the tool and checks the arguments, in this order: unknown tool, arguments that are not
 // a JSON object (including text that is not JSON), schema violations; then asks the tool what
 // the call touches (a tool that cannot say refuses the call). A failure comes back as the
-// error result the model receives. `context`: the one the call would run with.
+// error result the model receives. `context`: the one the call would run with. A tool not
+// offered to a model that edits in `model_style` (offered_to) is unknown to its calls.
 std::variant<PreparedCall, ToolResult> prepare_tool_call(const ToolCall& call,
                                                          const ToolRegistry& registry,
-                                                         const ToolContext& context);
+                                                         const ToolContext& context,
+                                                         EditStyle model_style = EditStyle::kAny);
 
 // What the checks before a call see.
 struct GateRequest {

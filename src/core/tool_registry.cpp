@@ -75,20 +75,25 @@ const RegisteredTool* ToolRegistry::find(const std::string& name) const {
   return it == tools_.end() ? nullptr : &it->second;
 }
 
-std::vector<ToolSpec> ToolRegistry::specs() const {
+std::vector<ToolSpec> ToolRegistry::specs(EditStyle model_style) const {
   std::shared_lock lock(mutex_);
   std::vector<ToolSpec> specs;
   for (const auto& name : order_) {
     const RegisteredTool& registered = tools_.at(name);
+    if (!offered_to(registered.tool->spec(), model_style)) continue;
     specs.push_back(registered.tool->spec());
     specs.back().parameters = registered.parameters;
   }
   return specs;
 }
 
-std::vector<std::string> ToolRegistry::names() const {
+std::vector<std::string> ToolRegistry::names(EditStyle model_style) const {
   std::shared_lock lock(mutex_);
-  return order_;
+  std::vector<std::string> names;
+  for (const auto& name : order_) {
+    if (offered_to(tools_.at(name).tool->spec(), model_style)) names.push_back(name);
+  }
+  return names;
 }
 
 void ToolRegistry::set_awaiter(Awaiter awaiter) {

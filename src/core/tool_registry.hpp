@@ -38,10 +38,11 @@ class ToolRegistry {
 
   // The tool registered under `name`, or nullptr.
   const RegisteredTool* find(const std::string& name) const;
-  // The specs sent to the model, in registration order, with the parameters as registered.
-  std::vector<ToolSpec> specs() const;
-  // Registered names in registration order, for "available tools" messages.
-  std::vector<std::string> names() const;
+  // The specs sent to a model that edits in `model_style` (offered_to), in registration order,
+  // with the parameters as registered.
+  std::vector<ToolSpec> specs(EditStyle model_style = EditStyle::kAny) const;
+  // The names of those tools in registration order, for "available tools" messages.
+  std::vector<std::string> names(EditStyle model_style = EditStyle::kAny) const;
 
   // Adds a tool after creation; refused, with the reason, for a duplicate name or a parameters
   // document that is not a valid JSON Schema (the registry is unchanged then).

@@ -170,7 +170,8 @@ class ToolScheduler::Batch {
         settle(i, outcome_with_error(calls_[i], kInterruptedBeforeRun));
         continue;
       }
-      auto prepared = prepare_tool_call(calls_[i], *options_.tools, context_for(i));
+      auto prepared =
+          prepare_tool_call(calls_[i], *options_.tools, context_for(i), options_.edit_style);
       if (auto* rejected = std::get_if<ToolResult>(&prepared)) {
         settle(i, ToolOutcome{std::move(*rejected), std::nullopt, milliseconds{0}});
         continue;

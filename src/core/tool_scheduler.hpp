@@ -54,6 +54,8 @@ struct SchedulerOptions {
   ClaimTable* claims = &process_claim_table();
   std::chrono::milliseconds abort_grace = kAbortGrace;
   std::filesystem::path cwd;  // handed to tools in ToolContext
+  // The model's (ModelInfo::edit_style): a call of a tool it is not offered is unknown.
+  EditStyle edit_style = EditStyle::kAny;
   // Starts a worker thread running its argument; throws std::system_error when the system has
   // none to give (as std::thread's constructor does). A seam for tests of that failure.
   std::function<std::thread(std::function<void()>)> start_thread = [](std::function<void()> run) {

@@ -180,11 +180,14 @@ std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
 
 std::vector<std::string> agent_tool_names(const AgentDefinition& definition,
                                           const std::vector<std::string>& available) {
+  // A list naming Edit or Write names apply_patch too (core::list_names_tool): one that grants
+  // changing files grants it to a model that edits with patches, and one that takes either away
+  // takes that away too.
   std::vector<std::string> names;
   for (const std::string& name : available) {
     const bool allowed =
-        definition.tools ? contains(*definition.tools, name) : name != kTaskToolName;
-    if (allowed && !contains(definition.disallowed_tools, name)) names.push_back(name);
+        definition.tools ? core::list_names_tool(*definition.tools, name) : name != kTaskToolName;
+    if (allowed && !core::list_names_tool(definition.disallowed_tools, name)) names.push_back(name);
   }
   return names;
 }

@@ -22,15 +22,28 @@ nlohmann::json tool_fields(const std::string& tool, const std::string& call_id,
   if (args.contains("path") && !args.contains("file_path") && !access.paths.empty()) {
     input["file_path"] = access.paths.front().path.string();
   }
+  if (tool == core::kApplyPatchToolName && !access.paths.empty()) {
+    // A patch may touch several files: all of them, absolute, as the gate judged them; and
+    // Edit's "file_path" when there is only one, so that a script written for Edit reads it.
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& path : access.paths) paths.push_back(path.path.string());
+    if (paths.size() == 1) input["file_path"] = paths.front();
+    input["file_paths"] = std::move(paths);
+  }
   return {{"tool_name", std::string(core::claude_tool_name(tool))},
           {"tool_input", std::move(input)},
           {"tool_use_id", call_id}};
 }
 
-nlohmann::json nib_tool_input(nlohmann::json updated, const nlohmann::json& original) {
-  if (!updated.is_object() || !original.contains("path") || original.contains("file_path")) {
+nlohmann::json nib_tool_input(const std::string& tool, nlohmann::json updated,
+                              const nlohmann::json& original) {
+  if (!updated.is_object()) return updated;
+  if (tool == core::kApplyPatchToolName) {
+    updated.erase("file_path");
+    updated.erase("file_paths");
     return updated;
   }
+  if (!original.contains("path") || original.contains("file_path")) return updated;
   // The hook saw the path as Claude's absolute "file_path"; what it sends back there is the path
   // the call uses (the same file when it left it alone).
   if (const auto file_path = updated.find("file_path"); file_path != updated.end()) {

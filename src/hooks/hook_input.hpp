@@ -29,13 +29,16 @@ nlohmann::json hook_input(const HookSession& session, HookEvent event, nlohmann:
 
 // PreToolUse's and PostToolUse's fields for a call of nib's tool `tool` with `args`, which
 // touches `access`: Claude's "file_path" is the file the tool opens (absolute, `~` and `@`
-// resolved as the tool resolves them).
+// resolved as the tool resolves them). apply_patch's input also has "file_paths", every file
+// the patch touches, and "file_path" when that is one.
 nlohmann::json tool_fields(const std::string& tool, const std::string& call_id,
                            const nlohmann::json& args, const core::CallAccess& access);
 
 // A hook's updatedInput as nib's tool takes it: a "file_path" it sent (or changed) becomes the
-// tool's "path" when the tool has one in `original`.
-nlohmann::json nib_tool_input(nlohmann::json updated, const nlohmann::json& original);
+// tool's "path" when the tool `tool` has one in `original`; for apply_patch, the path fields
+// tool_fields added are dropped, the patch itself saying what it changes.
+nlohmann::json nib_tool_input(const std::string& tool, nlohmann::json updated,
+                              const nlohmann::json& original);
 
 // tool_response for a result: {"content": text, "is_error": b} and "exit_code" when known.
 nlohmann::json tool_response(const core::ToolResult& result);

@@ -51,10 +51,9 @@ bool HookMatcher::matches(std::string_view name) const {
 
 bool HookMatcher::matches_tool(std::string_view nib_name) const {
   if (matches(nib_name)) return true;
-  for (const core::ToolNameAlias& alias : core::claude_tool_aliases()) {
-    if (alias.nib == nib_name && matches(alias.claude)) return true;
-  }
-  return false;
+  const auto covering = core::claude_tools_covering(nib_name);
+  return std::any_of(covering.begin(), covering.end(),
+                     [this](std::string_view claude) { return matches(claude); });
 }
 
 }  // namespace nib::hooks

@@ -35,7 +35,7 @@ core::PreToolCheck pre_tool_use_check(std::shared_ptr<const HookSet> hooks) {
       verdict.reason = outcome.reason;
     }
     if (outcome.updated_input) {
-      verdict.updated_args = nib_tool_input(*outcome.updated_input, *request.args);
+      verdict.updated_args = nib_tool_input(request.name, *outcome.updated_input, *request.args);
     }
     verdict.additional_context = outcome.context;
     return verdict;

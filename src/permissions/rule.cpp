@@ -23,7 +23,7 @@ std::string folded_tool_name(std::string_view name) {
 Rule::Family family_of(std::string_view folded) {
   if (folded == "bash") return Rule::Family::kCommands;
   if (folded == "read") return Rule::Family::kReads;
-  if (folded == "edit" || folded == "write") return Rule::Family::kEdits;
+  if (folded == "edit" || folded == "write" || folded == "applypatch") return Rule::Family::kEdits;
   if (folded == "webfetch") return Rule::Family::kFetches;
   return Rule::Family::kNamed;
 }

@@ -1,6 +1,7 @@
 #include "provider/model_registry.hpp"
 
 #include <array>
+#include <initializer_list>
 
 namespace nib::provider {
 namespace {
@@ -62,9 +63,22 @@ const ModelEntry* ProviderEntry::find(std::string_view id) const {
   return nullptr;
 }
 
+core::EditStyle edit_style_for(std::string_view model_id) {
+  if (const std::size_t slash = model_id.rfind('/'); slash != std::string_view::npos) {
+    model_id.remove_prefix(slash + 1);
+  }
+  // gpt-oss and gpt-4o were not trained on the patch format; Codex gives them other tools.
+  for (const std::string_view family : {"gpt-5", "gpt-4.1", "o3", "o4"}) {
+    if (model_id.starts_with(family)) return core::EditStyle::kPatch;
+  }
+  return model_id.find("codex") != std::string_view::npos ? core::EditStyle::kPatch
+                                                          : core::EditStyle::kReplace;
+}
+
 core::ModelInfo model_info(const ModelEntry& entry) {
-  return core::ModelInfo{entry.id, entry.vision, entry.max_output_tokens, entry.reasoning,
-                         entry.context_window};
+  return core::ModelInfo{
+      entry.id,        entry.vision,         entry.max_output_tokens,
+      entry.reasoning, entry.context_window, entry.edit_style.value_or(edit_style_for(entry.id))};
 }
 
 const std::vector<ProviderEntry>& builtin_providers() {

@@ -37,7 +37,14 @@ struct ModelEntry {
   bool vision = false;        // accepts images
   bool reasoning = false;     // thinks before answering (--thinking applies)
   ModelPrices prices;
+  // How it edits files, when models.json says ("editTool"); else its family's (edit_style_for).
+  std::optional<core::EditStyle> edit_style = std::nullopt;
 };
+
+// How a model of this name edits files: with patches (apply_patch) for OpenAI's GPT-5, GPT-4.1,
+// o3, o4 and codex models, which are trained on them; by replacing text (edit, write) for any
+// other. A "provider/" prefix (a gateway's spelling) is looked past.
+core::EditStyle edit_style_for(std::string_view model_id);
 
 struct ProviderEntry {
   std::string name;  // "openai", "anthropic", or a name from models.json

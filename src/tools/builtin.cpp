@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/claude_tool_names.hpp"
+#include "tools/apply_patch.hpp"
 #include "tools/bash.hpp"
 #include "tools/edit.hpp"
 #include "tools/file_tracker.hpp"
@@ -32,6 +33,7 @@ std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options) {
       make_bash_tool(std::move(bash)),
       make_edit_tool(files, options.editor_files),
       make_write_tool(files, options.editor_files),
+      make_apply_patch_tool(files, options.editor_files),
       make_find_tool(),
       make_ls_tool(),
       make_grep_tool(),
@@ -55,26 +57,25 @@ util::Result<std::vector<core::ToolPtr>> select_tools(std::vector<core::ToolPtr>
           "unknown tool \"" + name + "\" in --tools; available: " + available);
     }
   }
+  // Naming edit or write keeps apply_patch, the edit tool of the models that edit with patches.
   std::erase_if(tools, [&](const core::ToolPtr& tool) {
-    return std::find(names.begin(), names.end(), tool->name()) == names.end();
+    return !core::list_names_tool(names, tool->name());
   });
   return tools;
 }
 
 util::Result<std::vector<core::ToolPtr>> leave_out_tools(std::vector<core::ToolPtr> tools,
                                                          const std::vector<std::string>& names) {
-  std::vector<std::string> left_out;
   for (const std::string& name : names) {
     if (name.find('(') != std::string::npos) {
       return util::Result<std::vector<core::ToolPtr>>::failure(
           "nib cannot leave out part of a tool (" + name +
           "); write it as a deny rule in .nib/settings.json (permissions.deny) instead");
     }
-    left_out.emplace_back(core::nib_tool_name(name));
   }
-  std::erase_if(tools, [&](const core::ToolPtr& tool) {
-    return std::find(left_out.begin(), left_out.end(), tool->name()) != left_out.end();
-  });
+  // Leaving out Edit or Write leaves out apply_patch too: it would change the same files.
+  std::erase_if(
+      tools, [&](const core::ToolPtr& tool) { return core::list_names_tool(names, tool->name()); });
   return tools;
 }
 

@@ -38,7 +38,8 @@ struct BuiltinOptions {
 };
 
 // Every built-in tool, in the order the model sees them: one session's set, sharing one record
-// of the files the model has seen.
+// of the files the model has seen. It holds both ways of changing files, edit and write, and
+// apply_patch; each model is offered the one it edits with (core::offered_to).
 std::vector<core::ToolPtr> builtin_tools(const BuiltinOptions& options = {});
 
 // Keeps only the tools named in `names`, in the built-in order. An unknown name is a failure

@@ -187,7 +187,7 @@ class EditTool final : public PathTool {
  public:
   EditTool(std::shared_ptr<FileTracker> files, std::shared_ptr<const EditorFiles> editor)
       : PathTool({"edit", description(), parameters(), /*concurrency_safe=*/false,
-                  core::AccessKind::kWrite},
+                  core::AccessKind::kWrite, core::EditStyle::kReplace},
                  LocateFor::kExisting, PathDefault::kNone),
         files_(std::move(files)),
         editor_(std::move(editor)) {}

@@ -250,16 +250,20 @@ util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch) {
   return operations;
 }
 
-util::Result<std::string> apply_chunks(std::string_view text, const std::vector<PatchChunk>& chunks,
-                                       const std::string& shown) {
-  using Result = util::Result<std::string>;
+std::string_view dominant_line_end(std::string_view text) {
   std::size_t crlf = 0;
   std::size_t lf = 0;
   for (std::size_t at = text.find('\n'); at != std::string_view::npos;
        at = text.find('\n', at + 1)) {
     ++(at > 0 && text[at - 1] == '\r' ? crlf : lf);
   }
-  const std::string eol = crlf > lf ? "\r\n" : "\n";
+  return crlf > lf ? "\r\n" : "\n";
+}
+
+util::Result<std::string> apply_chunks(std::string_view text, const std::vector<PatchChunk>& chunks,
+                                       const std::string& shown) {
+  using Result = util::Result<std::string>;
+  const std::string_view eol = dominant_line_end(text);
   std::vector<std::string> lines = split_lines(text);
   struct Replacement {
     std::size_t start;
@@ -306,7 +310,10 @@ util::Result<std::string> apply_chunks(std::string_view text, const std::vector<
                  replacement->lines.begin(), replacement->lines.end());
   }
   std::string result;
-  for (const std::string& line : lines) result += line + eol;
+  for (const std::string& line : lines) {
+    result += line;
+    result += eol;
+  }
   return result;
 }
 

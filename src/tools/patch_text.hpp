@@ -48,6 +48,10 @@ struct PatchOperation {
 // ("invalid patch: ...", "invalid hunk at line N, ...").
 util::Result<std::vector<PatchOperation>> parse_patch(std::string_view patch);
 
+// The line end `text` mostly uses: "\r\n" when its CRLF ends outnumber its LF ends, else "\n"
+// (a tie, or no line end at all).
+std::string_view dominant_line_end(std::string_view text);
+
 // `text` (a file's whole content) with `chunks` applied. Lines are matched without their line
 // ends; the result uses the file's own (the majority of its line ends; "\n" for a file with
 // none) and ends with one. A failure names `shown` and the lines or context not found.

@@ -89,7 +89,7 @@ class WriteTool final : public PathTool {
   // path means, under its name as written.
   WriteTool(std::shared_ptr<FileTracker> files, std::shared_ptr<const EditorFiles> editor)
       : PathTool({"write", description(), parameters(), /*concurrency_safe=*/false,
-                  core::AccessKind::kWrite},
+                  core::AccessKind::kWrite, core::EditStyle::kReplace},
                  LocateFor::kCreate, PathDefault::kNone),
         files_(std::move(files)),
         editor_(std::move(editor)) {}

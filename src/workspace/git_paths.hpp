@@ -1,8 +1,9 @@
 #pragma once
-// What git itself says about a repository, for the protected paths (protected_tree.hpp): the
+// What git itself says about a repository: for the protected paths (protected_tree.hpp), the
 // hooks directory it runs hooks from (core.hooksPath when set, resolved as git resolves it:
 // relative to the working tree's top, `~` expanded; else $GIT_DIR/hooks), the config file it
-// reads, and which of some paths its ignore rules exclude. Git is the oracle, rather than a
+// reads, and which of some paths its ignore rules exclude; for file tools, the line end a new
+// file gets. Git is the oracle, rather than a
 // parser of ours, so that every config level (system, global, include.path, a worktree's own
 // config) counts exactly as it will for the git run later outside the sandbox.
 //
@@ -14,6 +15,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace nib::workspace {
@@ -30,5 +32,11 @@ std::optional<GitRepositoryPaths> git_repository_paths(const std::filesystem::pa
 // `tree` exclude; empty when there is no such repository or git cannot say.
 std::vector<std::filesystem::path> git_ignored(const std::filesystem::path& tree,
                                                const std::vector<std::filesystem::path>& paths);
+
+// The line end git would give a new text file at `file` (absolute; neither it nor its
+// directory need exist) when checking it out: "\r\n" or "\n", from its `eol` and `text`
+// attributes (.gitattributes at every level), then core.autocrlf and core.eol. "\n" outside a
+// repository or when git cannot say.
+std::string_view git_new_file_line_end(const std::filesystem::path& file);
 
 }  // namespace nib::workspace

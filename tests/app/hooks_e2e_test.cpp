@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
@@ -53,6 +55,36 @@ TEST_F(HooksEndToEndTest, APreToolUseHookBlocksABashCallAndTheModelGetsTheReason
   EXPECT_NE(tool_result(1).find("rm -rf is not allowed here"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir_.path() / "build/keep"));
   EXPECT_NE(tool_result(2).find("kept"), std::string::npos) << tool_result(2);
+}
+
+// A hook written for Claude's Edit and Write guards the patches of a model that edits with
+// apply_patch: it sees every file the patch touches (absolute) and blocks the call; the file is
+// unchanged on the host.
+TEST_F(HooksEndToEndTest, AnEditWriteHookBlocksAPatchTouchingAGuardedFile) {
+  hooks(json::parse(R"({"PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command",
+      "command": "jq -e '.tool_name == \"apply_patch\" and (.tool_input.file_paths | any(endswith(\"/secrets.env\")))' >/dev/null && { echo 'secrets.env is guarded' >&2; exit 2; }; exit 0"}]}]})"));
+  dir_.write("notes.txt", "a\n");
+  dir_.write("secrets.env", "KEY=1\n");
+  dir_.write(".nib/models.json",
+             R"({"providers": {"local": {"api": "openai-chat", "baseUrl": ")" + server_.base_url() +
+                 R"(", "models": [{"id": "mock", "editTool": "apply_patch"}]}}})");
+  dir_.write(".nib/settings.json", R"({"provider": "local", "model": "mock"})");
+  const std::string patch =
+      "*** Begin Patch\n*** Add File: notes2.txt\n+b\n*** Delete File: secrets.env\n"
+      "*** End Patch\n";
+  server_.enqueue(MockReply::tool_calls({{"call_1", "read", R"({"path":"secrets.env"})"}}));
+  server_.enqueue(
+      MockReply::tool_calls({{"call_2", "apply_patch", json{{"input", patch}}.dump()}}));
+  server_.enqueue(MockReply::text("done"));
+  const auto result = run_nib({"-p", "tidy"}, dir_.path());
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  ASSERT_EQ(server_.requests().size(), 3u);
+  EXPECT_NE(tool_result(2).find("secrets.env is guarded"), std::string::npos) << tool_result(2);
+  std::ifstream secrets(dir_.path() / "secrets.env");
+  std::string kept;
+  std::getline(secrets, kept);
+  EXPECT_EQ(kept, "KEY=1");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "notes2.txt"));
 }
 
 TEST_F(HooksEndToEndTest, AHookThatFailsBlocksSayingSo) {

@@ -19,7 +19,17 @@ TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
   EXPECT_EQ(nib_tool_name("TodoWrite"), "todo_write");
   EXPECT_EQ(nib_tool_name("Skill"), "skill");
   EXPECT_EQ(nib_tool_name("WebFetch"), "web_fetch");
-  EXPECT_EQ(claude_tool_aliases().size(), 13u);
+}
+
+// Configuration written for Claude's tools covers the nib tool doing their job: apply_patch
+// answers to Edit, MultiEdit and Write.
+TEST(ClaudeToolNamesTest, ClaudesToolsCoverTheNibToolsDoingTheirJob) {
+  using Names = std::vector<std::string_view>;
+  EXPECT_EQ(claude_tools_covering("edit"), (Names{"Edit", "MultiEdit"}));
+  EXPECT_EQ(claude_tools_covering("task"), (Names{"Task", "Agent"}));
+  EXPECT_EQ(claude_tools_covering("apply_patch"), (Names{"Edit", "MultiEdit", "Write"}));
+  EXPECT_EQ(claude_tools_covering("mcp__github__create_issue"), Names{});
+  EXPECT_EQ(claude_tool_name("apply_patch"), "apply_patch");
 }
 
 TEST(ClaudeToolNamesTest, OtherNamesPassThroughUnchanged) {

@@ -73,6 +73,21 @@ TEST(AgentDefinitionTest, WithoutToolsItGetsEveryToolButTask) {
   EXPECT_TRUE(agent_tool_names(none, kAvailable).empty());
 }
 
+// apply_patch does Edit's and Write's job: a list granting either grants it, a list taking
+// either away takes it away.
+TEST(AgentDefinitionTest, EditAndWriteCoverApplyPatch) {
+  const Names available = {"read", "edit", "write", "apply_patch", "bash"};
+  const AgentDefinition editor =
+      parsed_agent("---\nname: a\ndescription: d\ntools: Read, Edit\n---\n");
+  EXPECT_EQ(agent_tool_names(editor, available), (Names{"read", "edit", "apply_patch"}));
+  const AgentDefinition reader =
+      parsed_agent("---\nname: a\ndescription: d\ndisallowedTools: Write\n---\n");
+  EXPECT_EQ(agent_tool_names(reader, available), (Names{"read", "edit", "bash"}));
+  const AgentDefinition reads_only =
+      parsed_agent("---\nname: a\ndescription: d\ntools: Read\n---\n");
+  EXPECT_EQ(agent_tool_names(reads_only, available), (Names{"read"}));
+}
+
 TEST(AgentDefinitionTest, TaskOnlyWhenGranted) {
   const AgentDefinition agent =
       parsed_agent("---\nname: a\ndescription: d\ntools: Read, Task\n---\n");

@@ -42,6 +42,12 @@ TEST(HookMatcherTest, ToolsMatchUnderNibsAndClaudesNames) {
   EXPECT_TRUE(matcher("Agent").matches_tool("task"));
   EXPECT_FALSE(matcher("Bash").matches_tool("read"));
   EXPECT_TRUE(matcher("mcp__.*").matches_tool("mcp__github__search"));
+  // apply_patch does Edit's and Write's job: a hook guarding them sees its patches.
+  EXPECT_TRUE(matcher("Edit|Write").matches_tool("apply_patch"));
+  EXPECT_TRUE(matcher("Write").matches_tool("apply_patch"));
+  EXPECT_TRUE(matcher("apply_patch").matches_tool("apply_patch"));
+  EXPECT_TRUE(matcher("(Edit|Write)").matches_tool("apply_patch"));
+  EXPECT_FALSE(matcher("Bash").matches_tool("apply_patch"));
 }
 
 }  // namespace

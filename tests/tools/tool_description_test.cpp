@@ -61,6 +61,21 @@ TEST(LeaveOutToolsTest, NamesLeaveToolsOutAndAPatternIsRefused) {
   EXPECT_EQ(std::count(names.begin(), names.end(), "bash"), 0);
   EXPECT_EQ(std::count(names.begin(), names.end(), "web_fetch"), 0);
   EXPECT_EQ(std::count(names.begin(), names.end(), "read"), 1);
+  // Leaving out Edit and Write leaves out apply_patch, which would change the same files; naming
+  // edit in --tools keeps it.
+  for (const std::vector<std::string>& edits :
+       {std::vector<std::string>{"Edit", "Write"}, std::vector<std::string>{"write"}}) {
+    const auto without_edits = leave_out_tools(builtin_tools(), edits);
+    ASSERT_TRUE(without_edits.ok());
+    for (const core::ToolPtr& tool : without_edits.value()) {
+      EXPECT_NE(tool->name(), "apply_patch") << edits.front();
+    }
+  }
+  const auto selected = select_tools(builtin_tools(), {"read", "edit"});
+  ASSERT_TRUE(selected.ok()) << selected.error();
+  std::vector<std::string> selected_names;
+  for (const core::ToolPtr& tool : selected.value()) selected_names.push_back(tool->name());
+  EXPECT_EQ(selected_names, (std::vector<std::string>{"read", "edit", "apply_patch"}));
   const auto pattern = leave_out_tools(builtin_tools(), {"Bash(rm:*)"});
   ASSERT_FALSE(pattern.ok());
   EXPECT_NE(pattern.error().find("deny rule"), std::string::npos) << pattern.error();
