@@ -13,6 +13,7 @@
 #include "tools/path_access.hpp"
 #include "tools/text_view.hpp"
 #include "tools/unified_diff.hpp"
+#include "util/utf8.hpp"
 #include "workspace/git_paths.hpp"
 
 namespace nib::tools {
@@ -314,7 +315,16 @@ class ApplyPatchTool final : public core::Tool {
       return change;
     }
     auto updated = apply_chunks(file.bytes, operation.chunks, file.shown);
-    if (!updated.ok()) return unchanged(updated.error());
+    if (!updated.ok()) {
+      // Lines that are not UTF-8 are matched byte for byte, and read showed their bad bytes as
+      // U+FFFD, which the model's context then holds: say why such a line cannot be found.
+      if (!util::is_valid_utf8(file.bytes)) {
+        return unchanged(updated.error() + "\n" + file.shown +
+                         " is not valid UTF-8: a line with bytes read showed as U+FFFD cannot be "
+                         "matched; change such lines with bash.");
+      }
+      return unchanged(updated.error());
+    }
     change.bytes = std::move(updated.value());
     if (!operation.move_to) return change;
     auto destination = load(*operation.move_to, LocateFor::kCreate, stop, context);

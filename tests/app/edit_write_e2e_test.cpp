@@ -110,8 +110,9 @@ std::vector<json> items_of_type(const json& body, const std::string& type) {
 }
 
 // A GPT-family model over the Responses protocol edits with apply_patch, a custom tool: it
-// reads, patches (an update and a new file), is refused a file outside the working tree (judged
-// on the host: the file is not there), and the calls go back as custom calls, also on -c.
+// reads, patches (an update and a new file), is refused a file outside the working tree and a
+// protected one (judged on the host: the files are not there, nor the harmless file beside the
+// protected one), and the calls go back as custom calls, also on -c.
 TEST(ApplyPatchSessionTest, AGptModelEditsWithApplyPatchEndToEnd) {
   MockModelServer server;
   TempDir outer;
@@ -130,6 +131,12 @@ TEST(ApplyPatchSessionTest, AGptModelEditsWithApplyPatchEndToEnd) {
                      .completed());
   server.enqueue(
       MockResponsesStream().custom_tool_call("call_3", "apply_patch", escape).completed());
+  // A protected path inside the tree, beside a harmless file: the whole patch is refused.
+  const std::string protected_patch =
+      "*** Begin Patch\n*** Add File: fine.txt\n+ok\n*** Add File: .nib/settings.json\n"
+      "+{\"permissions\": {\"defaultMode\": \"yolo\"}}\n*** End Patch\n";
+  server.enqueue(
+      MockResponsesStream().custom_tool_call("call_4", "apply_patch", protected_patch).completed());
   server.enqueue(responses_text("Done."));
   const std::map<std::string, std::string> env = {
       {"OPENAI_BASE_URL", server.base_url()},
@@ -140,9 +147,11 @@ TEST(ApplyPatchSessionTest, AGptModelEditsWithApplyPatchEndToEnd) {
   EXPECT_EQ(contents(tree / "a.txt"), "one\n2\nthree\n");
   EXPECT_EQ(contents(tree / "sub/new.txt"), "fresh\n");
   EXPECT_FALSE(std::filesystem::exists(outer.path() / "escape.txt"));
+  EXPECT_FALSE(std::filesystem::exists(tree / ".nib/settings.json"));
+  EXPECT_FALSE(std::filesystem::exists(tree / "fine.txt"));
 
   auto requests = server.requests();
-  ASSERT_EQ(requests.size(), 4u);
+  ASSERT_EQ(requests.size(), 5u);
   const json& first = requests[0].body;
   EXPECT_TRUE(offers(first, "apply_patch"));
   EXPECT_FALSE(offers(first, "edit"));
@@ -157,27 +166,28 @@ TEST(ApplyPatchSessionTest, AGptModelEditsWithApplyPatchEndToEnd) {
   const std::string instructions = first["instructions"];
   EXPECT_NE(instructions.find("apply_patch"), std::string::npos);
 
-  const auto outputs = items_of_type(requests[3].body, "custom_tool_call_output");
-  ASSERT_EQ(outputs.size(), 2u) << requests[3].body.dump(1);
+  const auto outputs = items_of_type(requests[4].body, "custom_tool_call_output");
+  ASSERT_EQ(outputs.size(), 3u) << requests[4].body.dump(1);
   EXPECT_EQ(outputs[0]["call_id"], "call_2");
   EXPECT_EQ(outputs[0]["output"],
             "Success. Updated the following files:\nA sub/new.txt\nM a.txt\n");
-  EXPECT_EQ(outputs[1]["call_id"], "call_3");
-  EXPECT_EQ(outputs[1]["output"].get<std::string>().find("Success"), std::string::npos)
-      << outputs[1]["output"];
-  const auto calls = items_of_type(requests[3].body, "custom_tool_call");
-  ASSERT_EQ(calls.size(), 2u);
+  for (std::size_t refused = 1; refused < 3; ++refused) {
+    EXPECT_EQ(outputs[refused]["output"].get<std::string>().find("Success"), std::string::npos)
+        << outputs[refused]["output"];
+  }
+  const auto calls = items_of_type(requests[4].body, "custom_tool_call");
+  ASSERT_EQ(calls.size(), 3u);
   EXPECT_EQ(calls[0]["input"], patch);
-  EXPECT_EQ(items_of_type(requests[3].body, "function_call_output").size(), 1u);  // the read
+  EXPECT_EQ(items_of_type(requests[4].body, "function_call_output").size(), 1u);  // the read
 
   // The session keeps the custom calls: continued, they go back as they came.
   server.enqueue(responses_text("Still done."));
   const auto again = run_nib({"-c", "-p", "and now?", "--api", "openai-responses"}, tree, env);
   EXPECT_EQ(again.exit_code, 0) << again.err;
   requests = server.requests();
-  ASSERT_EQ(requests.size(), 5u);
-  EXPECT_EQ(items_of_type(requests[4].body, "custom_tool_call"), calls);
-  EXPECT_EQ(items_of_type(requests[4].body, "custom_tool_call_output"), outputs);
+  ASSERT_EQ(requests.size(), 6u);
+  EXPECT_EQ(items_of_type(requests[5].body, "custom_tool_call"), calls);
+  EXPECT_EQ(items_of_type(requests[5].body, "custom_tool_call_output"), outputs);
 }
 
 // Which edit tools a model gets: edit and write by default; apply_patch (a JSON function with

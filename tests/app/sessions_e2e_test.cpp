@@ -12,6 +12,7 @@
 #include "process/proc_table.hpp"
 #include "support/host_pid.hpp"
 #include "support/mock_model_server.hpp"
+#include "support/mock_responses_replies.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
@@ -341,6 +342,52 @@ TEST_F(SessionsTest, CompactsWhenTheContextOutgrowsASmallWindow) {
   const std::string file = read_file(session_files()[0]);
   EXPECT_TRUE(contains(file, R"("type":"compaction")")) << file;
   EXPECT_TRUE(contains(file, "What is in big.txt?")) << "the full history stays in the file";
+}
+
+// The same over the Responses protocol with a GPT model's custom apply_patch call: compaction
+// keeps the recent call and its output, and they still go back as a custom call and a custom
+// output.
+TEST_F(SessionsTest, CompactionKeepsACustomToolCallACustomCall) {
+  dir_.write(".nib/models.json",
+             json{{"providers",
+                   {{"small",
+                     {{"api", "openai-responses"},
+                      {"baseUrl", server_.base_url()},
+                      {"defaultModel", "gpt-5.4"},
+                      {"models", {{{"id", "gpt-5.4"}, {"contextWindow", 3000}}}}}}}}}
+                 .dump());
+  dir_.write(
+      ".nib/settings.json",
+      R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  const std::string patch =
+      "*** Begin Patch\n*** Add File: big.txt\n+" + std::string(12000, 'x') + "\n*** End Patch\n";
+  // The service counts the call's 12,000 characters among the reply's output tokens.
+  server_.enqueue(MockResponsesStream()
+                      .custom_tool_call("call_p", "apply_patch", patch, 500)
+                      .completed({.prompt_tokens = 40, .completion_tokens = 3100}));
+  server_.enqueue(responses_text("SUMMARY: the user asked for big.txt."));
+  server_.enqueue(responses_text("Written."));
+  auto environment = env();
+  environment.erase("NIB_MODEL");
+  environment.erase("OPENAI_BASE_URL");
+  const auto result = run_nib({"-p", "Write big.txt"}, dir_.path(), environment);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "compacting the conversation")) << result.err;
+  EXPECT_EQ(read_file(dir_.path() / "big.txt"), std::string(12000, 'x') + "\n");
+  const auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  const json third = requests[2].body["input"];
+  EXPECT_TRUE(contains(third.dump(), "SUMMARY: the user asked for big.txt."));
+  bool call_kept = false;
+  bool output_kept = false;
+  for (const json& item : third) {
+    call_kept |= item.value("type", "") == "custom_tool_call" && item["call_id"] == "call_p" &&
+                 item["input"] == patch;
+    output_kept |=
+        item.value("type", "") == "custom_tool_call_output" && item["call_id"] == "call_p";
+  }
+  EXPECT_TRUE(call_kept) << third.dump(1);
+  EXPECT_TRUE(output_kept) << third.dump(1);
 }
 
 TEST_F(SessionsTest, ContextOverflowIsCompactedAndRetried) {
