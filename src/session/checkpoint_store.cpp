@@ -1,0 +1,262 @@
+#include "session/checkpoint_store.hpp"
+
+#include <git2.h>
+
+#include <fstream>
+#include <mutex>
+#include <system_error>
+#include <utility>
+
+namespace nib::session {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The ref naming the newest checkpoint; each checkpoint's parent is the one before it.
+constexpr const char* kHeadRef = "refs/nib/checkpoints";
+
+// Every path is recorded and restored byte for byte: no line-end conversion, no ident or filter
+// drivers, whatever the tree's own .gitattributes say (info/attributes outranks them).
+constexpr const char* kRawAttributes = "* -text -ident -filter\n";
+
+// libgit2 keeps process-wide state (its thread-local errors, its allocator); it is set up once
+// and never shut down, as stores may be opened at any time.
+void initialise_libgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+// libgit2's last error, for a message naming what failed.
+std::string git_error_text(const std::string& what) {
+  const git_error* error = git_error_last();
+  return what + ": " + (error != nullptr && error->message != nullptr ? error->message : "failed");
+}
+
+template <typename T, void (*Free)(T*)>
+struct Owned {
+  T* pointer = nullptr;
+  Owned() = default;
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  ~Owned() {
+    if (pointer != nullptr) Free(pointer);
+  }
+  T** out() { return &pointer; }
+  T* get() const { return pointer; }
+};
+
+using Repository = Owned<git_repository, git_repository_free>;
+using Index = Owned<git_index, git_index_free>;
+using Tree = Owned<git_tree, git_tree_free>;
+using Commit = Owned<git_commit, git_commit_free>;
+using Reference = Owned<git_reference, git_reference_free>;
+using Signature = Owned<git_signature, git_signature_free>;
+using Diff = Owned<git_diff, git_diff_free>;
+using Patch = Owned<git_patch, git_patch_free>;
+using Config = Owned<git_config, git_config_free>;
+
+std::string hex(const git_oid& oid) {
+  char text[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(text, sizeof text, &oid);
+  return text;
+}
+
+// The config that makes the store record bytes as they are and look only at the file system.
+bool configure(git_repository* repository) {
+  Config config;
+  if (git_repository_config(config.out(), repository) != 0) return false;
+  return git_config_set_bool(config.get(), "core.autocrlf", false) == 0 &&
+         git_config_set_string(config.get(), "core.safecrlf", "false") == 0 &&
+         git_config_set_bool(config.get(), "core.filemode", true) == 0 &&
+         git_config_set_bool(config.get(), "core.symlinks", true) == 0;
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::error_code error;
+  fs::create_directories(path.parent_path(), error);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out.flush());
+}
+
+struct SkipState {
+  const fs::path* tree;
+  std::vector<std::string>* skipped;
+};
+
+// git_index_add_all's callback: leaves out files over the size limit (returning > 0 skips).
+int skip_large_files(const char* path, const char* /*matched*/, void* payload) {
+  auto* state = static_cast<SkipState*>(payload);
+  std::error_code error;
+  const fs::path full = *state->tree / path;
+  if (fs::is_regular_file(fs::symlink_status(full, error)) &&
+      fs::file_size(full, error) > kMaxCheckpointFileBytes && !error) {
+    state->skipped->push_back(path);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+struct CheckpointStore::State {
+  Repository repository;
+  fs::path tree;
+};
+
+CheckpointStore::CheckpointStore(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CheckpointStore::CheckpointStore(CheckpointStore&&) noexcept = default;
+CheckpointStore& CheckpointStore::operator=(CheckpointStore&&) noexcept = default;
+CheckpointStore::~CheckpointStore() = default;
+
+util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir,
+                                                    const fs::path& tree) {
+  using Result = util::Result<CheckpointStore>;
+  initialise_libgit2();
+  auto state = std::make_unique<State>();
+  state->tree = tree;
+  git_repository_init_options options = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+  options.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH;
+  if (git_repository_init_ext(state->repository.out(), store_dir.c_str(), &options) != 0) {
+    return Result::failure(
+        git_error_text("cannot open the checkpoint store " + store_dir.string()));
+  }
+  if (!configure(state->repository.get()) ||
+      !write_text(store_dir / "info" / "attributes", kRawAttributes)) {
+    return Result::failure(
+        git_error_text("cannot set up the checkpoint store " + store_dir.string()));
+  }
+  // The tree is the store's work tree; no .git file is written into it (update_gitlink 0).
+  if (git_repository_set_workdir(state->repository.get(), tree.c_str(), 0) != 0) {
+    return Result::failure(git_error_text("cannot use " + tree.string() + " as a working tree"));
+  }
+  return CheckpointStore(std::move(state));
+}
+
+util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
+  using Result = util::Result<Checkpoint>;
+  git_repository* repository = state_->repository.get();
+  Index index;
+  if (git_repository_index(index.out(), repository) != 0) {
+    return Result::failure(git_error_text("cannot read the checkpoint index"));
+  }
+  Checkpoint checkpoint{.label = label};
+  SkipState skip{&state_->tree, &checkpoint.skipped};
+  // add_all adds and updates files that are not ignored, by their stat data first (unchanged
+  // files are not read); update_all drops the entries of files that are gone.
+  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, skip_large_files, &skip) !=
+          0 ||
+      git_index_update_all(index.get(), nullptr, nullptr, nullptr) != 0) {
+    return Result::failure(git_error_text("cannot record the working tree"));
+  }
+  for (const std::string& path : checkpoint.skipped)
+    git_index_remove_bypath(index.get(), path.c_str());
+  git_oid tree_id;
+  if (git_index_write_tree(&tree_id, index.get()) != 0 || git_index_write(index.get()) != 0) {
+    return Result::failure(git_error_text("cannot write the checkpoint"));
+  }
+  Tree tree;
+  Signature signature;
+  if (git_tree_lookup(tree.out(), repository, &tree_id) != 0 ||
+      git_signature_now(signature.out(), "nib", "nib@localhost") != 0) {
+    return Result::failure(git_error_text("cannot write the checkpoint"));
+  }
+  Commit parent;
+  git_oid parent_id;
+  const bool has_parent = git_reference_name_to_id(&parent_id, repository, kHeadRef) == 0 &&
+                          git_commit_lookup(parent.out(), repository, &parent_id) == 0;
+  const git_commit* parents[] = {parent.get()};
+  git_oid commit_id;
+  if (git_commit_create(&commit_id, repository, nullptr, signature.get(), signature.get(), nullptr,
+                        label.c_str(), tree.get(), has_parent ? 1 : 0, parents) != 0) {
+    return Result::failure(git_error_text("cannot write the checkpoint"));
+  }
+  Reference head;
+  if (git_reference_create(head.out(), repository, kHeadRef, &commit_id, /*force=*/1,
+                           "checkpoint") != 0) {
+    return Result::failure(git_error_text("cannot write the checkpoint"));
+  }
+  checkpoint.id = hex(commit_id);
+  return checkpoint;
+}
+
+namespace {
+
+// The tree of checkpoint `id`, or why there is none.
+util::Result<std::pair<std::unique_ptr<Commit>, std::unique_ptr<Tree>>> checkpoint_tree(
+    git_repository* repository, const std::string& id) {
+  using Result = util::Result<std::pair<std::unique_ptr<Commit>, std::unique_ptr<Tree>>>;
+  git_oid oid;
+  auto commit = std::make_unique<Commit>();
+  auto tree = std::make_unique<Tree>();
+  if (git_oid_fromstrp(&oid, id.c_str()) != 0 ||
+      git_commit_lookup(commit->out(), repository, &oid) != 0) {
+    return Result::failure("no checkpoint " + id + " in the store");
+  }
+  if (git_commit_tree(tree->out(), commit->get()) != 0) {
+    return Result::failure(git_error_text("cannot read checkpoint " + id));
+  }
+  return std::make_pair(std::move(commit), std::move(tree));
+}
+
+FileChange::Kind change_kind(git_delta_t status) {
+  if (status == GIT_DELTA_ADDED) return FileChange::Kind::kAdded;
+  if (status == GIT_DELTA_DELETED) return FileChange::Kind::kDeleted;
+  return FileChange::Kind::kModified;
+}
+
+}  // namespace
+
+util::Result<std::vector<FileChange>> CheckpointStore::changes(const std::string& from,
+                                                               const std::string& to) const {
+  using Result = util::Result<std::vector<FileChange>>;
+  git_repository* repository = state_->repository.get();
+  auto before = checkpoint_tree(repository, from);
+  if (!before.ok()) return Result::failure(before.error());
+  auto after = checkpoint_tree(repository, to);
+  if (!after.ok()) return Result::failure(after.error());
+  Diff diff;
+  if (git_diff_tree_to_tree(diff.out(), repository, before.value().second->get(),
+                            after.value().second->get(), nullptr) != 0) {
+    return Result::failure(git_error_text("cannot compare the checkpoints"));
+  }
+  std::vector<FileChange> changes;
+  const std::size_t count = git_diff_num_deltas(diff.get());
+  for (std::size_t at = 0; at < count; ++at) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.get(), at);
+    FileChange change;
+    change.kind = change_kind(delta->status);
+    change.path = delta->status == GIT_DELTA_DELETED ? delta->old_file.path : delta->new_file.path;
+    Patch patch;
+    if (git_patch_from_diff(patch.out(), diff.get(), at) == 0 && patch.get() != nullptr) {
+      std::size_t context = 0;
+      git_patch_line_stats(&context, &change.added_lines, &change.removed_lines, patch.get());
+      change.binary = (git_patch_get_delta(patch.get())->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    }
+    changes.push_back(std::move(change));
+  }
+  return changes;
+}
+
+util::Result<Checkpoint> CheckpointStore::restore(const std::string& id) {
+  using Result = util::Result<Checkpoint>;
+  git_repository* repository = state_->repository.get();
+  auto target = checkpoint_tree(repository, id);
+  if (!target.ok()) return Result::failure(target.error());
+  auto before = take("before restoring " + id);
+  if (!before.ok()) return before;
+  // The index now holds the tree as it is: forcing a checkout of the target writes every file
+  // that differs and removes those the target lacks; ignored files are not in the index and
+  // stay.
+  git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
+  options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  if (git_checkout_tree(repository,
+                        reinterpret_cast<const git_object*>(target.value().second->get()),
+                        &options) != 0) {
+    return Result::failure(git_error_text("cannot restore checkpoint " + id) +
+                           "; the tree as it was is checkpoint " + before.value().id);
+  }
+  return before;
+}
+
+}  // namespace nib::session

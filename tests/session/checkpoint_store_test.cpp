@@ -1,0 +1,176 @@
+// The checkpoint store (session/checkpoint_store.hpp): real commands change a tree, and a
+// restore gives back what was there, judged on the files themselves (bytes, symbolic links,
+// the executable bit), while ignored files and the user's own repository are left alone.
+
+#include "session/checkpoint_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/temp_dir.hpp"
+
+namespace nib::session {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::file_contents;
+using testing::TempDir;
+
+// Everything under `root` but the skipped top-level names: each path with what it is (a
+// file's bytes and executable bit, a link's target, a directory), so that two states compare
+// whole.
+std::map<std::string, std::string> tree_state(const fs::path& root,
+                                              const std::vector<std::string>& skipped = {".git"}) {
+  std::map<std::string, std::string> state;
+  for (auto entry = fs::recursive_directory_iterator(root);
+       entry != fs::recursive_directory_iterator(); ++entry) {
+    const std::string relative = entry->path().lexically_relative(root).generic_string();
+    if (entry.depth() == 0 &&
+        std::find(skipped.begin(), skipped.end(), relative) != skipped.end()) {
+      entry.disable_recursion_pending();
+      continue;
+    }
+    if (entry->is_symlink()) {
+      state[relative] = "link to " + fs::read_symlink(entry->path()).string();
+    } else if (entry->is_directory()) {
+      state[relative] = "directory";
+    } else {
+      const bool executable =
+          (fs::status(entry->path()).permissions() & fs::perms::owner_exec) != fs::perms::none;
+      state[relative] = (executable ? "executable: " : "file: ") + file_contents(entry->path());
+    }
+  }
+  return state;
+}
+
+void run(const fs::path& directory, const std::string& command) {
+  const std::string line =
+      "cd '" + directory.string() + "' && { " + command + "; } >/dev/null 2>&1";
+  ASSERT_EQ(std::system(line.c_str()), 0) << command;
+}
+
+class CheckpointStoreTest : public ::testing::Test {
+ protected:
+  fs::path tree() const { return dir_.path() / "tree"; }
+  CheckpointStore open() {
+    auto store = CheckpointStore::open(dir_.path() / "store", tree());
+    EXPECT_TRUE(store.ok()) << store.error();
+    return std::move(store.value());
+  }
+  Checkpoint take(CheckpointStore& store, const std::string& label) {
+    auto checkpoint = store.take(label);
+    EXPECT_TRUE(checkpoint.ok()) << checkpoint.error();
+    return checkpoint.ok() ? checkpoint.value() : Checkpoint{};
+  }
+
+  TempDir dir_;
+};
+
+// What commands do to a tree — sed -i, rm -rf of a directory, a rename, chmod +x, a new symbolic
+// link, a file replaced by a directory, a new file — is listed and taken back; a build output the
+// tree ignores stays; and the restore itself can be undone.
+TEST_F(CheckpointStoreTest, ARestoreTakesBackWhatCommandsChanged) {
+  dir_.write("tree/.gitignore", "build/\n");
+  dir_.write("tree/src/main.c", "int main() {\n  return 1;\n}\n");
+  dir_.write("tree/docs/a.md", "# A\n");
+  dir_.write("tree/docs/deep/b.md", "# B\n");
+  dir_.write("tree/old.txt", "old name\n");
+  dir_.write("tree/run.sh", "echo run\n");
+  dir_.write("tree/thing", "a file\n");
+  dir_.write("tree/crlf.txt", "one\r\ntwo\r\n");
+  const auto original = tree_state(tree());
+  CheckpointStore store = open();
+  const Checkpoint before = take(store, "prompt 1");
+
+  run(tree(), "sed -i 's/return 1/return 0/' src/main.c");
+  run(tree(), "rm -rf docs");
+  run(tree(), "mv old.txt new.txt");
+  run(tree(), "chmod +x run.sh");
+  run(tree(), "ln -s src/main.c link.c");
+  run(tree(), "rm thing && mkdir thing && echo inside > thing/inner.txt");
+  run(tree(), "printf 'x\\r\\n' >> crlf.txt");
+  run(tree(), "mkdir -p build && echo output > build/out.o");
+  const auto changed = tree_state(tree());
+  const Checkpoint after = take(store, "prompt 2");
+
+  const auto changes = store.changes(before.id, after.id);
+  ASSERT_TRUE(changes.ok()) << changes.error();
+  std::map<std::string, FileChange> by_path;
+  for (const FileChange& change : changes.value()) by_path[change.path] = change;
+  EXPECT_EQ(by_path.count("build/out.o"), 0u) << "ignored";
+  ASSERT_EQ(by_path.count("src/main.c"), 1u);
+  EXPECT_EQ(by_path["src/main.c"].kind, FileChange::Kind::kModified);
+  EXPECT_EQ(by_path["src/main.c"].added_lines, 1u);
+  EXPECT_EQ(by_path["src/main.c"].removed_lines, 1u);
+  EXPECT_EQ(by_path["docs/deep/b.md"].kind, FileChange::Kind::kDeleted);
+  EXPECT_EQ(by_path["old.txt"].kind, FileChange::Kind::kDeleted);
+  EXPECT_EQ(by_path["new.txt"].kind, FileChange::Kind::kAdded);
+  EXPECT_EQ(by_path.count("run.sh"), 1u) << "the mode changed";
+  EXPECT_EQ(by_path["link.c"].kind, FileChange::Kind::kAdded);
+  EXPECT_EQ(by_path["thing/inner.txt"].kind, FileChange::Kind::kAdded);
+
+  const auto restored = store.restore(before.id);
+  ASSERT_TRUE(restored.ok()) << restored.error();
+  auto expected = original;
+  expected["build"] = "directory";
+  expected["build/out.o"] = "file: output\n";
+  EXPECT_EQ(tree_state(tree()), expected);
+
+  // The restore checkpointed the tree first: restoring that gives the changed tree back.
+  ASSERT_TRUE(store.restore(restored.value().id).ok());
+  EXPECT_EQ(tree_state(tree()), changed);
+}
+
+// The store is nib's own: the user's repository (its index, refs, config, hooks) is unchanged
+// by taking and restoring, and git sees the same status afterwards.
+TEST_F(CheckpointStoreTest, TheUsersRepositoryIsLeftAlone) {
+  dir_.write("tree/a.txt", "one\n");
+  run(tree(),
+      "git init -q && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm one");
+  const auto repository = tree_state(tree() / ".git", {});
+  CheckpointStore store = open();
+  const Checkpoint first = take(store, "prompt 1");
+  dir_.write("tree/a.txt", "two\n");
+  dir_.write("tree/b.txt", "new\n");
+  take(store, "prompt 2");
+  ASSERT_TRUE(store.restore(first.id).ok());
+  EXPECT_EQ(file_contents(tree() / "a.txt"), "one\n");
+  EXPECT_FALSE(fs::exists(tree() / "b.txt"));
+  EXPECT_EQ(tree_state(tree() / ".git", {}), repository);
+  EXPECT_FALSE(fs::exists(tree() / ".git" / "refs" / "nib"));
+}
+
+// Bytes are recorded as they are, whatever the tree's attributes ask of git; files over the
+// limit are left out and named; an unchanged tree gives no changes; an unknown checkpoint is
+// an error naming it.
+TEST_F(CheckpointStoreTest, BytesAsTheyAreLargeFilesNamedAndUnknownIdsRefused) {
+  dir_.write("tree/.gitattributes", "* text eol=crlf\n");
+  dir_.write("tree/lf.txt", "lf\nonly\n");
+  dir_.write("tree/big.bin", std::string(kMaxCheckpointFileBytes + 1, 'b'));
+  CheckpointStore store = open();
+  const Checkpoint first = take(store, "prompt 1");
+  EXPECT_EQ(first.skipped, std::vector<std::string>{"big.bin"});
+  const Checkpoint same = take(store, "prompt 2");
+  const auto none = store.changes(first.id, same.id);
+  ASSERT_TRUE(none.ok()) << none.error();
+  EXPECT_TRUE(none.value().empty());
+
+  dir_.write("tree/lf.txt", "changed\n");
+  take(store, "prompt 3");
+  ASSERT_TRUE(store.restore(first.id).ok());
+  EXPECT_EQ(file_contents(tree() / "lf.txt"), "lf\nonly\n");
+  EXPECT_TRUE(fs::exists(tree() / "big.bin")) << "a file left out is left alone";
+
+  const auto unknown = store.restore("0123456789abcdef0123456789abcdef01234567");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("no checkpoint 0123456789abcdef"), std::string::npos)
+      << unknown.error();
+}
+
+}  // namespace
+}  // namespace nib::session
