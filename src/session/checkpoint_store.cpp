@@ -2,10 +2,17 @@
 
 #include <git2.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <mutex>
+#include <optional>
+#include <set>
+#include <string_view>
 #include <system_error>
 #include <utility>
+
+#include "session/tree_watch.hpp"
 
 namespace nib::session {
 namespace {
@@ -97,11 +104,94 @@ int skip_large_files(const char* path, const char* /*matched*/, void* payload) {
   return 0;
 }
 
+std::string child_of(const std::string& directory, const std::string& name) {
+  return directory.empty() ? name : directory + "/" + name;
+}
+
+// Whether the file at `full` still has the stat data `entry` recorded: then its content is
+// taken as unchanged, as git does.
+bool same_stat(const git_index_entry& entry, const fs::path& full) {
+  struct stat info {};
+  if (lstat(full.c_str(), &info) != 0) return false;
+  return entry.mtime.seconds == static_cast<std::int32_t>(info.st_mtim.tv_sec) &&
+         entry.mtime.nanoseconds == static_cast<std::uint32_t>(info.st_mtim.tv_nsec) &&
+         entry.ctime.seconds == static_cast<std::int32_t>(info.st_ctim.tv_sec) &&
+         entry.ctime.nanoseconds == static_cast<std::uint32_t>(info.st_ctim.tv_nsec) &&
+         entry.file_size == static_cast<std::uint32_t>(info.st_size) &&
+         entry.ino == static_cast<std::uint32_t>(info.st_ino);
+}
+
 }  // namespace
 
 struct CheckpointStore::State {
   Repository repository;
   fs::path tree;
+  // Which directories changed since the last checkpoint (none: every checkpoint looks at the
+  // whole tree). The first checkpoint of a process always looks at the whole tree: the store's
+  // index may be older than changes made while nib was not running.
+  std::unique_ptr<TreeWatch> watch;
+  bool looked_at_whole_tree = false;
+
+  bool ignored(const std::string& relative) const {
+    int ignored = 0;
+    return git_ignore_path_is_ignored(&ignored, repository.get(), relative.c_str()) == 0 &&
+           ignored != 0;
+  }
+
+  // Brings the index's entries for the files directly in `directory` up to date with the disk;
+  // entries of subdirectories that are gone are dropped. False when libgit2 failed.
+  bool rescan(git_index* index, const std::string& directory, std::vector<std::string>& skipped) {
+    const fs::path full = directory.empty() ? tree : tree / directory;
+    std::set<std::string> files;
+    std::set<std::string> directories;
+    std::error_code error;
+    for (fs::directory_iterator entries(full, error), end; !error && entries != end;
+         entries.increment(error)) {
+      const std::string name = entries->path().filename().string();
+      if (name == ".git") continue;
+      const std::string relative = child_of(directory, name);
+      const fs::file_status status = entries->symlink_status(error);
+      if (fs::is_directory(status)) {
+        directories.insert(name);
+        continue;
+      }
+      if (!fs::is_regular_file(status) && !fs::is_symlink(status)) continue;
+      files.insert(name);
+      const git_index_entry* entry = git_index_get_bypath(index, relative.c_str(), 0);
+      if (entry == nullptr && ignored(relative)) continue;
+      if (fs::is_regular_file(status) && entries->file_size(error) > kMaxCheckpointFileBytes) {
+        skipped.push_back(relative);
+        if (entry != nullptr) git_index_remove_bypath(index, relative.c_str());
+        continue;
+      }
+      if (entry != nullptr && same_stat(*entry, entries->path())) continue;
+      if (git_index_add_bypath(index, relative.c_str()) != 0) return false;
+    }
+    // Entries under the directory that the disk no longer has.
+    const std::string prefix = directory.empty() ? "" : directory + "/";
+    std::vector<std::string> gone_files;
+    std::set<std::string> gone_directories;
+    std::size_t at = 0;
+    if (git_index_find_prefix(&at, index, prefix.c_str()) == 0) {
+      for (const git_index_entry* entry; (entry = git_index_get_byindex(index, at)) != nullptr;
+           ++at) {
+        const std::string_view path = entry->path;
+        if (!path.starts_with(prefix)) break;
+        const std::string_view rest = path.substr(prefix.size());
+        const std::size_t slash = rest.find('/');
+        if (slash == std::string_view::npos) {
+          if (!files.contains(std::string(rest))) gone_files.emplace_back(path);
+        } else if (!directories.contains(std::string(rest.substr(0, slash)))) {
+          gone_directories.insert(prefix + std::string(rest.substr(0, slash)));
+        }
+      }
+    }
+    for (const std::string& path : gone_files) git_index_remove_bypath(index, path.c_str());
+    for (const std::string& path : gone_directories) {
+      git_index_remove_directory(index, path.c_str(), 0);
+    }
+    return true;
+  }
 };
 
 CheckpointStore::CheckpointStore(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -130,6 +220,10 @@ util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir,
   if (git_repository_set_workdir(state->repository.get(), tree.c_str(), 0) != 0) {
     return Result::failure(git_error_text("cannot use " + tree.string() + " as a working tree"));
   }
+  const State* watched = state.get();
+  state->watch = TreeWatch::start(tree, [watched](const std::string& relative) {
+    return fs::path(relative).filename() == ".git" || watched->ignored(relative + "/");
+  });
   return CheckpointStore(std::move(state));
 }
 
@@ -142,12 +236,22 @@ util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
   }
   Checkpoint checkpoint{.label = label};
   SkipState skip{&state_->tree, &checkpoint.skipped};
-  // add_all adds and updates files that are not ignored, by their stat data first (unchanged
-  // files are not read); update_all drops the entries of files that are gone.
-  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, skip_large_files, &skip) !=
-          0 ||
-      git_index_update_all(index.get(), nullptr, nullptr, nullptr) != 0) {
-    return Result::failure(git_error_text("cannot record the working tree"));
+  const auto changed = state_->watch ? state_->watch->take_changed() : std::nullopt;
+  if (changed && state_->looked_at_whole_tree) {
+    for (const std::string& directory : *changed) {
+      if (!state_->rescan(index.get(), directory, checkpoint.skipped)) {
+        return Result::failure(git_error_text("cannot record the working tree"));
+      }
+    }
+  } else {
+    // add_all adds and updates files that are not ignored, by their stat data first (unchanged
+    // files are not read); update_all drops the entries of files that are gone.
+    if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, skip_large_files, &skip) !=
+            0 ||
+        git_index_update_all(index.get(), nullptr, nullptr, nullptr) != 0) {
+      return Result::failure(git_error_text("cannot record the working tree"));
+    }
+    state_->looked_at_whole_tree = true;
   }
   for (const std::string& path : checkpoint.skipped)
     git_index_remove_bypath(index.get(), path.c_str());

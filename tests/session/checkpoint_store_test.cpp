@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,58 @@ TEST_F(CheckpointStoreTest, BytesAsTheyAreLargeFilesNamedAndUnknownIdsRefused) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().find("no checkpoint 0123456789abcdef"), std::string::npos)
       << unknown.error();
+}
+
+// A checkpoint that looks only at the directories the kernel said changed records what one that
+// looks at the whole tree records (the oracle: a store opened afresh, whose first checkpoint
+// looks at everything), through random rounds of commands: new nested directories, edits,
+// deletions, rm -rf, renamed files and directories, chmod, symbolic links, ignored output.
+TEST_F(CheckpointStoreTest, WatchedCheckpointsRecordWhatAWholeLookRecords) {
+  dir_.write("tree/.gitignore", "out/\n");
+  for (int d = 0; d < 6; ++d) {
+    for (int f = 0; f < 5; ++f) {
+      dir_.write("tree/d" + std::to_string(d) + "/f" + std::to_string(f) + ".txt", "start\n");
+    }
+  }
+  CheckpointStore store = open();
+  take(store, "round 0");
+  std::mt19937 random(28);
+  const std::vector<std::string> commands = {
+      "mkdir -p d{a}/new{b}/deeper && echo {b} > d{a}/new{b}/deeper/n.txt",
+      "echo more{b} >> d{a}/f{b}.txt",
+      "rm -f d{a}/f{b}.txt",
+      "rm -rf d{a}",
+      "mv d{a}/f{b}.txt d{a}/moved{b}.txt",
+      "mv d{a} renamed{b}",
+      "chmod +x d{a}/f{b}.txt",
+      "ln -sf f{b}.txt d{a}/link{b}",
+      "mkdir -p d{a} && echo top{b} > d{a}/f{b}.txt",
+      "mkdir -p out/d{a} && echo ignored > out/d{a}/x.o",
+      "echo root{b} > root{b}.txt",
+  };
+  for (int round = 1; round <= 12; ++round) {
+    SCOPED_TRACE(round);
+    for (int step = 0; step < 4; ++step) {
+      std::string command = commands[random() % commands.size()];
+      const std::string a = std::to_string(random() % 6);
+      const std::string b = std::to_string(random() % 5);
+      for (std::size_t at; (at = command.find("{a}")) != std::string::npos;) {
+        command.replace(at, 3, a);
+      }
+      for (std::size_t at; (at = command.find("{b}")) != std::string::npos;) {
+        command.replace(at, 3, b);
+      }
+      run(tree(), command + " || true");
+    }
+    const Checkpoint watched = take(store, "round " + std::to_string(round));
+    CheckpointStore fresh = open();
+    const Checkpoint whole = take(fresh, "whole look");
+    const auto differences = store.changes(watched.id, whole.id);
+    ASSERT_TRUE(differences.ok()) << differences.error();
+    for (const FileChange& change : differences.value()) {
+      ADD_FAILURE() << "round " << round << ": " << change.path << " differs";
+    }
+  }
 }
 
 }  // namespace
