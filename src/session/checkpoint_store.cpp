@@ -140,7 +140,9 @@ struct CheckpointStore::State {
 
   // Brings the index's entries for the files directly in `directory` up to date with the disk;
   // entries of subdirectories that are gone are dropped. False when libgit2 failed.
-  bool rescan(git_index* index, const std::string& directory, std::vector<std::string>& skipped) {
+  // Counts the entries it changed in `changed_entries`.
+  bool rescan(git_index* index, const std::string& directory, std::vector<std::string>& skipped,
+              std::size_t& changed_entries) {
     const fs::path full = directory.empty() ? tree : tree / directory;
     std::set<std::string> files;
     std::set<std::string> directories;
@@ -161,11 +163,15 @@ struct CheckpointStore::State {
       if (entry == nullptr && ignored(relative)) continue;
       if (fs::is_regular_file(status) && entries->file_size(error) > kMaxCheckpointFileBytes) {
         skipped.push_back(relative);
-        if (entry != nullptr) git_index_remove_bypath(index, relative.c_str());
+        if (entry != nullptr) {
+          git_index_remove_bypath(index, relative.c_str());
+          ++changed_entries;
+        }
         continue;
       }
       if (entry != nullptr && same_stat(*entry, entries->path())) continue;
       if (git_index_add_bypath(index, relative.c_str()) != 0) return false;
+      ++changed_entries;
     }
     // Entries under the directory that the disk no longer has.
     const std::string prefix = directory.empty() ? "" : directory + "/";
@@ -186,6 +192,7 @@ struct CheckpointStore::State {
         }
       }
     }
+    changed_entries += gone_files.size() + gone_directories.size();
     for (const std::string& path : gone_files) git_index_remove_bypath(index, path.c_str());
     for (const std::string& path : gone_directories) {
       git_index_remove_directory(index, path.c_str(), 0);
@@ -237,9 +244,11 @@ util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
   Checkpoint checkpoint{.label = label};
   SkipState skip{&state_->tree, &checkpoint.skipped};
   const auto changed = state_->watch ? state_->watch->take_changed() : std::nullopt;
+  // Entries changed since the index was last written; a whole look counts as a change.
+  std::size_t changed_entries = 0;
   if (changed && state_->looked_at_whole_tree) {
     for (const std::string& directory : *changed) {
-      if (!state_->rescan(index.get(), directory, checkpoint.skipped)) {
+      if (!state_->rescan(index.get(), directory, checkpoint.skipped, changed_entries)) {
         return Result::failure(git_error_text("cannot record the working tree"));
       }
     }
@@ -252,11 +261,15 @@ util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
       return Result::failure(git_error_text("cannot record the working tree"));
     }
     state_->looked_at_whole_tree = true;
+    changed_entries = 1;
   }
   for (const std::string& path : checkpoint.skipped)
     git_index_remove_bypath(index.get(), path.c_str());
   git_oid tree_id;
-  if (git_index_write_tree(&tree_id, index.get()) != 0 || git_index_write(index.get()) != 0) {
+  // Writing the index (every entry, a few MB for a large tree) is what an unchanged tree
+  // would otherwise cost.
+  if (git_index_write_tree(&tree_id, index.get()) != 0 ||
+      (changed_entries > 0 && git_index_write(index.get()) != 0)) {
     return Result::failure(git_error_text("cannot write the checkpoint"));
   }
   Tree tree;
@@ -269,6 +282,11 @@ util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
   git_oid parent_id;
   const bool has_parent = git_reference_name_to_id(&parent_id, repository, kHeadRef) == 0 &&
                           git_commit_lookup(parent.out(), repository, &parent_id) == 0;
+  if (has_parent && git_oid_equal(git_commit_tree_id(parent.get()), &tree_id)) {
+    // Nothing changed since the newest checkpoint: this one is that one.
+    checkpoint.id = hex(parent_id);
+    return checkpoint;
+  }
   const git_commit* parents[] = {parent.get()};
   git_oid commit_id;
   if (git_commit_create(&commit_id, repository, nullptr, signature.get(), signature.get(), nullptr,

@@ -50,7 +50,8 @@ class CheckpointStore {
   CheckpointStore& operator=(CheckpointStore&&) noexcept;
   ~CheckpointStore();
 
-  // Records the tree as it is now, labelled `label`.
+  // Records the tree as it is now, labelled `label`. When nothing changed since the newest
+  // checkpoint, that checkpoint's id is returned again.
   util::Result<Checkpoint> take(const std::string& label);
 
   // The files that differ from checkpoint `from` to checkpoint `to`, by path.
