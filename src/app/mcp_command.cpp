@@ -17,8 +17,8 @@ namespace {
 
 // The tools `nib mcp serve` offers: those that act on files and commands in the directory;
 // apply_patch too, for a client whose model edits with patches (its input is the patch).
-const std::vector<std::string> kServedTools = {"read", "bash", "edit", "write", "apply_patch",
-                                               "grep", "find", "ls"};
+const std::vector<std::string> kServedTools = {"read",        "bash", "edit", "write",
+                                               "apply_patch", "grep", "find", "ls"};
 
 // Starts the servers as a run with `flags` would, waits until each is ready or failed, and
 // returns them.

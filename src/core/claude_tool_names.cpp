@@ -14,8 +14,8 @@ struct ToolNameAlias {
 // Read → read, Grep → grep, Glob → find, LS → ls, Bash → bash, Edit → edit, MultiEdit → edit
 // (nib's edit takes several replacements), Write → write, Task and Agent → task (Claude Code
 // renamed Task to Agent in 2.1.63 and kept Task as an alias), TodoWrite → todo_write, Skill →
-// skill, WebFetch → web_fetch.
-// The first alias of each nib tool is the name Claude Code's hooks receive for it.
+// skill, WebFetch → web_fetch. The first alias of each nib tool is the name Claude Code's hooks
+// receive for it.
 constexpr std::array<ToolNameAlias, 13> kAliases = {{
     {"Read", "read"},
     {"Grep", "grep"},
@@ -64,7 +64,7 @@ bool list_names_tool(const std::vector<std::string>& list, std::string_view name
     const std::string_view listed_nib = nib_tool_name(listed);
     return listed_nib == name ||
            std::any_of(covering.begin(), covering.end(), [&](std::string_view claude) {
-             return listed == claude || listed_nib == nib_tool_name(claude);
+             return listed_nib == nib_tool_name(claude);
            });
   });
 }

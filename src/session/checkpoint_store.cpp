@@ -91,28 +91,24 @@ struct SkipState {
   std::vector<std::string>* skipped;
 };
 
+// Whether a file with stat data `info` is left out of checkpoints.
+bool too_large(const struct stat& info) {
+  return S_ISREG(info.st_mode) &&
+         static_cast<std::uint64_t>(info.st_size) > kMaxCheckpointFileBytes;
+}
+
 // git_index_add_all's callback: leaves out files over the size limit (returning > 0 skips).
 int skip_large_files(const char* path, const char* /*matched*/, void* payload) {
   auto* state = static_cast<SkipState*>(payload);
-  std::error_code error;
-  const fs::path full = *state->tree / path;
-  if (fs::is_regular_file(fs::symlink_status(full, error)) &&
-      fs::file_size(full, error) > kMaxCheckpointFileBytes && !error) {
-    state->skipped->push_back(path);
-    return 1;
-  }
-  return 0;
-}
-
-std::string child_of(const std::string& directory, const std::string& name) {
-  return directory.empty() ? name : directory + "/" + name;
-}
-
-// Whether the file at `full` still has the stat data `entry` recorded: then its content is
-// taken as unchanged, as git does.
-bool same_stat(const git_index_entry& entry, const fs::path& full) {
   struct stat info {};
-  if (lstat(full.c_str(), &info) != 0) return false;
+  if (lstat((*state->tree / path).c_str(), &info) != 0 || !too_large(info)) return 0;
+  state->skipped->push_back(path);
+  return 1;
+}
+
+// Whether a file with stat data `info` still has what `entry` recorded: then its content is
+// taken as unchanged, as git does.
+bool same_stat(const git_index_entry& entry, const struct stat& info) {
   return entry.mtime.seconds == static_cast<std::int32_t>(info.st_mtim.tv_sec) &&
          entry.mtime.nanoseconds == static_cast<std::uint32_t>(info.st_mtim.tv_nsec) &&
          entry.ctime.seconds == static_cast<std::int32_t>(info.st_ctim.tv_sec) &&
@@ -150,18 +146,18 @@ struct CheckpointStore::State {
     for (fs::directory_iterator entries(full, error), end; !error && entries != end;
          entries.increment(error)) {
       const std::string name = entries->path().filename().string();
-      if (name == ".git") continue;
-      const std::string relative = child_of(directory, name);
-      const fs::file_status status = entries->symlink_status(error);
-      if (fs::is_directory(status)) {
+      struct stat info {};
+      if (name == ".git" || lstat(entries->path().c_str(), &info) != 0) continue;
+      if (S_ISDIR(info.st_mode)) {
         directories.insert(name);
         continue;
       }
-      if (!fs::is_regular_file(status) && !fs::is_symlink(status)) continue;
+      if (!S_ISREG(info.st_mode) && !S_ISLNK(info.st_mode)) continue;
       files.insert(name);
+      const std::string relative = (fs::path(directory) / name).generic_string();
       const git_index_entry* entry = git_index_get_bypath(index, relative.c_str(), 0);
       if (entry == nullptr && ignored(relative)) continue;
-      if (fs::is_regular_file(status) && entries->file_size(error) > kMaxCheckpointFileBytes) {
+      if (too_large(info)) {
         skipped.push_back(relative);
         if (entry != nullptr) {
           git_index_remove_bypath(index, relative.c_str());
@@ -169,7 +165,7 @@ struct CheckpointStore::State {
         }
         continue;
       }
-      if (entry != nullptr && same_stat(*entry, entries->path())) continue;
+      if (entry != nullptr && same_stat(*entry, info)) continue;
       if (git_index_add_bypath(index, relative.c_str()) != 0) return false;
       ++changed_entries;
     }

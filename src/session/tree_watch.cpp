@@ -1,6 +1,5 @@
 #include "session/tree_watch.hpp"
 
-#include <fcntl.h>
 #include <sys/inotify.h>
 #include <unistd.h>
 
@@ -8,7 +7,6 @@
 #include <map>
 #include <system_error>
 #include <utility>
-#include <vector>
 
 namespace nib::session {
 namespace {
@@ -18,10 +16,6 @@ namespace fs = std::filesystem;
 // What marks a directory changed: any change to one of its entries.
 constexpr std::uint32_t kEvents = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE |
                                   IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_ONLYDIR;
-
-std::string child_of(const std::string& directory, const std::string& name) {
-  return directory.empty() ? name : directory + "/" + name;
-}
 
 }  // namespace
 
@@ -47,8 +41,8 @@ struct TreeWatch::State {
     std::error_code error;
     for (fs::directory_iterator entries(full, error), end; !error && entries != end;
          entries.increment(error)) {
-      if (!entries->is_directory(error) || entries->is_symlink(error)) continue;
-      const std::string child = child_of(relative, entries->path().filename().string());
+      if (!fs::is_directory(entries->symlink_status(error))) continue;
+      const std::string child = (fs::path(relative) / entries->path().filename()).generic_string();
       if (!skip(child)) watch(child, mark);
     }
   }
@@ -80,7 +74,7 @@ struct TreeWatch::State {
     const std::string directory = found->second;
     changed.insert(directory);
     if (event.len == 0 || (event.mask & IN_ISDIR) == 0) return;
-    const std::string child = child_of(directory, event.name);
+    const std::string child = (fs::path(directory) / event.name).generic_string();
     if ((event.mask & (IN_MOVED_FROM | IN_MOVED_TO)) != 0) {
       lost = true;  // the moved directory's watches would name their old paths
     } else if ((event.mask & IN_CREATE) != 0 && !skip(child)) {

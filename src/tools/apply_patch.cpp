@@ -122,11 +122,9 @@ struct ChangeDiffSides {
 
 ChangeDiffSides diff_sides(const PlannedChange& change) {
   ChangeDiffSides sides;
-  const bool existed = change.file.exists && change.letter != 'A';
-  const bool replaced = change.letter == 'A' && change.file.exists;
-  sides.old_label = existed || replaced ? change.file.shown : "/dev/null";
+  sides.old_label = change.file.exists ? change.file.shown : "/dev/null";
   sides.new_label = change.letter == 'D' ? "/dev/null" : shown(change);
-  if (existed || replaced) sides.old_text = TextView(change.file.bytes).text();
+  if (change.file.exists) sides.old_text = TextView(change.file.bytes).text();
   if (change.letter != 'D') sides.new_text = TextView(change.bytes).text();
   return sides;
 }
@@ -156,13 +154,11 @@ core::ChangePreview patch_preview(const std::vector<PlannedChange>& changes) {
     preview.omitted_lines += head.omitted_lines;
   }
   if (changes.size() > 1) {
-    preview.summary = std::to_string(changes.size()) + " files: " + [&] {
-      std::vector<std::string> names;
-      for (const PlannedChange& change : changes) {
-        names.push_back(std::string(1, change.letter) + " " + shown(change));
-      }
-      return joined(names);
-    }() + ".";
+    std::vector<std::string> names;
+    for (const PlannedChange& change : changes) {
+      names.push_back(std::string(1, change.letter) + " " + shown(change));
+    }
+    preview.summary = std::to_string(changes.size()) + " files: " + joined(names) + ".";
   }
   return preview;
 }
@@ -192,12 +188,10 @@ class ApplyPatchTool final : public core::Tool {
 
   std::string describe_call(const json& args) const override {
     const auto operations = parse_patch(args.value("input", ""));
-    if (!operations.ok() || operations.value().empty()) return {};
-    std::string text;
-    for (const PatchOperation& operation : operations.value()) {
-      text += (text.empty() ? "" : ", ") + operation.path;
-    }
-    return text;
+    if (!operations.ok()) return {};
+    std::vector<std::string> paths;
+    for (const PatchOperation& operation : operations.value()) paths.push_back(operation.path);
+    return joined(paths);
   }
 
   ToolOutput execute(const json& args, std::stop_token stop,

@@ -42,9 +42,8 @@ TEST(McpServe, TheSdkClientListsAndCallsNibsTools) {
   EXPECT_EQ(out["server"]["name"], "nib");
   std::vector<std::string> names;
   for (const json& tool : out["tools"]) names.push_back(tool["name"]);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"read", "bash", "edit", "write", "apply_patch", "find", "ls",
-                                      "grep"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"read", "bash", "edit", "write", "apply_patch", "find",
+                                             "ls", "grep"}));
   EXPECT_EQ(out["tools"][0]["readOnly"], true);
   EXPECT_NE(result_text(out["read"]).find("alpha"), std::string::npos) << out["read"].dump();
   EXPECT_EQ(out["edit"]["isError"], false) << out["edit"].dump();

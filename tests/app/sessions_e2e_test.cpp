@@ -43,6 +43,28 @@ class SessionsTest : public ::testing::Test {
     return server_.requests().at(index).body["messages"].dump();
   }
 
+  // A project provider "small" serving `model` over `api` with a 3,000-token window, compacting
+  // early; run with small_window_env() so that the settings choose it.
+  void use_small_window_model(const std::string& api, const std::string& model) {
+    dir_.write(".nib/models.json",
+               json{{"providers",
+                     {{"small",
+                       {{"api", api},
+                        {"baseUrl", server_.base_url()},
+                        {"defaultModel", model},
+                        {"models", {{{"id", model}, {"contextWindow", 3000}}}}}}}}}
+                   .dump());
+    dir_.write(
+        ".nib/settings.json",
+        R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  }
+  std::map<std::string, std::string> small_window_env() const {
+    auto environment = env();
+    environment.erase("NIB_MODEL");
+    environment.erase("OPENAI_BASE_URL");
+    return environment;
+  }
+
   // The session files written so far.
   std::vector<std::filesystem::path> session_files() const {
     std::vector<std::filesystem::path> files;
@@ -310,24 +332,11 @@ TEST_F(SessionsTest, SessionFileFlagCreatesThenContinuesThatFile) {
 // minus the reserve, so the older messages are summarised by the model first.
 TEST_F(SessionsTest, CompactsWhenTheContextOutgrowsASmallWindow) {
   dir_.write("big.txt", std::string(12000, 'x') + "\n");
-  dir_.write(".nib/models.json",
-             json{{"providers",
-                   {{"small",
-                     {{"api", "openai-chat"},
-                      {"baseUrl", server_.base_url()},
-                      {"defaultModel", "tiny"},
-                      {"models", {{{"id", "tiny"}, {"contextWindow", 3000}}}}}}}}}
-                 .dump());
-  dir_.write(
-      ".nib/settings.json",
-      R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  use_small_window_model("openai-chat", "tiny");
   server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"big.txt"})"}}));
   server_.enqueue(MockReply::text("SUMMARY: the user asked to read big.txt."));
   server_.enqueue(MockReply::text("It is all x."));
-  auto environment = env();
-  environment.erase("NIB_MODEL");
-  environment.erase("OPENAI_BASE_URL");
-  const auto result = run_nib({"-p", "What is in big.txt?"}, dir_.path(), environment);
+  const auto result = run_nib({"-p", "What is in big.txt?"}, dir_.path(), small_window_env());
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "It is all x.\n");
   EXPECT_TRUE(contains(result.err, "compacting the conversation")) << result.err;
@@ -348,17 +357,7 @@ TEST_F(SessionsTest, CompactsWhenTheContextOutgrowsASmallWindow) {
 // keeps the recent call and its output, and they still go back as a custom call and a custom
 // output.
 TEST_F(SessionsTest, CompactionKeepsACustomToolCallACustomCall) {
-  dir_.write(".nib/models.json",
-             json{{"providers",
-                   {{"small",
-                     {{"api", "openai-responses"},
-                      {"baseUrl", server_.base_url()},
-                      {"defaultModel", "gpt-5.4"},
-                      {"models", {{{"id", "gpt-5.4"}, {"contextWindow", 3000}}}}}}}}}
-                 .dump());
-  dir_.write(
-      ".nib/settings.json",
-      R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  use_small_window_model("openai-responses", "gpt-5.4");
   const std::string patch =
       "*** Begin Patch\n*** Add File: big.txt\n+" + std::string(12000, 'x') + "\n*** End Patch\n";
   // The service counts the call's 12,000 characters among the reply's output tokens.
@@ -367,10 +366,7 @@ TEST_F(SessionsTest, CompactionKeepsACustomToolCallACustomCall) {
                       .completed({.prompt_tokens = 40, .completion_tokens = 3100}));
   server_.enqueue(responses_text("SUMMARY: the user asked for big.txt."));
   server_.enqueue(responses_text("Written."));
-  auto environment = env();
-  environment.erase("NIB_MODEL");
-  environment.erase("OPENAI_BASE_URL");
-  const auto result = run_nib({"-p", "Write big.txt"}, dir_.path(), environment);
+  const auto result = run_nib({"-p", "Write big.txt"}, dir_.path(), small_window_env());
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(contains(result.err, "compacting the conversation")) << result.err;
   EXPECT_EQ(read_file(dir_.path() / "big.txt"), std::string(12000, 'x') + "\n");

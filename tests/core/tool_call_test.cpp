@@ -142,6 +142,32 @@ TEST(PrepareTest, UnknownToolListsTheAvailableOnes) {
             "Error: unknown tool \"Read\". Available tools: read, bash.");
 }
 
+// A model is offered only the edit tools of its style: to its calls the others do not exist,
+// and the registry's specs and names leave them out.
+TEST(PrepareTest, AToolNotOfferedToTheModelIsUnknown) {
+  ToolSpec patch{"apply_patch", "test", kReadSchema};
+  patch.edit_style = EditStyle::kPatch;
+  ToolSpec edit{"edit", "test", kReadSchema};
+  edit.edit_style = EditStyle::kReplace;
+  const auto run = [](const nlohmann::json&, std::stop_token, const ToolContext&) {
+    return ToolOutput{"ran"};
+  };
+  auto registry = testing::registry_of(
+      {make_tool(patch, run), make_tool(edit, run), tool_with_schema("read", kReadSchema)});
+  EXPECT_EQ(registry->names(EditStyle::kReplace), (std::vector<std::string>{"edit", "read"}));
+  EXPECT_EQ(registry->specs(EditStyle::kPatch).size(), 2u);
+  EXPECT_EQ(registry->names().size(), 3u);
+  auto prepared = prepare_tool_call(ToolCall{"1", "apply_patch", R"({"path":"a"})"}, *registry, {},
+                                    EditStyle::kReplace);
+  const auto* refused = std::get_if<ToolResult>(&prepared);
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(content_text(refused->content),
+            "Error: unknown tool \"apply_patch\". Available tools: edit, read.");
+  prepared = prepare_tool_call(ToolCall{"2", "apply_patch", R"({"path":"a"})"}, *registry, {},
+                               EditStyle::kPatch);
+  EXPECT_TRUE(std::holds_alternative<PreparedCall>(prepared));
+}
+
 TEST(PrepareTest, ArgumentsMustBeAJsonObject) {
   auto registry = testing::registry_of({tool_with_schema("read", kReadSchema)});
   EXPECT_NE(rejection(ToolCall{"1", "read", "{\"path\": \"a"}, *registry).find("not valid JSON"),
