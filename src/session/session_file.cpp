@@ -22,6 +22,8 @@ constexpr const char* kHeaderType = "session";
 constexpr const char* kMessageType = "message";
 constexpr const char* kModelChangeType = "model_change";
 constexpr const char* kCompactionType = "compaction";
+constexpr const char* kCheckpointType = "checkpoint";
+constexpr const char* kRewindType = "rewind";
 
 // `body` as one line with "type" as its first field, so a reader can tell an entry's kind from
 // the line's first bytes (session listing counts messages that way without parsing them).
@@ -62,6 +64,34 @@ std::optional<std::string> string_field(const json& object, const char* name) {
 
 std::string type_of(const json& object) {
   return string_field(object, "type").value_or("");
+}
+
+// Applies `entry` to the history being loaded: `stored` (the messages as written, repaired only
+// at a rewind) and what is in force in `out`. A compaction or checkpoint counts messages as the
+// repaired history does (the recorder's count), so a rewind cuts the repaired history.
+void follow(const SessionEntry& entry, std::vector<core::Message>& stored, LoadedSession& out) {
+  if (const auto* message = std::get_if<MessageEntry>(&entry)) {
+    stored.push_back(message->message);
+    out.pending_note.clear();
+  } else if (const auto* compaction = std::get_if<CompactionEntry>(&entry)) {
+    out.compactions.push_back(*compaction);
+  } else if (const auto* checkpoint = std::get_if<CheckpointEntry>(&entry)) {
+    out.checkpoints.push_back(*checkpoint);
+  } else if (const auto* rewind = std::get_if<RewindEntry>(&entry)) {
+    out.pending_note = rewind->note;
+    if (!rewind->message_index) return;
+    const std::size_t kept = *rewind->message_index;
+    stored = repair_history(stored).messages;
+    if (stored.size() > kept) stored.resize(kept);
+    // A compaction summarised the messages before its first kept one: one that reached past
+    // the point rewound to summarised messages that are gone (the one before it counts again).
+    std::erase_if(out.compactions, [kept](const CompactionEntry& compaction) {
+      return compaction.first_kept_index > kept;
+    });
+    std::erase_if(out.checkpoints, [kept](const CheckpointEntry& checkpoint) {
+      return checkpoint.message_index > kept;
+    });
+  }
 }
 
 std::string open_error(const std::filesystem::path& file) {
@@ -115,6 +145,16 @@ std::string entry_line(const SessionEntry& entry) {
   }
   if (const auto* change = std::get_if<ModelChangeEntry>(&entry)) {
     return typed_line(kModelChangeType, {{"provider", change->provider}, {"model", change->model}});
+  }
+  if (const auto* checkpoint = std::get_if<CheckpointEntry>(&entry)) {
+    return typed_line(kCheckpointType, {{"id", checkpoint->id},
+                                        {"message_index", checkpoint->message_index},
+                                        {"turn_end", checkpoint->turn_end}});
+  }
+  if (const auto* rewind = std::get_if<RewindEntry>(&entry)) {
+    json body = {{"note", rewind->note}};
+    if (rewind->message_index) body["message_index"] = *rewind->message_index;
+    return typed_line(kRewindType, body);
   }
   const auto& compaction = std::get<CompactionEntry>(entry);
   return typed_line(kCompactionType, {{"summary", compaction.summary},
@@ -178,6 +218,28 @@ util::Result<SessionEntry> parse_entry_line(std::string_view line) {
     }
     return SessionEntry(CompactionEntry{*summary, index->get<std::size_t>()});
   }
+  if (type == kCheckpointType) {
+    const auto id = string_field(object, "id");
+    const auto index = object.find("message_index");
+    const auto turn_end = object.find("turn_end");
+    if (!id || id->empty() || index == object.end() || !index->is_number_unsigned() ||
+        (turn_end != object.end() && !turn_end->is_boolean())) {
+      return Result::failure(
+          "checkpoint entry needs an id and a message_index (a whole number >= 0)");
+    }
+    return SessionEntry(CheckpointEntry{*id, index->get<std::size_t>(),
+                                        turn_end != object.end() && turn_end->get<bool>()});
+  }
+  if (type == kRewindType) {
+    const auto note = string_field(object, "note");
+    const auto index = object.find("message_index");
+    if (!note || (index != object.end() && !index->is_number_unsigned())) {
+      return Result::failure("rewind entry needs a note (and a message_index >= 0, if any)");
+    }
+    RewindEntry rewind{std::nullopt, *note};
+    if (index != object.end()) rewind.message_index = index->get<std::size_t>();
+    return SessionEntry(std::move(rewind));
+  }
   if (type == kHeaderType) return Result::failure("a second session header");
   return Result::failure("unknown entry type \"" + type + "\"");
 }
@@ -216,9 +278,7 @@ util::Result<LoadedSession> load_session(const std::filesystem::path& file) {
                                      entry.error());
       continue;
     }
-    if (const auto* message = std::get_if<MessageEntry>(&entry.value())) {
-      stored.push_back(message->message);
-    }
+    follow(entry.value(), stored, out);
     out.entries.push_back(std::move(entry.value()));
   }
   if (in.bad())

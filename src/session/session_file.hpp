@@ -7,6 +7,8 @@
 //   {"type":"message","message":{<message_codec.hpp>}}
 //   {"type":"model_change","provider":"...","model":"..."}
 //   {"type":"compaction","summary":"...","first_kept_index":N}
+//   {"type":"checkpoint","id":"<hex>","message_index":N,"turn_end":false}
+//   {"type":"rewind","message_index":N,"note":"..."}        (message_index absent: code only)
 //
 // A line counts once its newline is written: a last line without one was cut off by a crash and
 // is ignored (SessionWriter removes it before appending). Any other entry line that cannot be
@@ -20,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -66,7 +69,25 @@ struct CompactionEntry {
   std::size_t first_kept_index = 0;
 };
 
-using SessionEntry = std::variant<MessageEntry, ModelChangeEntry, CompactionEntry>;
+// The working tree was checkpointed (session/checkpoint_store.hpp): before the prompt that is
+// message `message_index` of the history, or, with `turn_end`, when the run that ended with
+// `message_index` messages finished (what the tree held before the user touched it again).
+struct CheckpointEntry {
+  std::string id;
+  std::size_t message_index = 0;
+  bool turn_end = false;
+};
+
+// The user rewound the session: the conversation goes on from its first `message_index`
+// messages (none: only the files were restored), and `note` tells the model what happened
+// before its next prompt.
+struct RewindEntry {
+  std::optional<std::size_t> message_index;
+  std::string note;
+};
+
+using SessionEntry =
+    std::variant<MessageEntry, ModelChangeEntry, CompactionEntry, CheckpointEntry, RewindEntry>;
 
 // How every message line that entry_line writes begins: lets a reader count messages without
 // parsing them (session listing).
@@ -96,6 +117,13 @@ struct LoadedSession {
   SessionHeader header;
   std::vector<SessionEntry> entries;    // every entry after the header, in file order
   std::vector<core::Message> messages;  // the history to continue from, repaired
+  // What is in force after the rewinds: the compactions of the messages kept (the last one
+  // counts: the context is its summary, then the messages from its first kept one on) and the
+  // checkpoints of the kept prompts and turns, in file order.
+  std::vector<CompactionEntry> compactions;
+  std::vector<CheckpointEntry> checkpoints;
+  // The note of a rewind that no message has followed yet: for the next prompt.
+  std::string pending_note;
   std::size_t synthesized_results = 0;  // tool calls given an "interrupted" result
   std::size_t dropped_results = 0;      // stored results that answered no call (left out)
   bool torn_tail = false;               // a last line cut off by a crash was ignored

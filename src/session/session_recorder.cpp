@@ -41,6 +41,26 @@ void SessionRecorder::record_model_change(const std::string& provider, const std
   append(ModelChangeEntry{provider, model});
 }
 
+void SessionRecorder::record_checkpoint(const std::string& id, bool turn_end) {
+  const std::lock_guard lock(*mutex_);
+  append(CheckpointEntry{id, stored_messages_, turn_end});
+}
+
+void SessionRecorder::record_rewind(std::optional<std::size_t> message_index,
+                                    const std::string& note) {
+  const std::lock_guard lock(*mutex_);
+  append(RewindEntry{message_index, note});
+  if (message_index && *message_index < stored_messages_) {
+    stored_messages_ = *message_index;
+    pending_calls_.clear();
+  }
+}
+
+std::size_t SessionRecorder::stored_messages() const {
+  const std::lock_guard lock(*mutex_);
+  return stored_messages_;
+}
+
 void SessionRecorder::record_forced_quit() {
   const std::lock_guard lock(*mutex_);
   if (closed_) return;

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ class SessionRecorder {
   void on_event(const core::Event& event);
   // Records that the conversation goes on with another model.
   void record_model_change(const std::string& provider, const std::string& model);
+  // Records checkpoint `id` of the working tree: before the next message (the prompt), or, with
+  // `turn_end`, as the run that just ended left it.
+  void record_checkpoint(const std::string& id, bool turn_end);
+  // Records a rewind: the conversation goes on from its first `message_index` messages (none:
+  // it stays whole), and `note` is for the model with the next prompt.
+  void record_rewind(std::optional<std::size_t> message_index, const std::string& note);
+  // The number of messages of the file's history (what the next message's index will be).
+  std::size_t stored_messages() const;
   // nib is being quit without waiting for its tools: gives each call still without a result an
   // "interrupted" result in the file, so the session continues from a valid history, and writes
   // nothing more after it.

@@ -130,6 +130,72 @@ TEST_F(SessionFileTest, WriterAndLoaderRoundTripEveryEntryKind) {
   EXPECT_EQ(loaded.synthesized_results, 0u);
 }
 
+// A rewind cuts the history at its point: later messages, the compactions that reached past it
+// and the checkpoints after it are no longer in force (an earlier compaction is again), its
+// note waits for the next message, and the conversation goes on after it. A checkpoint and a
+// code-only rewind round-trip.
+TEST_F(SessionFileTest, ARewindCutsTheHistoryAndWhatReachedPastIt) {
+  {
+    auto writer = SessionWriter::create(file_, header_);
+    ASSERT_TRUE(writer.ok()) << writer.error();
+    auto& out = writer.value();
+    ASSERT_TRUE(out.append(CheckpointEntry{"c0", 0, false}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{user_message("one")}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{assistant_text_message("did one")}).ok());
+    ASSERT_TRUE(out.append(CheckpointEntry{"e1", 2, true}).ok());
+    ASSERT_TRUE(out.append(CompactionEntry{"summary of one", 1}).ok());
+    ASSERT_TRUE(out.append(CheckpointEntry{"c2", 2, false}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{user_message("two")}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{assistant_calling({{"k1", "bash"}})}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{results_message({ok_result("k1", "bash", "x")})}).ok());
+    ASSERT_TRUE(out.append(MessageEntry{assistant_text_message("did two")}).ok());
+    ASSERT_TRUE(out.append(CompactionEntry{"summary of one and two", 4}).ok());
+    ASSERT_TRUE(out.append(CheckpointEntry{"e2", 5, true}).ok());
+    ASSERT_TRUE(out.append(RewindEntry{2, "[nib] rewound"}).ok());
+  }
+  LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.messages.size(), 2u);
+  ASSERT_EQ(loaded.compactions.size(), 1u);
+  EXPECT_EQ(loaded.compactions.back().summary, "summary of one");
+  ASSERT_EQ(loaded.checkpoints.size(), 3u);
+  EXPECT_EQ(loaded.checkpoints.back().id, "c2");
+  EXPECT_EQ(loaded.pending_note, "[nib] rewound");
+
+  {
+    auto writer = SessionWriter::open_existing(file_);
+    ASSERT_TRUE(writer.ok()) << writer.error();
+    ASSERT_TRUE(writer.value().append(RewindEntry{std::nullopt, "[nib] files only"}).ok());
+  }
+  loaded = load_ok();
+  EXPECT_EQ(loaded.messages.size(), 2u) << "a code-only rewind keeps the conversation";
+  EXPECT_EQ(loaded.pending_note, "[nib] files only");
+  const auto& rewind = std::get<RewindEntry>(loaded.entries.back());
+  EXPECT_FALSE(rewind.message_index.has_value());
+
+  {
+    auto writer = SessionWriter::open_existing(file_);
+    ASSERT_TRUE(writer.ok()) << writer.error();
+    ASSERT_TRUE(writer.value().append(MessageEntry{user_message("three")}).ok());
+  }
+  loaded = load_ok();
+  ASSERT_EQ(loaded.messages.size(), 3u);
+  EXPECT_TRUE(loaded.messages[2] == core::Message(user_message("three")));
+  EXPECT_TRUE(loaded.pending_note.empty()) << "the note went with the next prompt";
+}
+
+TEST_F(SessionFileTest, BadCheckpointAndRewindLinesAreSkippedAndNamed) {
+  write_session({user_message("hi")});
+  append_raw(file_, R"({"type":"checkpoint","message_index":1})"
+                    "\n"
+                    R"({"type":"rewind","message_index":-1,"note":"x"})"
+                    "\n");
+  const LoadedSession loaded = load_ok();
+  ASSERT_EQ(loaded.unreadable_lines.size(), 2u);
+  EXPECT_NE(loaded.unreadable_lines[0].find("checkpoint entry needs an id"), std::string::npos);
+  EXPECT_NE(loaded.unreadable_lines[1].find("rewind entry"), std::string::npos);
+  EXPECT_EQ(loaded.messages.size(), 1u);
+}
+
 TEST_F(SessionFileTest, CreateMakesAPrivateFileAndRefusesToOverwrite) {
   write_session({});
   struct stat status {};
