@@ -4,14 +4,17 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <unordered_set>
 #include <utility>
 
+#include "session/session_store.hpp"
 #include "session/tree_watch.hpp"
 
 namespace nib::session {
@@ -19,8 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The ref naming the newest checkpoint; each checkpoint's parent is the one before it.
-constexpr const char* kHeadRef = "refs/nib/checkpoints";
+// The ref naming the newest checkpoint. Each checkpoint is a commit without parents, kept by a
+// ref of its own under kCheckpointRefs, so the oldest can be dropped without rewriting the rest
+// (sessions name checkpoints by id).
+constexpr const char* kHeadRef = "refs/nib/newest";
+constexpr const char* kCheckpointRefs = "refs/nib/c/";
 
 // Every path is recorded and restored byte for byte: no line-end conversion, no ident or filter
 // drivers, whatever the tree's own .gitattributes say (info/attributes outranks them).
@@ -61,6 +67,7 @@ using Signature = Owned<git_signature, git_signature_free>;
 using Diff = Owned<git_diff, git_diff_free>;
 using Patch = Owned<git_patch, git_patch_free>;
 using Config = Owned<git_config, git_config_free>;
+using Odb = Owned<git_odb, git_odb_free>;
 
 std::string hex(const git_oid& oid) {
   char text[GIT_OID_HEXSZ + 1];
@@ -202,8 +209,27 @@ CheckpointStore::CheckpointStore(CheckpointStore&&) noexcept = default;
 CheckpointStore& CheckpointStore::operator=(CheckpointStore&&) noexcept = default;
 CheckpointStore::~CheckpointStore() = default;
 
-util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir,
-                                                    const fs::path& tree) {
+namespace {
+
+// The store's info/exclude: the directories of `left_out` (and the store) inside `tree`, as
+// patterns anchored at the tree's root, so that the store never records nib's own files.
+std::string exclude_patterns(const fs::path& store_dir, const fs::path& tree,
+                             std::vector<fs::path> left_out) {
+  left_out.push_back(store_dir);
+  std::string patterns;
+  const fs::path root = fs::weakly_canonical(tree);
+  for (const fs::path& directory : left_out) {
+    const fs::path relative = fs::weakly_canonical(directory).lexically_relative(root);
+    if (relative.empty() || *relative.begin() == ".." || relative == ".") continue;
+    patterns += "/" + relative.generic_string() + "/\n";
+  }
+  return patterns;
+}
+
+}  // namespace
+
+util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir, const fs::path& tree,
+                                                    const std::vector<fs::path>& left_out) {
   using Result = util::Result<CheckpointStore>;
   initialise_libgit2();
   auto state = std::make_unique<State>();
@@ -215,7 +241,8 @@ util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir,
         git_error_text("cannot open the checkpoint store " + store_dir.string()));
   }
   if (!configure(state->repository.get()) ||
-      !write_text(store_dir / "info" / "attributes", kRawAttributes)) {
+      !write_text(store_dir / "info" / "attributes", kRawAttributes) ||
+      !write_text(store_dir / "info" / "exclude", exclude_patterns(store_dir, tree, left_out))) {
     return Result::failure(
         git_error_text("cannot set up the checkpoint store " + store_dir.string()));
   }
@@ -274,23 +301,25 @@ util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
       git_signature_now(signature.out(), "nib", "nib@localhost") != 0) {
     return Result::failure(git_error_text("cannot write the checkpoint"));
   }
-  Commit parent;
-  git_oid parent_id;
-  const bool has_parent = git_reference_name_to_id(&parent_id, repository, kHeadRef) == 0 &&
-                          git_commit_lookup(parent.out(), repository, &parent_id) == 0;
-  if (has_parent && git_oid_equal(git_commit_tree_id(parent.get()), &tree_id)) {
+  Commit newest;
+  git_oid newest_id;
+  if (git_reference_name_to_id(&newest_id, repository, kHeadRef) == 0 &&
+      git_commit_lookup(newest.out(), repository, &newest_id) == 0 &&
+      git_oid_equal(git_commit_tree_id(newest.get()), &tree_id)) {
     // Nothing changed since the newest checkpoint: this one is that one.
-    checkpoint.id = hex(parent_id);
+    checkpoint.id = hex(newest_id);
     return checkpoint;
   }
-  const git_commit* parents[] = {parent.get()};
   git_oid commit_id;
   if (git_commit_create(&commit_id, repository, nullptr, signature.get(), signature.get(), nullptr,
-                        label.c_str(), tree.get(), has_parent ? 1 : 0, parents) != 0) {
+                        label.c_str(), tree.get(), 0, nullptr) != 0) {
     return Result::failure(git_error_text("cannot write the checkpoint"));
   }
+  Reference own;
   Reference head;
-  if (git_reference_create(head.out(), repository, kHeadRef, &commit_id, /*force=*/1,
+  if (git_reference_create(own.out(), repository, (kCheckpointRefs + hex(commit_id)).c_str(),
+                           &commit_id, /*force=*/1, "checkpoint") != 0 ||
+      git_reference_create(head.out(), repository, kHeadRef, &commit_id, /*force=*/1,
                            "checkpoint") != 0) {
     return Result::failure(git_error_text("cannot write the checkpoint"));
   }
@@ -307,7 +336,10 @@ util::Result<std::pair<std::unique_ptr<Commit>, std::unique_ptr<Tree>>> checkpoi
   git_oid oid;
   auto commit = std::make_unique<Commit>();
   auto tree = std::make_unique<Tree>();
+  // A checkpoint is in the store while its ref is (garbage collection drops the ref first).
+  git_oid kept;
   if (git_oid_fromstrp(&oid, id.c_str()) != 0 ||
+      git_reference_name_to_id(&kept, repository, (kCheckpointRefs + hex(oid)).c_str()) != 0 ||
       git_commit_lookup(commit->out(), repository, &oid) != 0) {
     return Result::failure("no checkpoint " + id + " in the store");
   }
@@ -315,6 +347,22 @@ util::Result<std::pair<std::unique_ptr<Commit>, std::unique_ptr<Tree>>> checkpoi
     return Result::failure(git_error_text("cannot read checkpoint " + id));
   }
   return std::make_pair(std::move(commit), std::move(tree));
+}
+
+// The diff from checkpoint `from` to checkpoint `to`.
+util::Result<std::unique_ptr<Diff>> diff_between(git_repository* repository,
+                                                 const std::string& from, const std::string& to) {
+  using Result = util::Result<std::unique_ptr<Diff>>;
+  auto before = checkpoint_tree(repository, from);
+  if (!before.ok()) return Result::failure(before.error());
+  auto after = checkpoint_tree(repository, to);
+  if (!after.ok()) return Result::failure(after.error());
+  auto diff = std::make_unique<Diff>();
+  if (git_diff_tree_to_tree(diff->out(), repository, before.value().second->get(),
+                            after.value().second->get(), nullptr) != 0) {
+    return Result::failure(git_error_text("cannot compare the checkpoints"));
+  }
+  return diff;
 }
 
 FileChange::Kind change_kind(git_delta_t status) {
@@ -328,25 +376,18 @@ FileChange::Kind change_kind(git_delta_t status) {
 util::Result<std::vector<FileChange>> CheckpointStore::changes(const std::string& from,
                                                                const std::string& to) const {
   using Result = util::Result<std::vector<FileChange>>;
-  git_repository* repository = state_->repository.get();
-  auto before = checkpoint_tree(repository, from);
-  if (!before.ok()) return Result::failure(before.error());
-  auto after = checkpoint_tree(repository, to);
-  if (!after.ok()) return Result::failure(after.error());
-  Diff diff;
-  if (git_diff_tree_to_tree(diff.out(), repository, before.value().second->get(),
-                            after.value().second->get(), nullptr) != 0) {
-    return Result::failure(git_error_text("cannot compare the checkpoints"));
-  }
+  auto diff = diff_between(state_->repository.get(), from, to);
+  if (!diff.ok()) return Result::failure(diff.error());
   std::vector<FileChange> changes;
-  const std::size_t count = git_diff_num_deltas(diff.get());
+  git_diff* const deltas = diff.value()->get();
+  const std::size_t count = git_diff_num_deltas(deltas);
   for (std::size_t at = 0; at < count; ++at) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.get(), at);
+    const git_diff_delta* delta = git_diff_get_delta(deltas, at);
     FileChange change;
     change.kind = change_kind(delta->status);
     change.path = delta->status == GIT_DELTA_DELETED ? delta->old_file.path : delta->new_file.path;
     Patch patch;
-    if (git_patch_from_diff(patch.out(), diff.get(), at) == 0 && patch.get() != nullptr) {
+    if (git_patch_from_diff(patch.out(), deltas, at) == 0 && patch.get() != nullptr) {
       std::size_t context = 0;
       git_patch_line_stats(&context, &change.added_lines, &change.removed_lines, patch.get());
       change.binary = (git_patch_get_delta(patch.get())->flags & GIT_DIFF_FLAG_BINARY) != 0;
@@ -356,7 +397,29 @@ util::Result<std::vector<FileChange>> CheckpointStore::changes(const std::string
   return changes;
 }
 
-util::Result<Checkpoint> CheckpointStore::restore(const std::string& id) {
+util::Result<std::string> CheckpointStore::diff_text(const std::string& from,
+                                                     const std::string& to) const {
+  using Result = util::Result<std::string>;
+  auto diff = diff_between(state_->repository.get(), from, to);
+  if (!diff.ok()) return Result::failure(diff.error());
+  std::string text;
+  git_diff_print(
+      diff.value()->get(), GIT_DIFF_FORMAT_PATCH,
+      [](const git_diff_delta*, const git_diff_hunk*, const git_diff_line* line, void* payload) {
+        auto* out = static_cast<std::string*>(payload);
+        if (line->origin == GIT_DIFF_LINE_ADDITION || line->origin == GIT_DIFF_LINE_DELETION ||
+            line->origin == GIT_DIFF_LINE_CONTEXT) {
+          out->push_back(line->origin);
+        }
+        out->append(line->content, line->content_len);
+        return 0;
+      },
+      &text);
+  return text;
+}
+
+util::Result<Checkpoint> CheckpointStore::restore(const std::string& id,
+                                                  const std::vector<std::string>& keep) {
   using Result = util::Result<Checkpoint>;
   git_repository* repository = state_->repository.get();
   auto target = checkpoint_tree(repository, id);
@@ -365,9 +428,24 @@ util::Result<Checkpoint> CheckpointStore::restore(const std::string& id) {
   if (!before.ok()) return before;
   // The index now holds the tree as it is: forcing a checkout of the target writes every file
   // that differs and removes those the target lacks; ignored files are not in the index and
-  // stay.
+  // stay. Files to keep are left out by naming every other file that differs.
   git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
   options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  std::vector<std::string> paths;
+  std::vector<char*> path_pointers;
+  if (!keep.empty()) {
+    auto differing = changes(before.value().id, id);
+    if (!differing.ok()) return Result::failure(differing.error());
+    for (const FileChange& change : differing.value()) {
+      if (std::find(keep.begin(), keep.end(), change.path) == keep.end()) {
+        paths.push_back(change.path);
+      }
+    }
+    if (paths.empty()) return before;
+    for (std::string& path : paths) path_pointers.push_back(path.data());
+    options.paths = {path_pointers.data(), path_pointers.size()};
+    options.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+  }
   if (git_checkout_tree(repository,
                         reinterpret_cast<const git_object*>(target.value().second->get()),
                         &options) != 0) {
@@ -375,6 +453,148 @@ util::Result<Checkpoint> CheckpointStore::restore(const std::string& id) {
                            "; the tree as it was is checkpoint " + before.value().id);
   }
   return before;
+}
+
+bool CheckpointStore::has(const std::string& id) const {
+  return checkpoint_tree(state_->repository.get(), id).ok();
+}
+
+std::uint64_t CheckpointStore::size_on_disk() const {
+  std::uint64_t bytes = 0;
+  std::error_code error;
+  const fs::path root = git_repository_path(state_->repository.get());
+  for (fs::recursive_directory_iterator entry(root, error), end; !error && entry != end;
+       entry.increment(error)) {
+    struct stat info {};
+    if (lstat(entry->path().c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      bytes += static_cast<std::uint64_t>(info.st_size);
+    }
+  }
+  return bytes;
+}
+
+namespace {
+
+struct CheckpointRef {
+  std::string name;
+  git_oid commit;
+  git_time_t time = 0;
+};
+
+// Every checkpoint's ref, oldest first, the newest checkpoint's last.
+std::vector<CheckpointRef> checkpoint_refs(git_repository* repository) {
+  struct Listing {
+    git_repository* repository;
+    std::vector<CheckpointRef> refs;
+  } listing{repository, {}};
+  git_reference_foreach_glob(
+      repository, (std::string(kCheckpointRefs) + "*").c_str(),
+      [](const char* name, void* payload) {
+        auto* found = static_cast<Listing*>(payload);
+        CheckpointRef ref{name, {}, 0};
+        Commit commit;
+        if (git_reference_name_to_id(&ref.commit, found->repository, name) == 0 &&
+            git_commit_lookup(commit.out(), found->repository, &ref.commit) == 0) {
+          ref.time = git_commit_time(commit.get());
+        }
+        found->refs.push_back(std::move(ref));
+        return 0;
+      },
+      &listing);
+  git_oid newest;
+  const bool has_newest = git_reference_name_to_id(&newest, repository, kHeadRef) == 0;
+  std::stable_sort(listing.refs.begin(), listing.refs.end(),
+                   [&](const CheckpointRef& a, const CheckpointRef& b) {
+                     const bool a_newest = has_newest && git_oid_equal(&a.commit, &newest);
+                     const bool b_newest = has_newest && git_oid_equal(&b.commit, &newest);
+                     if (a_newest != b_newest) return b_newest;
+                     return a.time < b.time;
+                   });
+  return listing.refs;
+}
+
+std::string raw(const git_oid& oid) {
+  return std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+}
+
+// Adds `tree` and everything under it to `reachable`; subtrees already there are not walked
+// again (checkpoints share most of theirs).
+void mark_tree(git_repository* repository, const git_oid& id,
+               std::unordered_set<std::string>& reachable) {
+  if (!reachable.insert(raw(id)).second) return;
+  Tree tree;
+  if (git_tree_lookup(tree.out(), repository, &id) != 0) return;
+  const std::size_t count = git_tree_entrycount(tree.get());
+  for (std::size_t at = 0; at < count; ++at) {
+    const git_tree_entry* entry = git_tree_entry_byindex(tree.get(), at);
+    if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+      mark_tree(repository, *git_tree_entry_id(entry), reachable);
+    } else {
+      reachable.insert(raw(*git_tree_entry_id(entry)));
+    }
+  }
+}
+
+// Removes the store's loose objects that no kept checkpoint reaches.
+void prune(git_repository* repository, const std::vector<CheckpointRef>& kept) {
+  std::unordered_set<std::string> reachable;
+  for (const CheckpointRef& ref : kept) {
+    Commit commit;
+    if (git_commit_lookup(commit.out(), repository, &ref.commit) != 0) continue;
+    reachable.insert(raw(ref.commit));
+    mark_tree(repository, *git_commit_tree_id(commit.get()), reachable);
+  }
+  Odb odb;
+  if (git_repository_odb(odb.out(), repository) != 0) return;
+  std::vector<git_oid> unreachable;
+  struct Walk {
+    const std::unordered_set<std::string>* reachable;
+    std::vector<git_oid>* unreachable;
+  } walk{&reachable, &unreachable};
+  git_odb_foreach(
+      odb.get(),
+      [](const git_oid* id, void* payload) {
+        auto* state = static_cast<Walk*>(payload);
+        if (!state->reachable->contains(raw(*id))) state->unreachable->push_back(*id);
+        return 0;
+      },
+      &walk);
+  const fs::path objects = fs::path(git_repository_path(repository)) / "objects";
+  for (const git_oid& id : unreachable) {
+    const std::string name = hex(id);
+    std::error_code error;
+    fs::remove(objects / name.substr(0, 2) / name.substr(2), error);
+  }
+}
+
+}  // namespace
+
+util::Result<CollectedGarbage> CheckpointStore::collect_garbage(std::uint64_t max_bytes) {
+  git_repository* repository = state_->repository.get();
+  CollectedGarbage collected;
+  collected.bytes_before = collected.bytes_after = size_on_disk();
+  std::vector<CheckpointRef> refs = checkpoint_refs(repository);
+  // Each round drops the oldest quarter (at least one) and measures again: what a checkpoint
+  // alone holds is known only once it is gone.
+  while (collected.bytes_after > max_bytes && refs.size() > 1) {
+    const std::size_t drop = std::max<std::size_t>(1, refs.size() / 4);
+    for (std::size_t at = 0; at < drop; ++at) {
+      Reference ref;
+      if (git_reference_lookup(ref.out(), repository, refs[at].name.c_str()) == 0) {
+        git_reference_delete(ref.get());
+      }
+    }
+    refs.erase(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(drop));
+    collected.dropped_checkpoints += drop;
+    prune(repository, refs);
+    collected.bytes_after = size_on_disk();
+  }
+  return collected;
+}
+
+fs::path checkpoint_store_dir(const util::UserPlaces& places, const fs::path& cwd) {
+  if (places.data_home.empty()) return {};
+  return places.data_home / "nib" / "checkpoints" / encode_directory_name(cwd);
 }
 
 }  // namespace nib::session

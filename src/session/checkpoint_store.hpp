@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "util/result.hpp"
+#include "util/user_places.hpp"
 
 namespace nib::session {
 
@@ -41,11 +42,28 @@ struct Checkpoint {
   std::vector<std::string> skipped;  // files left out (too large), relative
 };
 
+// Where the checkpoints of the working directory `cwd` are kept: nib/checkpoints/<cwd encoded
+// as for sessions> in the user's data directory; empty when there is none.
+std::filesystem::path checkpoint_store_dir(const util::UserPlaces& places,
+                                           const std::filesystem::path& cwd);
+
+// How much room checkpoints take on disk by default, per working directory.
+inline constexpr std::uint64_t kDefaultCheckpointStoreBytes = 2ull * 1024 * 1024 * 1024;
+
+struct CollectedGarbage {
+  std::size_t dropped_checkpoints = 0;
+  std::uint64_t bytes_before = 0;
+  std::uint64_t bytes_after = 0;
+};
+
 class CheckpointStore {
  public:
-  // Opens the store in `store_dir` (created when missing) for the tree at `tree`.
-  static util::Result<CheckpointStore> open(const std::filesystem::path& store_dir,
-                                            const std::filesystem::path& tree);
+  // Opens the store in `store_dir` (created when missing) for the tree at `tree`. The
+  // directories in `left_out` that lie inside the tree are never recorded nor restored (nib's
+  // own data: the store itself, the session files); the store directory always is.
+  static util::Result<CheckpointStore> open(
+      const std::filesystem::path& store_dir, const std::filesystem::path& tree,
+      const std::vector<std::filesystem::path>& left_out = {});
   CheckpointStore(CheckpointStore&&) noexcept;
   CheckpointStore& operator=(CheckpointStore&&) noexcept;
   ~CheckpointStore();
@@ -58,11 +76,25 @@ class CheckpointStore {
   util::Result<std::vector<FileChange>> changes(const std::string& from,
                                                 const std::string& to) const;
 
+  // The unified diff from checkpoint `from` to checkpoint `to` (binary files are named).
+  util::Result<std::string> diff_text(const std::string& from, const std::string& to) const;
+
   // Makes the tree's files that are not ignored what they were at checkpoint `id`: changed and
-  // deleted files come back, files added since are removed; ignored files are left alone. The
-  // tree as it was is checkpointed first, so the restore can be undone; returns that
-  // checkpoint.
-  util::Result<Checkpoint> restore(const std::string& id);
+  // deleted files come back, files added since are removed; ignored files are left alone, and
+  // so are the files named in `keep` (relative). The tree as it was is checkpointed first, so
+  // the restore can be undone; returns that checkpoint.
+  util::Result<Checkpoint> restore(const std::string& id,
+                                   const std::vector<std::string>& keep = {});
+
+  // Whether the store holds checkpoint `id`.
+  bool has(const std::string& id) const;
+
+  // The bytes the store takes on disk.
+  std::uint64_t size_on_disk() const;
+
+  // Drops the oldest checkpoints, and what only they held, until the store takes at most
+  // `max_bytes` (the newest checkpoint is always kept).
+  util::Result<CollectedGarbage> collect_garbage(std::uint64_t max_bytes);
 
  private:
   struct State;

@@ -173,6 +173,77 @@ TEST_F(CheckpointStoreTest, BytesAsTheyAreLargeFilesNamedAndUnknownIdsRefused) {
       << unknown.error();
 }
 
+// Over its cap the store drops its oldest checkpoints and what only they held; the newest and
+// what it holds stay restorable.
+TEST_F(CheckpointStoreTest, GarbageCollectionDropsTheOldestCheckpoints) {
+  std::mt19937 random(7);
+  std::vector<Checkpoint> taken;
+  fs::create_directories(tree());
+  CheckpointStore store = open();
+  for (int round = 0; round < 6; ++round) {
+    std::string noise(200 * 1024, '\0');
+    for (char& byte : noise) byte = static_cast<char>(random());  // does not compress
+    dir_.write("tree/data.bin", noise);
+    dir_.write("tree/keep.txt", "round " + std::to_string(round) + "\n");
+    taken.push_back(take(store, "round " + std::to_string(round)));
+  }
+  const std::uint64_t before = store.size_on_disk();
+  EXPECT_GT(before, 6u * 200 * 1024);
+  const auto collected = store.collect_garbage(before / 2);
+  ASSERT_TRUE(collected.ok()) << collected.error();
+  EXPECT_GT(collected.value().dropped_checkpoints, 0u);
+  EXPECT_LE(collected.value().bytes_after, before / 2);
+  EXPECT_EQ(collected.value().bytes_after, store.size_on_disk());
+  EXPECT_FALSE(store.has(taken.front().id)) << "the oldest went first";
+  ASSERT_TRUE(store.has(taken.back().id));
+
+  dir_.write("tree/keep.txt", "changed\n");
+  const auto restored = store.restore(taken.back().id);
+  ASSERT_TRUE(restored.ok()) << restored.error();
+  EXPECT_EQ(file_contents(tree() / "keep.txt"), "round 5\n");
+  // However small the cap, the newest checkpoint (the tree before that restore) stays.
+  ASSERT_TRUE(store.collect_garbage(1).ok());
+  EXPECT_TRUE(store.has(restored.value().id));
+  EXPECT_FALSE(store.has(taken.back().id));
+}
+
+// nib's own data inside the tree (the store, session files) is never recorded, so a restore
+// cannot turn back a session or the store itself.
+TEST_F(CheckpointStoreTest, NibsOwnDataInsideTheTreeIsLeftOut) {
+  dir_.write("tree/a.txt", "one\n");
+  dir_.write("tree/home/data/nib/sessions/s.jsonl", "line 1\n");
+  auto opened = CheckpointStore::open(tree() / "home/data/nib/checkpoints/x", tree(),
+                                      {tree() / "home/data/nib"});
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  CheckpointStore store = std::move(opened.value());
+  const Checkpoint first = take(store, "prompt 1");
+  dir_.write("tree/a.txt", "two\n");
+  dir_.write("tree/home/data/nib/sessions/s.jsonl", "line 1\nline 2\n");
+  const Checkpoint second = take(store, "prompt 2");
+  const auto changes = store.changes(first.id, second.id);
+  ASSERT_TRUE(changes.ok()) << changes.error();
+  ASSERT_EQ(changes.value().size(), 1u);
+  EXPECT_EQ(changes.value()[0].path, "a.txt");
+  ASSERT_TRUE(store.restore(first.id).ok());
+  EXPECT_EQ(file_contents(tree() / "a.txt"), "one\n");
+  EXPECT_EQ(file_contents(tree() / "home/data/nib/sessions/s.jsonl"), "line 1\nline 2\n");
+}
+
+// Keeping files: a restore leaves the named ones as they are and restores the rest.
+TEST_F(CheckpointStoreTest, ARestoreLeavesTheFilesToKeep) {
+  dir_.write("tree/a.txt", "a1\n");
+  dir_.write("tree/b.txt", "b1\n");
+  CheckpointStore store = open();
+  const Checkpoint first = take(store, "prompt 1");
+  dir_.write("tree/a.txt", "a2\n");
+  dir_.write("tree/b.txt", "b2\n");
+  dir_.write("tree/c.txt", "c2\n");
+  ASSERT_TRUE(store.restore(first.id, {"b.txt", "c.txt"}).ok());
+  EXPECT_EQ(file_contents(tree() / "a.txt"), "a1\n");
+  EXPECT_EQ(file_contents(tree() / "b.txt"), "b2\n");
+  EXPECT_EQ(file_contents(tree() / "c.txt"), "c2\n");
+}
+
 // A checkpoint that looks only at the directories the kernel said changed records what one that
 // looks at the whole tree records (the oracle: a store opened afresh, whose first checkpoint
 // looks at everything), through random rounds of commands: new nested directories, edits,
