@@ -110,6 +110,38 @@ void add_sessions(CLI::App& app, Subcommand& chosen) {
   sessions->callback([&chosen] { chosen = SessionsArgs{}; });
 }
 
+void add_rewind(CLI::App& app, Subcommand& chosen) {
+  auto* rewind = app.add_subcommand(
+      "rewind",
+      "List a session's prompts with the files each turn changed, show a turn's diff, or go "
+      "back to before a prompt: the files, the conversation, or both");
+  auto args = std::make_shared<RewindArgs>();
+  rewind->add_option("-r,--resume", args->session,
+                     "The session (its id's first digits); the directory's latest by default");
+  rewind->add_option("N", args->prompt, "Go back to before prompt N (1 is the first)")
+      ->check(CLI::PositiveNumber);
+  auto* show = rewind->add_option("--show", args->show, "Show the diff of prompt N's turn")
+                   ->check(CLI::PositiveNumber);
+  auto* code = rewind->add_flag("--code", args->code_only, "Restore the files only");
+  auto* conversation = rewind->add_flag("--conversation", args->conversation_only,
+                                        "Rewind the conversation only, leaving the files");
+  auto* checkpoint = rewind->add_option(
+      "--checkpoint", args->checkpoint,
+      "Restore the files to checkpoint ID (what a restore printed, to take it back)");
+  auto* force = rewind->add_flag("--force", args->overwrite_hand_changes,
+                                 "Restore files changed by hand too");
+  auto* keep = rewind->add_flag("--keep-hand-changes", args->keep_hand_changes,
+                                "Leave files changed by hand as they are, restoring the rest");
+  auto* gc = rewind->add_flag(
+      "--gc", args->collect_garbage,
+      "Drop the oldest checkpoints while the store is over its cap; print its size");
+  code->excludes(conversation);
+  force->excludes(keep);
+  show->excludes(code)->excludes(conversation)->excludes(checkpoint)->excludes(gc);
+  checkpoint->excludes(conversation)->excludes(gc);
+  rewind->callback([&chosen, args] { chosen = *args; });
+}
+
 void add_permissions(CLI::App& app, Subcommand& chosen) {
   auto* permissions = app.add_subcommand(
       "permissions", "How the permission rules decide a call; rules that never match");
@@ -400,6 +432,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   Subcommand subcommand;
   add_tool(app, subcommand);
   add_sessions(app, subcommand);
+  add_rewind(app, subcommand);
   add_acp(app, subcommand);
   add_permissions(app, subcommand);
   add_hooks(app, subcommand);

@@ -57,6 +57,19 @@ struct ToolArgs {
 // `nib sessions`
 struct SessionsArgs {};
 
+// `nib rewind [N] [--code | --conversation] [--show N] [--checkpoint ID] [--gc] [-r ID]`
+struct RewindArgs {
+  std::optional<std::string> session;     // -r ID: the session (none: the latest of the directory)
+  std::optional<std::size_t> prompt;      // N: rewind to before prompt N (1: the first)
+  std::optional<std::size_t> show;        // --show N: the diff of prompt N's turn
+  bool code_only = false;                 // --code: the files only
+  bool conversation_only = false;         // --conversation: the conversation only
+  std::optional<std::string> checkpoint;  // --checkpoint ID: the files back to checkpoint ID
+  bool overwrite_hand_changes = false;    // --force
+  bool keep_hand_changes = false;         // --keep-hand-changes
+  bool collect_garbage = false;           // --gc
+};
+
 // `nib acp`: an Agent Client Protocol agent on stdin/stdout (app/acp_agent.hpp)
 struct AcpArgs {};
 
@@ -114,7 +127,7 @@ using McpArgs =
 // The subcommand the command line names, with its arguments; std::monostate when it names
 // none: a run (interactive, or print mode).
 using Subcommand = std::variant<std::monostate, ToolArgs, SessionsArgs, PermissionsArgs,
-                                HooksTestArgs, McpArgs, AcpArgs>;
+                                HooksTestArgs, McpArgs, AcpArgs, RewindArgs>;
 
 struct ParseOutcome {
   // Set when the program should run: the flags of the run, or those given before the

@@ -52,6 +52,7 @@ void InteractiveSession::run_command(const ui::CommandLine& command, const std::
   if (name == "mcp") return show_mcp_servers();
   if (name == "clear") return new_session();
   if (name == "resume") return open_resume_picker();
+  if (name == "rewind") return open_rewind_picker();
   if (name == "compact") return compact(command.argument);
   if (name == "model" && !command.argument.empty()) return switch_model(command.argument);
   if (name == "thinking" && !command.argument.empty()) return set_thinking(command.argument);
@@ -212,7 +213,7 @@ void InteractiveSession::new_session() {
   options.resume_id.reset();
   options.session_file.reset();
   auto opened = RunSession::open(options, context_.places, context_.cwd, std::nullopt,
-                                 model_.provider, model_.model.id);
+                                 model_.provider, model_.model.id, context_.checkpoints);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   // The session that ends is told so; the next prompt starts the new one (SessionStart "clear").
   end_session_hooks(*hooks_, "clear", job_notice());
@@ -254,7 +255,7 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   auto existing = load_named_session(options, context_.places, context_.cwd);
   if (!existing.ok()) return notice(existing.error(), ui::NoticeKind::kError);
   auto opened = RunSession::open(options, context_.places, context_.cwd, existing.value(),
-                                 model_.provider, model_.model.id);
+                                 model_.provider, model_.model.id, context_.checkpoints);
   if (!opened.ok()) return notice(opened.error(), ui::NoticeKind::kError);
   end_session_hooks(*hooks_, "other", job_notice());
   session_started_ = false;
@@ -285,6 +286,17 @@ void InteractiveSession::show_session_info() {
             " replies), about " + ui::short_count(context_tokens_) + " tokens";
   }
   text += "\nModel: " + model_.model.id + " (" + model_.provider + ")";
+  if (context_.checkpoints && !working_) {
+    auto bytes = context_.checkpoints->with_store(
+        [](session::CheckpointStore& store) -> util::Result<std::uint64_t> {
+          return store.size_on_disk();
+        });
+    text += "\nCheckpoints: " +
+            (bytes.ok() ? std::to_string((bytes.value() + 512 * 1024) / (1024 * 1024)) +
+                              " MB of this directory's (/rewind goes back; nib rewind --gc "
+                              "trims them)"
+                        : bytes.error());
+  }
   text += "\nUsed this session: " +
           ui::short_count(static_cast<std::size_t>(usage_.input_tokens + usage_.cache_read_tokens +
                                                    usage_.cache_write_tokens)) +

@@ -220,6 +220,8 @@ void InteractiveSession::carry_out(const ui::UiAction& action) {
     quit_ = true;
   } else if (std::holds_alternative<ui::Redraw>(action)) {
     reflow();
+  } else if (std::holds_alternative<ui::OpenRewind>(action)) {
+    open_rewind_picker();
   } else if (std::holds_alternative<ui::SuspendToShell>(action)) {
     terminal_->suspend();
     renderer_->forget_live_region();  // the shell wrote below it meanwhile

@@ -115,6 +115,11 @@ class InteractiveSession {
   void open_resume_picker();
   void resume(const std::filesystem::path& file);
   void show_session_info();
+  // /rewind and Esc Esc (interactive_rewind.cpp): a picker of the session's prompts with the
+  // files each turn changed, then what to restore; files changed by hand are asked about.
+  void open_rewind_picker();
+  void choose_rewind_scope(RewindPoint point);
+  void rewind_to(RewindRequest request);
   // A custom command or skill (/NAME after the built-in commands), or a prompt that starts with
   // a path such as /tmp.
   void run_user_command(const ui::CommandLine& command, const std::string& text);

@@ -21,6 +21,7 @@
 #include "app/permissions_command.hpp"
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
+#include "app/rewind_command.hpp"
 #include "app/run_guard.hpp"
 #include "app/run_setup.hpp"
 #include "app/sdk_mode.hpp"
@@ -29,6 +30,7 @@
 #include "app/settings.hpp"
 #include "app/signals.hpp"
 #include "app/tool_command.hpp"
+#include "app/tree_checkpoints.hpp"
 #include "core/slot_pool.hpp"
 #include "net/curl_library.hpp"
 #include "process/command_registry.hpp"
@@ -89,6 +91,12 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
   }
   if (std::holds_alternative<SessionsArgs>(subcommand)) {
     return list_sessions(places, cwd, std::cout, std::cerr);
+  }
+  if (const auto* rewind = std::get_if<RewindArgs>(&subcommand)) {
+    const auto loaded = load();
+    if (!loaded) return 2;
+    return run_rewind_command(*rewind, places, cwd, checkpoint_store_cap(loaded->settings),
+                              std::cout, std::cerr);
   }
   if (const auto* permissions = std::get_if<PermissionsArgs>(&subcommand)) {
     return run_permissions_command(*permissions, options, places, cwd, std::cout, std::cerr);

@@ -40,7 +40,7 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   std::vector<std::string> problems =
       offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
   auto session = RunSession::open(options, context.places, context.cwd, context.existing,
-                                  model.provider, model.model.id);
+                                  model.provider, model.model.id, context.checkpoints);
   if (!session.ok()) return Result::failure(session.error());
   if (context.existing) {
     // The whole stored conversation, a compacted part included: the plan outlives a summary.

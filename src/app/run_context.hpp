@@ -15,6 +15,7 @@
 #include "app/run_guard.hpp"
 #include "app/session_setup.hpp"
 #include "app/settings.hpp"
+#include "app/tree_checkpoints.hpp"
 #include "core/pending_notices.hpp"
 #include "process/job_table.hpp"
 #include "session/compaction.hpp"
@@ -50,6 +51,8 @@ struct RunContext {
   // The client's text of the files it has open, for read, edit and write (`nib acp` when the
   // client offers its files); null: files on disk.
   std::shared_ptr<const tools::EditorFiles> editor_files;
+  // The checkpoints of the working tree, for the sessions' rewind (null: none).
+  std::shared_ptr<TreeCheckpoints> checkpoints;
 };
 
 }  // namespace nib::app

@@ -85,6 +85,9 @@ util::Result<std::unique_ptr<RunSetup>> open_run_setup(
       std::make_shared<process::JobTable>(process::JobTableOptions{
           .notices = &setup->notices, .end_notice = tools::job_end_notice}),
       &setup->notices, load_user_extensions(extension_roots(places, cwd, directories.global))};
+  if (!options.no_session) {
+    setup->context.checkpoints = TreeCheckpoints::for_tree(places, cwd, settings);
+  }
   return setup;
 }
 

@@ -16,11 +16,8 @@ namespace fs = std::filesystem;
 // The history to continue `loaded` from: after the last compaction, its summary and the
 // messages it kept.
 std::vector<core::Message> context_of(const session::LoadedSession& loaded) {
-  const session::CompactionEntry* last = nullptr;
-  for (const auto& entry : loaded.entries) {
-    if (const auto* compaction = std::get_if<session::CompactionEntry>(&entry)) last = compaction;
-  }
-  if (last == nullptr) return loaded.messages;
+  if (loaded.compactions.empty()) return loaded.messages;
+  const session::CompactionEntry* last = &loaded.compactions.back();
   std::vector<core::Message> context{session::summary_message(last->summary)};
   const std::size_t first = std::min(last->first_kept_index, loaded.messages.size());
   context.insert(context.end(), loaded.messages.begin() + static_cast<std::ptrdiff_t>(first),
@@ -89,13 +86,15 @@ SessionModel session_model(const session::LoadedSession& loaded) {
 util::Result<RunSession> RunSession::open(const CliOptions& options, const util::UserPlaces& places,
                                           const fs::path& cwd,
                                           const std::optional<ExistingSession>& existing,
-                                          const std::string& provider, const std::string& model) {
+                                          const std::string& provider, const std::string& model,
+                                          std::shared_ptr<TreeCheckpoints> checkpoints) {
   using Result = util::Result<RunSession>;
   RunSession run;
   if (options.no_session) {
     process::set_command_owner_label("");
     return run;
   }
+  run.checkpoints_ = std::move(checkpoints);
 
   if (existing) {
     auto writer = session::SessionWriter::open_existing(existing->file);
@@ -112,6 +111,10 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const util:
     const std::string& id = existing->loaded.header.id;
     process::set_command_owner_label(id);
     run.pending_notice_ = ended_commands_notice(process::take_ended_commands(id));
+    if (!existing->loaded.pending_note.empty()) {
+      run.pending_notice_ +=
+          (run.pending_notice_.empty() ? "" : "\n\n") + existing->loaded.pending_note;
+    }
     run.history_ = context_of(existing->loaded);
     const SessionModel last = session_model(existing->loaded);
     if (last.model != model || last.provider != provider) {
@@ -134,6 +137,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const util:
 }
 
 void RunSession::add_prompt(core::UserMessage prompt, core::PendingNotices* notices) {
+  checkpoint("before a prompt", /*turn_end=*/false);
   std::vector<std::string> before;
   if (!pending_notice_.empty()) before.push_back(std::exchange(pending_notice_, {}));
   if (notices != nullptr) {
@@ -148,6 +152,64 @@ void RunSession::add_prompt(core::UserMessage prompt, core::PendingNotices* noti
 
 void RunSession::on_event(const core::Event& event) {
   if (recorder_) recorder_->on_event(event);
+  if (std::holds_alternative<core::RunEndEvent>(event)) checkpoint("a run ended", true);
+}
+
+void RunSession::checkpoint(const std::string& label, bool turn_end) {
+  if (!checkpoints_ || !recorder_) return;
+  auto taken = checkpoints_->take(label);
+  if (taken.ok()) {
+    recorder_->record_checkpoint(taken.value().id, turn_end);
+  } else if (checkpoint_error_.empty()) {
+    checkpoint_error_ = taken.error();
+  }
+}
+
+std::string RunSession::take_checkpoint_error() {
+  return std::exchange(checkpoint_error_, {});
+}
+
+namespace {
+
+// The session file as it is now, for what is in force in it.
+util::Result<session::LoadedSession> reload(const session::SessionRecorder* recorder,
+                                            const std::shared_ptr<TreeCheckpoints>& checkpoints) {
+  if (recorder == nullptr || !checkpoints) {
+    return util::Result<session::LoadedSession>::failure(
+        "this session has no checkpoints (nib runs with --no-session, or \"checkpoints\": "
+        "{\"enabled\": false})");
+  }
+  return session::load_session(recorder->file());
+}
+
+}  // namespace
+
+util::Result<std::vector<RewindPoint>> RunSession::rewind_points() {
+  using Result = util::Result<std::vector<RewindPoint>>;
+  auto loaded = reload(recorder_.get(), checkpoints_);
+  if (!loaded.ok()) return Result::failure(loaded.error());
+  return checkpoints_->with_store([&](session::CheckpointStore& store) -> Result {
+    auto now = store.take("rewind");
+    if (!now.ok()) return Result::failure(now.error());
+    return app::rewind_points(loaded.value(), store, now.value().id);
+  });
+}
+
+util::Result<RewindOutcome> RunSession::rewind(const RewindRequest& request) {
+  using Result = util::Result<RewindOutcome>;
+  auto loaded = reload(recorder_.get(), checkpoints_);
+  if (!loaded.ok()) return Result::failure(loaded.error());
+  auto outcome = checkpoints_->with_store([&](session::CheckpointStore& store) -> Result {
+    auto now = store.take("rewind");
+    if (!now.ok()) return Result::failure(now.error());
+    return app::rewind(loaded.value(), store, *recorder_, now.value().id, request);
+  });
+  if (!outcome.ok() || !outcome.value().done) return outcome;
+  auto after = session::load_session(recorder_->file());
+  if (!after.ok()) return Result::failure(after.error());
+  history_ = context_of(after.value());
+  pending_notice_ = after.value().pending_note;
+  return outcome;
 }
 
 void RunSession::apply(core::HistoryCompaction compaction) {

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/rewind.hpp"
+#include "app/tree_checkpoints.hpp"
 #include "core/events.hpp"
 #include "core/history_edit.hpp"
 #include "core/pending_notices.hpp"
@@ -48,7 +50,9 @@ SessionModel session_model(const session::LoadedSession& loaded);
 // A front end's conversation: the one owner of its history (lent to the loop for each run,
 // which appends to it) and, unless --no-session, the recorder of its session file, which learns
 // everything from events (session/session_recorder.hpp). Opening one labels the commands run
-// from then on with its id (tools::set_command_owner_label).
+// from then on with its id (tools::set_command_owner_label). With the front end's checkpoints
+// (tree_checkpoints.hpp), the working tree is checkpointed before each prompt and when each run
+// ends, and the session can be rewound (rewind.hpp).
 class RunSession {
  public:
   // Continues `existing` (from load_named_session), or else creates a new session file unless
@@ -56,7 +60,8 @@ class RunSession {
   static util::Result<RunSession> open(const CliOptions& options, const util::UserPlaces& places,
                                        const std::filesystem::path& cwd,
                                        const std::optional<ExistingSession>& existing,
-                                       const std::string& provider, const std::string& model);
+                                       const std::string& provider, const std::string& model,
+                                       std::shared_ptr<TreeCheckpoints> checkpoints = nullptr);
 
   // The conversation to send: the loaded history (after its last compaction: the summary, then
   // the messages it kept), and everything since.
@@ -67,8 +72,18 @@ class RunSession {
   // run died (command_registry.hpp), so the model does not count on them still running.
   // The `notices` posted since the last run (a background job that finished) come first too.
   void add_prompt(core::UserMessage prompt, core::PendingNotices* notices = nullptr);
-  // The run's events, for the file (the loop appends to the history itself).
+  // The run's events, for the file (the loop appends to the history itself); the end of a run
+  // is checkpointed.
   void on_event(const core::Event& event);
+
+  // The prompts the session can be rewound to, with what each turn changed; an error when the
+  // session has no checkpoints (--no-session, checkpoints off) or the store cannot be read.
+  util::Result<std::vector<RewindPoint>> rewind_points();
+  // Rewinds (rewind.hpp): the history becomes what the file says is in force after it, and
+  // the model is told what happened with the next prompt.
+  util::Result<RewindOutcome> rewind(const RewindRequest& request);
+  // Why the last checkpoint could not be taken ("" when it was), for the user to see once.
+  std::string take_checkpoint_error();
   // Applies a compaction made outside a run (/compact) and records it.
   void apply(core::HistoryCompaction compaction);
   // See SessionRecorder. Thread-safe.
@@ -85,6 +100,11 @@ class RunSession {
   std::vector<core::Message> history_;
   std::unique_ptr<session::SessionRecorder> recorder_;  // none with --no-session
   std::string pending_notice_;                          // for the next prompt (add_prompt)
+  std::shared_ptr<TreeCheckpoints> checkpoints_;        // none: no checkpoints
+  std::string checkpoint_error_;
+
+  // Takes a checkpoint and records it (a failure is kept for take_checkpoint_error).
+  void checkpoint(const std::string& label, bool turn_end);
 };
 
 }  // namespace nib::app

@@ -62,6 +62,14 @@ const json& settings_schema() {
           "keepRecentTokens": {"type": "integer", "minimum": 0}
         }
       },
+      "checkpoints": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "enabled": {"type": "boolean"},
+          "maxStoreMB": {"type": "integer", "minimum": 1}
+        }
+      },
       "env": {
         "type": "object",
         "additionalProperties": false,
@@ -209,6 +217,14 @@ void apply_settings(const json& document, Settings& settings) {
     if (compaction->contains("keepRecentTokens")) {
       settings.compaction_keep_recent_tokens =
           (*compaction)["keepRecentTokens"].get<std::int64_t>();
+    }
+  }
+  if (const auto checkpoints = document.find("checkpoints"); checkpoints != document.end()) {
+    if (checkpoints->contains("enabled")) {
+      settings.checkpoints_enabled = (*checkpoints)["enabled"].get<bool>();
+    }
+    if (checkpoints->contains("maxStoreMB")) {
+      settings.checkpoints_max_store_mb = (*checkpoints)["maxStoreMB"].get<std::int64_t>();
     }
   }
   if (const auto env = document.find("env"); env != document.end()) {

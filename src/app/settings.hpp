@@ -57,6 +57,10 @@ struct Settings {
   std::optional<bool> compaction_enabled;
   std::optional<std::int64_t> compaction_reserve_tokens;
   std::optional<std::int64_t> compaction_keep_recent_tokens;
+  // "checkpoints": {"enabled": false} turns checkpoints of the working tree off; "maxStoreMB"
+  // caps their store (session/checkpoint_store.hpp).
+  std::optional<bool> checkpoints_enabled;
+  std::optional<std::int64_t> checkpoints_max_store_mb;
   // "env": {"withhold": [NAME...], "passThrough": [NAME...]}: variables commands do not get on
   // top of the provider keys, and provider keys they get after all (command_environment.hpp).
   // Both files' lists add up.

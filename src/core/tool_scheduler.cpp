@@ -143,6 +143,15 @@ class ToolScheduler::Batch {
     if (options_.on_event) options_.on_event(event);
   }
 
+  // Whether a call of this tool may have changed something before it was stopped.
+  bool may_change_things(const ToolCall& call) const {
+    const RegisteredTool* tool = options_.tools->find(call.name);
+    if (tool == nullptr) return false;
+    const AccessKind access = tool->tool->spec().access;
+    return access != AccessKind::kNone && access != AccessKind::kRead &&
+           access != AccessKind::kNetwork;
+  }
+
   void emit_start(std::size_t i) const {
     emit(ToolStartEvent{calls_[i].id, calls_[i].name, calls_[i].arguments});
   }
@@ -261,6 +270,9 @@ class ToolScheduler::Batch {
   // Ends running call `i` with `outcome`: its slot is freed and its worker joined (it has only
   // its return left to do) or, when abandoned, handed to the process's lingering workers.
   void finish_running(std::size_t i, ToolOutcome outcome, bool abandoned = false) {
+    if (stop_.stop_requested() && may_change_things(calls_[i])) {
+      outcome.result.content.push_back(TextBlock{kStoppedNotUndoneNote});
+    }
     running_.erase(std::find(running_.begin(), running_.end(), i));
     if (std::exchange(states_[i].holds_slot, false)) options_.slots->release();
     if (auto& worker = states_[i].worker) {

@@ -17,7 +17,8 @@
 // - Abort: running tools get the stop request; one grace deadline is shared by the batch; a call
 //   still running then gets a synthesized "abandoned" result and its late result is dropped; its
 //   thread goes to the process's lingering workers (lingering_workers.hpp).
-//   Calls that never started get "(interrupted before this tool ran)".
+//   Calls that never started get "(interrupted before this tool ran)"; the results of calls
+//   that were running and may change things end with kStoppedNotUndoneNote.
 //
 // Not thread-safe: one batch at a time, driven from the loop's thread, which emits every event.
 
@@ -42,6 +43,13 @@ namespace nib::core {
 inline constexpr std::chrono::milliseconds kAbortGrace{10'000};
 
 inline constexpr const char* kInterruptedBeforeRun = "(interrupted before this tool ran)";
+
+// Ends the result of a call that may change things and was running when the run was stopped:
+// stopping a call is not undoing it.
+inline constexpr const char* kStoppedNotUndoneNote =
+    "[nib] The run was stopped while this call ran: what it had already changed stays changed. "
+    "Check the current state before running it again; the user can restore the files as they "
+    "were before the prompt with /rewind.";
 
 struct SchedulerOptions {
   const ToolRegistry* tools = nullptr;

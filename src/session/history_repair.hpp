@@ -13,8 +13,9 @@ namespace nib::session {
 // The result text of a call that was running (or waiting) when nib went away. Its effects are
 // unknown, so the model is told to look before repeating it.
 inline constexpr const char* kInterruptedResultText =
-    "interrupted: nib exited before this tool finished. Its effects are unknown: check the "
-    "current state before running it again.";
+    "interrupted: nib exited before this tool finished. Its effects are unknown and were not "
+    "undone: check the current state before running it again (nib rewind restores the files "
+    "as they were before the prompt).";
 
 struct RepairedHistory {
   std::vector<core::Message> messages;

@@ -49,8 +49,16 @@ std::optional<UiAction> InteractiveController::handle_key(const Key& key,
   }
   if (key.code == KeyCode::kEscape) {
     if (context.working) return InterruptRun{};
+    if (!editor_.empty()) return std::nullopt;
+    // A second Esc soon after the first opens the rewind, as Claude Code users expect.
+    if (last_escape_ && context.now - *last_escape_ < kDoublePressWindow) {
+      last_escape_.reset();
+      return OpenRewind{};
+    }
+    last_escape_ = context.now;
     return std::nullopt;
   }
+  last_escape_.reset();
   if (is_control(key, 'd') && editor_.empty()) return Quit{};
   if (is_control(key, 'l')) return Redraw{};
   if (is_control(key, 'z')) return SuspendToShell{};
@@ -61,7 +69,7 @@ std::optional<UiAction> InteractiveController::handle_key(const Key& key,
 }
 
 void InteractiveController::advance(UiClock::time_point now) {
-  if (last_control_c_ && now - *last_control_c_ >= kQuitConfirmWindow) {
+  if (last_control_c_ && now - *last_control_c_ >= kDoublePressWindow) {
     last_control_c_.reset();
     hint_.clear();
   }
@@ -135,7 +143,7 @@ std::optional<UiAction> InteractiveController::picker_key(const Key& key) {
 }
 
 std::optional<UiAction> InteractiveController::control_c(const KeyContext& context) {
-  if (last_control_c_ && context.now - *last_control_c_ < kQuitConfirmWindow) return Quit{};
+  if (last_control_c_ && context.now - *last_control_c_ < kDoublePressWindow) return Quit{};
   last_control_c_ = context.now;
   hint_ = "Press Ctrl-C again to quit";
   if (context.working) return InterruptRun{};

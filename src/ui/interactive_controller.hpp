@@ -26,9 +26,10 @@
 
 namespace nib::ui {
 
-// Two Ctrl-C within this time quit: long enough to press twice on purpose, short enough that
-// a Ctrl-C long after the first (to clear the editor, to interrupt) does not quit by surprise.
-inline constexpr std::chrono::milliseconds kQuitConfirmWindow{2000};
+// Two Ctrl-C within this time quit, two Esc open the rewind: long enough to press twice on
+// purpose, short enough that a press long after the first (to clear the editor, to interrupt)
+// does not surprise.
+inline constexpr std::chrono::milliseconds kDoublePressWindow{2000};
 
 // What the app knows and the controller needs when a key comes.
 struct KeyContext {
@@ -57,9 +58,10 @@ struct MoveCommandsToBackground {};  // Ctrl+B while a bash call runs
 struct Quit {};
 struct Redraw {};          // Ctrl+L: reflow the screen
 struct SuspendToShell {};  // Ctrl+Z
+struct OpenRewind {};      // Esc twice on an empty editor while nothing runs: /rewind
 using UiAction =
     std::variant<SubmitText, AnswerApproval, ChoosePickerEntry, CancelPicker, SetPermissionMode,
-                 InterruptRun, MoveCommandsToBackground, Quit, Redraw, SuspendToShell>;
+                 InterruptRun, MoveCommandsToBackground, Quit, Redraw, SuspendToShell, OpenRewind>;
 
 // The completions for the editor's text when it starts with '/' (slash_commands.hpp's
 // complete()): the app's, since it knows the commands and their arguments; an empty one
@@ -118,6 +120,7 @@ class InteractiveController {
   std::string draft_before_rules_;  // the editor's text while it holds rules being edited
   std::optional<PickerView> picker_;
   std::optional<UiClock::time_point> last_control_c_;
+  std::optional<UiClock::time_point> last_escape_;  // an idle Esc on an empty editor
   std::string hint_;
 };
 

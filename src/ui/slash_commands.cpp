@@ -28,6 +28,7 @@ const std::vector<SlashCommand>& slash_commands() {
       {"compact", "[instructions]", "summarize the conversation to free context"},
       {"clear", "", "start a new session"},
       {"resume", "", "continue an earlier session of this directory"},
+      {"rewind", "", "go back to before a prompt: the files, the conversation or both (esc esc)"},
       {"session", "", "show the session's file, size and cost"},
       {"jobs", "[log N | kill N]", "list background jobs; show one's last lines or kill it"},
       {"mcp", "", "show the MCP servers: state, transport, tools and prompts"},

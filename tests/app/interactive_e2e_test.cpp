@@ -267,6 +267,40 @@ TEST_F(InteractiveTest, ResumePicksAnEarlierSessionAndContinuesIt) {
   quit(*tmux);
 }
 
+// Esc twice on an empty editor opens the rewind: the prompt, then what to restore; the file
+// comes back, the conversation goes on from before the prompt, whose text returns to the editor.
+TEST_F(InteractiveTest, EscEscRewindsTheCodeAndTheConversation) {
+  home_ = dir_.path() / "home";  // checkpoints are not taken of the home directory itself
+  std::filesystem::create_directories(home_);
+  dir_.write("notes.txt", "first\n");
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_1", "bash", json{{"command", "echo changed > notes.txt"}}.dump()}}));
+  server_.enqueue(MockReply::text("Changed the notes."));
+  auto tmux = start();
+  send(*tmux, "change the notes");
+  ASSERT_TRUE(wait_for_answer(*tmux, "Changed the notes.")) << tmux->screen();
+  ASSERT_EQ(file_contents(dir_.path() / "notes.txt"), "changed\n");
+
+  tmux->press("Escape");
+  tmux->press("Escape");
+  ASSERT_TRUE(tmux->wait_for_text("1 file: notes.txt (+1 -1)")) << tmux->screen();
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("Restore the code and the conversation")) << tmux->screen();
+  tmux->press("Enter");
+  ASSERT_TRUE(tmux->wait_for_text("Restored 1 file")) << tmux->screen();
+  EXPECT_EQ(file_contents(dir_.path() / "notes.txt"), "first\n");
+  EXPECT_FALSE(contains(tmux->screen(), "Changed the notes.")) << tmux->screen();
+
+  server_.enqueue(MockReply::text("Starting afresh."));
+  tmux->press("Enter");  // the prompt rewound to, back in the editor
+  ASSERT_TRUE(wait_for_answer(*tmux, "Starting afresh.")) << tmux->screen();
+  const std::string sent = messages(2).dump();
+  EXPECT_FALSE(contains(sent, "Changed the notes.")) << sent;
+  EXPECT_TRUE(contains(sent, "restored the files to their state at this point")) << sent;
+  EXPECT_TRUE(contains(sent, "change the notes")) << sent;
+  quit(*tmux);
+}
+
 TEST_F(InteractiveTest, ContinueShowsTheLatestSessionAndGoesOnWithIt) {
   server_.enqueue(MockReply::tool_calls({{"call_1", "bash", R"({"command":"echo built"})"}}));
   server_.enqueue(MockReply::text("The build works."));

@@ -196,7 +196,8 @@ TEST_F(AgentLoopTest, AbortDuringToolsWritesResultsAndMakesNoFurtherRequest) {
   EXPECT_EQ(end.reason, RunStopReason::kAborted);
   EXPECT_EQ(provider_.requests().size(), 1u);
   const auto& results = std::get<ToolResultMessage>(history.back());
-  EXPECT_EQ(content_text(results.results[0].content), "aborted g1");
+  EXPECT_EQ(content_text(results.results[0].content),
+            std::string("aborted g1\n") + kStoppedNotUndoneNote);
   expect_one_result_per_call(history);
 }
 

@@ -213,7 +213,8 @@ TEST_F(SchedulerTest, AbortGivesOneSharedGraceThenAbandonsAndDropsTheLateResult)
   const auto results = batch.get();
 
   ASSERT_EQ(results.results.size(), 4u);
-  EXPECT_EQ(text_of(results.results[0]), "aborted a");
+  // The call was running and may change things: its result says that stopping did not undo it.
+  EXPECT_EQ(text_of(results.results[0]), std::string("aborted a\n") + kStoppedNotUndoneNote);
   EXPECT_TRUE(results.results[1].is_error);
   EXPECT_NE(text_of(results.results[1]).find("abandoned"), std::string::npos);
   EXPECT_NE(text_of(results.results[1]).find("may still be running"), std::string::npos);
@@ -394,6 +395,24 @@ long mapped_kib() {
     if (line.rfind("VmSize:", 0) == 0) return std::stol(line.substr(7));
   }
   return 0;
+}
+
+// A call that only reads changed nothing: stopping it needs no word about undoing.
+TEST_F(SchedulerTest, AStoppedReadOnlyCallGetsNoNoteAboutUndoing) {
+  std::stop_source stop;
+  ToolSpec spec{"look", "", {{"type", "object"}}, true};
+  spec.access = AccessKind::kRead;
+  auto look = make_tool(spec, [&stop](const nlohmann::json&, std::stop_token, const ToolContext&) {
+    stop.request_stop();
+    return ToolOutput{"looked"};
+  });
+  const auto registry = testing::registry_of({look});
+  auto opts = options();
+  opts.tools = registry.get();
+  ToolScheduler scheduler(opts);
+  const auto results = scheduler.execute_batch({ToolCall{"r1", "look", "{}"}}, stop.get_token());
+  ASSERT_EQ(results.results.size(), 1u);
+  EXPECT_EQ(text_of(results.results[0]), "looked");
 }
 
 TEST_F(SchedulerTest, ThousandsOfCallsHoldNoMoreThreadsThanTheBudget) {

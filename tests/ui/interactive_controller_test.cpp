@@ -60,13 +60,13 @@ TEST_F(InteractiveControllerTest, TwoCtrlCWithinTheWindowQuit) {
   EXPECT_FALSE(control('c'));
   EXPECT_EQ(view().hint, "Press Ctrl-C again to quit");
   EXPECT_TRUE(controller_.quit_confirmation_pending());
-  context_.now += kQuitConfirmWindow - std::chrono::milliseconds(1);
+  context_.now += kDoublePressWindow - std::chrono::milliseconds(1);
   EXPECT_TRUE(is<Quit>(control('c')));
 }
 
 TEST_F(InteractiveControllerTest, ACtrlCOnceTheWindowHasPassedIsAFirstOneAgain) {
   EXPECT_FALSE(control('c'));
-  context_.now += kQuitConfirmWindow;
+  context_.now += kDoublePressWindow;
   EXPECT_FALSE(control('c')) << "too late to be the second";
   EXPECT_TRUE(controller_.quit_confirmation_pending());
   context_.now += std::chrono::milliseconds(10);
@@ -75,10 +75,10 @@ TEST_F(InteractiveControllerTest, ACtrlCOnceTheWindowHasPassedIsAFirstOneAgain) 
 
 TEST_F(InteractiveControllerTest, TheClockForgetsTheFirstCtrlCAndItsHint) {
   control('c');
-  controller_.advance(context_.now + kQuitConfirmWindow - std::chrono::milliseconds(1));
+  controller_.advance(context_.now + kDoublePressWindow - std::chrono::milliseconds(1));
   EXPECT_TRUE(controller_.quit_confirmation_pending());
   EXPECT_EQ(view().hint, "Press Ctrl-C again to quit");
-  controller_.advance(context_.now + kQuitConfirmWindow);
+  controller_.advance(context_.now + kDoublePressWindow);
   EXPECT_FALSE(controller_.quit_confirmation_pending());
   EXPECT_EQ(view().hint, "");
 }
@@ -88,7 +88,7 @@ TEST_F(InteractiveControllerTest, CtrlCClearsTheEditorOrInterruptsAWorkingRun) {
   EXPECT_FALSE(control('c'));
   EXPECT_EQ(editor_text(), "");
 
-  context_.now += kQuitConfirmWindow;
+  context_.now += kDoublePressWindow;
   context_.working = true;
   type("a steering message");
   EXPECT_TRUE(is<InterruptRun>(control('c')));

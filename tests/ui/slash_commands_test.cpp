@@ -53,9 +53,9 @@ TEST(SlashCommands, CompletesCustomCommandsAfterTheBuiltInOnesWhichWin) {
       {"model", "", "shadowed by the built-in"},
   };
   const auto review = complete("/re", {}, extra);
-  ASSERT_EQ(labels(review), (std::vector<std::string>{"/resume", "/review [file]"}));
-  EXPECT_EQ(review[1].text, "/review ");
-  EXPECT_EQ(review[1].description, "Review a file (project)");
+  ASSERT_EQ(labels(review), (std::vector<std::string>{"/resume", "/rewind", "/review [file]"}));
+  EXPECT_EQ(review[2].text, "/review ");
+  EXPECT_EQ(review[2].description, "Review a file (project)");
   EXPECT_EQ(complete("/comp", {}, extra)[1].text, "/component");
   const auto model = complete("/mod", {}, extra);
   ASSERT_EQ(model.size(), 1u);
