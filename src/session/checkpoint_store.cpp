@@ -2,7 +2,10 @@
 
 #include <git2.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -122,6 +125,55 @@ bool same_stat(const git_index_entry& entry, const struct stat& info) {
          entry.ctime.nanoseconds == static_cast<std::uint32_t>(info.st_ctim.tv_nsec) &&
          entry.file_size == static_cast<std::uint32_t>(info.st_size) &&
          entry.ino == static_cast<std::uint32_t>(info.st_ino);
+}
+
+// Held while the store is written or restored from: two nibs in one directory share its store,
+// and a lock file libgit2 left behind when a nib was killed mid-write is stale once this is
+// held (flock's lock ends with its process, whatever kills it).
+class StoreLock {
+ public:
+  explicit StoreLock(const fs::path& store_dir)
+      : fd_(::open((store_dir / "nib.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) {
+      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+    std::error_code error;
+    for (const char* name : {"index.lock", "packed-refs.lock", "refs/nib/newest.lock"}) {
+      fs::remove(store_dir / name, error);
+    }
+    for (fs::directory_iterator entry(store_dir / "refs/nib/c", error), end; !error && entry != end;
+         entry.increment(error)) {
+      if (entry->path().extension() == ".lock") fs::remove(entry->path(), error);
+    }
+  }
+  StoreLock(const StoreLock&) = delete;
+  StoreLock& operator=(const StoreLock&) = delete;
+  ~StoreLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+// Whether every object under `tree` is in the store: a restore from a damaged store must
+// refuse before it writes the first file.
+bool complete(git_repository* repository, git_odb* odb, const git_tree* tree) {
+  const std::size_t count = git_tree_entrycount(tree);
+  for (std::size_t at = 0; at < count; ++at) {
+    const git_tree_entry* entry = git_tree_entry_byindex(tree, at);
+    if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+      Tree subtree;
+      if (git_tree_lookup(subtree.out(), repository, git_tree_entry_id(entry)) != 0 ||
+          !complete(repository, odb, subtree.get())) {
+        return false;
+      }
+    } else if (git_odb_exists(odb, git_tree_entry_id(entry)) == 0) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -258,11 +310,23 @@ util::Result<CheckpointStore> CheckpointStore::open(const fs::path& store_dir, c
 }
 
 util::Result<Checkpoint> CheckpointStore::take(const std::string& label) {
+  const StoreLock lock(git_repository_path(state_->repository.get()));
+  return take_locked(label);
+}
+
+util::Result<Checkpoint> CheckpointStore::take_locked(const std::string& label) {
   using Result = util::Result<Checkpoint>;
   git_repository* repository = state_->repository.get();
   Index index;
   if (git_repository_index(index.out(), repository) != 0) {
-    return Result::failure(git_error_text("cannot read the checkpoint index"));
+    // The index only saves reading unchanged files: a damaged one is dropped and the tree
+    // looked at whole again.
+    std::error_code error;
+    fs::remove(fs::path(git_repository_path(repository)) / "index", error);
+    state_->looked_at_whole_tree = false;
+    if (git_repository_index(index.out(), repository) != 0) {
+      return Result::failure(git_error_text("cannot read the checkpoint index"));
+    }
   }
   Checkpoint checkpoint{.label = label};
   SkipState skip{&state_->tree, &checkpoint.skipped};
@@ -422,9 +486,17 @@ util::Result<Checkpoint> CheckpointStore::restore(const std::string& id,
                                                   const std::vector<std::string>& keep) {
   using Result = util::Result<Checkpoint>;
   git_repository* repository = state_->repository.get();
+  const StoreLock lock(git_repository_path(repository));
   auto target = checkpoint_tree(repository, id);
   if (!target.ok()) return Result::failure(target.error());
-  auto before = take("before restoring " + id);
+  Odb odb;
+  if (git_repository_odb(odb.out(), repository) != 0 ||
+      !complete(repository, odb.get(), target.value().second->get())) {
+    return Result::failure("checkpoint " + id +
+                           " is damaged in the store (files of it are missing); nothing was "
+                           "changed");
+  }
+  auto before = take_locked("before restoring " + id);
   if (!before.ok()) return before;
   // The index now holds the tree as it is: forcing a checkout of the target writes every file
   // that differs and removes those the target lacks; ignored files are not in the index and
@@ -571,6 +643,7 @@ void prune(git_repository* repository, const std::vector<CheckpointRef>& kept) {
 
 util::Result<CollectedGarbage> CheckpointStore::collect_garbage(std::uint64_t max_bytes) {
   git_repository* repository = state_->repository.get();
+  const StoreLock lock(git_repository_path(repository));
   CollectedGarbage collected;
   collected.bytes_before = collected.bytes_after = size_on_disk();
   std::vector<CheckpointRef> refs = checkpoint_refs(repository);

@@ -99,6 +99,8 @@ class CheckpointStore {
  private:
   struct State;
   explicit CheckpointStore(std::unique_ptr<State> state);
+  // take() while the store's lock is held.
+  util::Result<Checkpoint> take_locked(const std::string& label);
   std::unique_ptr<State> state_;
 };
 

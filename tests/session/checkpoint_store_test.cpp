@@ -229,6 +229,47 @@ TEST_F(CheckpointStoreTest, NibsOwnDataInsideTheTreeIsLeftOut) {
   EXPECT_EQ(file_contents(tree() / "home/data/nib/sessions/s.jsonl"), "line 1\nline 2\n");
 }
 
+// What a kill -9 in the middle of a checkpoint leaves (libgit2's lock files) and a damaged index
+// do not stop the next checkpoint; a checkpoint whose files are missing from the store is
+// refused before anything is written.
+TEST_F(CheckpointStoreTest, KilledWritersAndDamageAreSurvivedOrRefusedWithoutHarm) {
+  dir_.write("tree/a.txt", "one\n");
+  dir_.write("tree/b.txt", "bee\n");
+  const fs::path store_dir = dir_.path() / "store";
+  Checkpoint first;
+  {
+    CheckpointStore store = open();
+    first = take(store, "prompt 1");
+  }
+  dir_.write("store/index.lock", "left by a killed nib");
+  dir_.write("store/refs/nib/newest.lock", "left by a killed nib");
+  dir_.write("store/index", "not an index");
+  dir_.write("tree/a.txt", "two\n");
+  CheckpointStore store = open();
+  const auto second = store.take("prompt 2");
+  ASSERT_TRUE(second.ok()) << second.error();
+  const auto changes = store.changes(first.id, second.value().id);
+  ASSERT_TRUE(changes.ok()) << changes.error();
+  ASSERT_EQ(changes.value().size(), 1u);
+  EXPECT_EQ(changes.value()[0].path, "a.txt");
+
+  // Damage: the blob of b.txt (its id as git names it) goes missing.
+  std::string found;
+  if (FILE* pipe = popen("printf 'bee\\n' | git hash-object --stdin", "r")) {
+    char line[64] = {};
+    if (fgets(line, sizeof line, pipe) != nullptr) found = line;
+    pclose(pipe);
+  }
+  ASSERT_GE(found.size(), 40u);
+  fs::remove(store_dir / "objects" / found.substr(0, 2) / found.substr(2, 38));
+  dir_.write("tree/b.txt", "changed\n");
+  const auto refused = store.restore(first.id);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("damaged"), std::string::npos) << refused.error();
+  EXPECT_EQ(file_contents(tree() / "a.txt"), "two\n") << "nothing was written";
+  EXPECT_EQ(file_contents(tree() / "b.txt"), "changed\n");
+}
+
 // Keeping files: a restore leaves the named ones as they are and restores the rest.
 TEST_F(CheckpointStoreTest, ARestoreLeavesTheFilesToKeep) {
   dir_.write("tree/a.txt", "a1\n");
