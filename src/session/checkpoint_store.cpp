@@ -39,7 +39,12 @@ constexpr const char* kRawAttributes = "* -text -ident -filter\n";
 // and never shut down, as stores may be opened at any time.
 void initialise_libgit2() {
   static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
+  std::call_once(once, [] {
+    git_libgit2_init();
+    // The store makes trees only of objects it has just written or read: checking that each
+    // entry's object exists (a file system lookup per entry) would double a checkpoint's cost.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
+  });
 }
 
 // libgit2's last error, for a message naming what failed.
@@ -176,6 +181,20 @@ bool complete(git_repository* repository, git_odb* odb, const git_tree* tree) {
   return true;
 }
 
+// Now, less well over a kernel tick: file times come from a coarse clock, so a file changed
+// after this moment may carry a time before it (State::racy_since).
+struct timespec racy_boundary_now() {
+  constexpr long kGranularityNs = 50'000'000;
+  struct timespec now {};
+  clock_gettime(CLOCK_REALTIME, &now);
+  now.tv_nsec -= kGranularityNs;
+  if (now.tv_nsec < 0) {
+    now.tv_nsec += 1'000'000'000;
+    --now.tv_sec;
+  }
+  return now;
+}
+
 }  // namespace
 
 struct CheckpointStore::State {
@@ -186,6 +205,100 @@ struct CheckpointStore::State {
   // index may be older than changes made while nib was not running.
   std::unique_ptr<TreeWatch> watch;
   bool looked_at_whole_tree = false;
+  // The root tree of the last checkpoint: after the first, a checkpoint builds only the trees
+  // of the directories that changed (and their parents) and takes the rest from it.
+  std::optional<git_oid> last_root;
+  // Whether the index has entries not yet written to its file (written when the store closes
+  // and before a restore: rewriting all of it, megabytes for a large tree, at every checkpoint
+  // would cost more than the rest of the checkpoint).
+  bool index_unwritten = false;
+  // When the previous checkpoint began, less the file system's timestamp granularity: a file
+  // whose recorded time is not older may have changed again within the same tick, so its
+  // unchanged stat data prove nothing (git's "racily clean" entries).
+  struct timespec racy_since {};
+
+  bool racy(const git_index_entry& entry) const {
+    return entry.mtime.seconds > racy_since.tv_sec ||
+           (entry.mtime.seconds == racy_since.tv_sec &&
+            static_cast<long>(entry.mtime.nanoseconds) >= racy_since.tv_nsec);
+  }
+
+  // Writes the tree of `directory` ("" is the top) from the index: its files from their entries,
+  // its subdirectories built again when they are in `rebuild`, else taken from `previous` (the
+  // last checkpoint's tree of the directory, null when it had none). Entries are found by binary
+  // search, so a directory costs its own entries, not its whole subtree. Empty: no entries.
+  util::Result<std::optional<git_oid>> build_tree(git_index* index, const std::string& directory,
+                                                  const git_tree* previous,
+                                                  const std::set<std::string>& rebuild) {
+    using Result = util::Result<std::optional<git_oid>>;
+    const std::string prefix = directory.empty() ? "" : directory + "/";
+    const std::size_t count = git_index_entrycount(index);
+    const auto first_at_or_after = [&](const std::string& path) {
+      std::size_t low = 0;
+      std::size_t high = count;
+      while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (std::string_view(git_index_get_byindex(index, middle)->path) < path) {
+          low = middle + 1;
+        } else {
+          high = middle;
+        }
+      }
+      return low;
+    };
+    Owned<git_treebuilder, git_treebuilder_free> builder;
+    if (git_treebuilder_new(builder.out(), repository.get(), nullptr) != 0) {
+      return Result::failure(git_error_text("cannot build a checkpoint tree"));
+    }
+    bool any = false;
+    for (std::size_t at = first_at_or_after(prefix); at < count;) {
+      const git_index_entry* entry = git_index_get_byindex(index, at);
+      const std::string_view path = entry->path;
+      if (!path.starts_with(prefix)) break;
+      const std::string_view rest = path.substr(prefix.size());
+      const std::size_t slash = rest.find('/');
+      if (slash == std::string_view::npos) {
+        if (git_treebuilder_insert(nullptr, builder.get(), std::string(rest).c_str(), &entry->id,
+                                   static_cast<git_filemode_t>(entry->mode)) != 0) {
+          return Result::failure(git_error_text("cannot build a checkpoint tree"));
+        }
+        any = true;
+        ++at;
+        continue;
+      }
+      const std::string name(rest.substr(0, slash));
+      const std::string child = prefix + name;
+      // Every path under child/ sorts before child + '0' ('/' + 1) and no other does.
+      at = first_at_or_after(child + '0');
+      const git_tree_entry* old =
+          previous == nullptr ? nullptr : git_tree_entry_byname(previous, name.c_str());
+      if (old != nullptr && git_tree_entry_type(old) != GIT_OBJECT_TREE) old = nullptr;
+      git_oid id;
+      if (old != nullptr && !rebuild.contains(child)) {
+        git_oid_cpy(&id, git_tree_entry_id(old));
+      } else {
+        Tree previous_child;
+        if (old != nullptr) {
+          git_tree_lookup(previous_child.out(), repository.get(), git_tree_entry_id(old));
+        }
+        auto built = build_tree(index, child, previous_child.get(), rebuild);
+        if (!built.ok()) return built;
+        if (!built.value()) continue;
+        id = *built.value();
+      }
+      if (git_treebuilder_insert(nullptr, builder.get(), name.c_str(), &id, GIT_FILEMODE_TREE) !=
+          0) {
+        return Result::failure(git_error_text("cannot build a checkpoint tree"));
+      }
+      any = true;
+    }
+    if (!any) return std::optional<git_oid>();
+    git_oid id;
+    if (git_treebuilder_write(&id, builder.get()) != 0) {
+      return Result::failure(git_error_text("cannot write a checkpoint tree"));
+    }
+    return std::optional<git_oid>(id);
+  }
 
   bool ignored(const std::string& relative) const {
     int ignored = 0;
@@ -224,7 +337,7 @@ struct CheckpointStore::State {
         }
         continue;
       }
-      if (entry != nullptr && same_stat(*entry, info)) continue;
+      if (entry != nullptr && same_stat(*entry, info) && !racy(*entry)) continue;
       if (git_index_add_bypath(index, relative.c_str()) != 0) return false;
       ++changed_entries;
     }
@@ -259,7 +372,16 @@ struct CheckpointStore::State {
 CheckpointStore::CheckpointStore(std::unique_ptr<State> state) : state_(std::move(state)) {}
 CheckpointStore::CheckpointStore(CheckpointStore&&) noexcept = default;
 CheckpointStore& CheckpointStore::operator=(CheckpointStore&&) noexcept = default;
-CheckpointStore::~CheckpointStore() = default;
+CheckpointStore::~CheckpointStore() {
+  // The next process's first checkpoint then reads only what changed while nib was away.
+  if (state_ && state_->index_unwritten) {
+    const StoreLock lock(git_repository_path(state_->repository.get()));
+    Index index;
+    if (git_repository_index(index.out(), state_->repository.get()) == 0) {
+      git_index_write(index.get());
+    }
+  }
+}
 
 namespace {
 
@@ -330,13 +452,41 @@ util::Result<Checkpoint> CheckpointStore::take_locked(const std::string& label) 
   }
   Checkpoint checkpoint{.label = label};
   SkipState skip{&state_->tree, &checkpoint.skipped};
+  const struct timespec started = racy_boundary_now();
   const auto changed = state_->watch ? state_->watch->take_changed() : std::nullopt;
-  // Entries changed since the index was last written; a whole look counts as a change.
-  std::size_t changed_entries = 0;
-  if (changed && state_->looked_at_whole_tree) {
+  const bool incremental = changed && state_->looked_at_whole_tree && state_->last_root;
+  git_oid tree_id;
+  if (incremental) {
+    std::size_t changed_entries = 0;
     for (const std::string& directory : *changed) {
       if (!state_->rescan(index.get(), directory, checkpoint.skipped, changed_entries)) {
         return Result::failure(git_error_text("cannot record the working tree"));
+      }
+    }
+    for (const std::string& path : checkpoint.skipped) {
+      git_index_remove_bypath(index.get(), path.c_str());
+    }
+    state_->index_unwritten = state_->index_unwritten || changed_entries > 0;
+    // The changed directories and every directory above them are built again; the rest of
+    // the tree is the last checkpoint's.
+    std::set<std::string> rebuild{""};
+    for (const std::string& directory : *changed) {
+      for (std::string at = directory; !at.empty() && rebuild.insert(at).second;) {
+        const std::size_t slash = at.rfind('/');
+        at = slash == std::string::npos ? "" : at.substr(0, slash);
+      }
+    }
+    if (changed->empty()) {
+      tree_id = *state_->last_root;
+    } else {
+      Tree previous;
+      git_tree_lookup(previous.out(), repository, &*state_->last_root);
+      auto built = state_->build_tree(index.get(), "", previous.get(), rebuild);
+      if (!built.ok()) return Result::failure(built.error());
+      if (built.value()) {
+        tree_id = *built.value();
+      } else if (git_index_write_tree(&tree_id, index.get()) != 0) {  // the empty tree
+        return Result::failure(git_error_text("cannot write the checkpoint"));
       }
     }
   } else {
@@ -347,18 +497,17 @@ util::Result<Checkpoint> CheckpointStore::take_locked(const std::string& label) 
         git_index_update_all(index.get(), nullptr, nullptr, nullptr) != 0) {
       return Result::failure(git_error_text("cannot record the working tree"));
     }
+    for (const std::string& path : checkpoint.skipped) {
+      git_index_remove_bypath(index.get(), path.c_str());
+    }
+    if (git_index_write_tree(&tree_id, index.get()) != 0 || git_index_write(index.get()) != 0) {
+      return Result::failure(git_error_text("cannot write the checkpoint"));
+    }
     state_->looked_at_whole_tree = true;
-    changed_entries = 1;
+    state_->index_unwritten = false;
   }
-  for (const std::string& path : checkpoint.skipped)
-    git_index_remove_bypath(index.get(), path.c_str());
-  git_oid tree_id;
-  // Writing the index (every entry, a few MB for a large tree) is what an unchanged tree
-  // would otherwise cost.
-  if (git_index_write_tree(&tree_id, index.get()) != 0 ||
-      (changed_entries > 0 && git_index_write(index.get()) != 0)) {
-    return Result::failure(git_error_text("cannot write the checkpoint"));
-  }
+  state_->last_root = tree_id;
+  state_->racy_since = started;
   Tree tree;
   Signature signature;
   if (git_tree_lookup(tree.out(), repository, &tree_id) != 0 ||
@@ -498,6 +647,12 @@ util::Result<Checkpoint> CheckpointStore::restore(const std::string& id,
   }
   auto before = take_locked("before restoring " + id);
   if (!before.ok()) return before;
+  // The checkout reads the index from its file.
+  Index index;
+  if (git_repository_index(index.out(), repository) != 0 || git_index_write(index.get()) != 0) {
+    return Result::failure(git_error_text("cannot restore checkpoint " + id));
+  }
+  state_->index_unwritten = false;
   // The index now holds the tree as it is: forcing a checkout of the target writes every file
   // that differs and removes those the target lacks; ignored files are not in the index and
   // stay. Files to keep are left out by naming every other file that differs.
