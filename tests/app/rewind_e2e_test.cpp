@@ -30,6 +30,16 @@ class RewindTest : public ::testing::Test {
     dir_.write("tree/docs/a.md", "alpha\n");
     dir_.write("tree/docs/b.md", "beta\n");
     dir_.write("tree/.gitignore", "build/\n");
+    dir_.write("tree/old.txt", "old name\n");
+    dir_.write("tree/thing", "a file\n");
+    dir_.write("tree/tracked.txt", "v1\n");
+    shell(
+        "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && "
+        "echo v2 > tracked.txt && git -c user.name=t -c user.email=t@t commit -qam two");
+  }
+  void shell(const std::string& command) const {
+    const std::string line = "cd '" + tree().string() + "' && { " + command + "; } >/dev/null 2>&1";
+    ASSERT_EQ(std::system(line.c_str()), 0) << command;
   }
   fs::path tree() const { return dir_.path() / "tree"; }
   std::map<std::string, std::string> env() const {
@@ -47,18 +57,23 @@ class RewindTest : public ::testing::Test {
     return server_.requests().at(index).body["messages"].dump();
   }
 
-  // Prompt 1 runs commands that change the tree in every way; prompt 2 writes a file with the
-  // write tool.
+  // Prompt 1 runs commands that change the tree in every way (an edit in place, a directory
+  // removed, a build's ignored output, a new executable, a symbolic link, a rename, a file
+  // replaced by a directory, git checking out an older version); prompt 2 writes a file with
+  // the write tool.
   void two_prompts() {
     server_.enqueue(MockReply::tool_calls(
         {{"call_1", "bash",
           json{{"command",
                 "sed -i 's/return 1/return 0/' src/main.c && rm -rf docs && mkdir -p build "
                 "src/lib && echo out > build/app && echo lib > src/lib/x.c && "
-                "chmod +x src/lib/x.c && ln -s main.c src/link.c"}}
+                "chmod +x src/lib/x.c && ln -s main.c src/link.c && mv old.txt new.txt && "
+                "rm thing && mkdir thing && echo in > thing/inner.txt && "
+                "git checkout -q HEAD~1 -- tracked.txt"}}
               .dump()}}));
     server_.enqueue(MockReply::text("Changed the tree."));
     ASSERT_EQ(run({"-p", "change the tree"}).exit_code, 0);
+    ASSERT_EQ(file("tracked.txt"), "v1\n") << "the commands ran";
     server_.enqueue(MockReply::tool_calls(
         {{"call_2", "write", json{{"path", "notes.txt"}, {"content", "written\n"}}.dump()}}));
     server_.enqueue(MockReply::text("Wrote notes."));
@@ -97,6 +112,10 @@ TEST_F(RewindTest, RewindingCodeAndConversationRestoresBothAndTellsTheModel) {
   EXPECT_FALSE(fs::exists(tree() / "src/lib"));
   EXPECT_FALSE(fs::is_symlink(tree() / "src/link.c"));
   EXPECT_EQ(file("build/app"), "out\n") << "ignored files stay";
+  EXPECT_EQ(file("old.txt"), "old name\n");
+  EXPECT_FALSE(fs::exists(tree() / "new.txt"));
+  EXPECT_EQ(file("thing"), "a file\n");
+  EXPECT_EQ(file("tracked.txt"), "v2\n");
 
   server_.enqueue(MockReply::text("Starting over."));
   ASSERT_EQ(run({"-c", "-p", "try again"}).exit_code, 0);
@@ -120,6 +139,113 @@ TEST_F(RewindTest, RewindingCodeAndConversationRestoresBothAndTellsTheModel) {
   EXPECT_TRUE(fs::is_symlink(tree() / "src/link.c"));
   EXPECT_NE(fs::status(tree() / "src/lib/x.c").permissions() & fs::perms::owner_exec,
             fs::perms::none);
+}
+
+// edit and write in one turn, apply_patch in the next and a subagent's command in the third:
+// each turn's files are listed, and going back undoes them all.
+TEST_F(RewindTest, EveryFileToolsAndASubagentsChangesAreTakenBack) {
+  server_.enqueue(MockReply::tool_calls({{"r1", "read", json{{"path", "docs/a.md"}}.dump()}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"e1", "edit",
+        json{{"path", "docs/a.md"}, {"oldText", "alpha"}, {"newText", "ALPHA"}}.dump()}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"w1", "write", json{{"path", "written.txt"}, {"content", "new\n"}}.dump()}}));
+  server_.enqueue(MockReply::text("Edited."));
+  ASSERT_EQ(run({"-p", "edit with every tool"}).exit_code, 0);
+  ASSERT_EQ(file("docs/a.md"), "ALPHA\n");
+  // apply_patch is a GPT model's edit tool; like edit, it changes only files it has read.
+  server_.enqueue(MockReply::tool_calls({{"r3", "read", json{{"path", "docs/b.md"}}.dump()}}));
+  server_.enqueue(MockReply::tool_calls(
+      {{"p1", "apply_patch",
+        json{{"input",
+              "*** Begin Patch\n*** Update File: docs/b.md\n@@\n-beta\n+BETA\n*** End Patch\n"}}
+            .dump()}}));
+  server_.enqueue(MockReply::text("Patched."));
+  const auto patched = run({"-c", "--model", "gpt-5.4", "-p", "patch it"});
+  ASSERT_EQ(patched.exit_code, 0) << patched.err;
+  ASSERT_EQ(file("docs/b.md"), "BETA\n") << patched.err;
+
+  server_.enqueue(MockReply::tool_calls(
+      {{"t1", "task",
+        json{{"description", "write"}, {"prompt", "write sub.txt"}, {"agent", "general"}}
+            .dump()}}));
+  server_.enqueue(
+      MockReply::tool_calls({{"s1", "bash", json{{"command", "echo sub > sub.txt"}}.dump()}}));
+  server_.enqueue(MockReply::text("Wrote it."));
+  server_.enqueue(MockReply::text("Delegated."));
+  ASSERT_EQ(run({"-c", "-p", "delegate"}).exit_code, 0);
+  ASSERT_EQ(file("sub.txt"), "sub\n");
+
+  const auto listed = run({"rewind"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_TRUE(contains(listed.out,
+                       "\"edit with every tool\"  2 files: docs/a.md (+1 -1), "
+                       "written.txt (new)"))
+      << listed.out;
+  EXPECT_TRUE(contains(listed.out, "\"patch it\"  1 file: docs/b.md (+1 -1)")) << listed.out;
+  EXPECT_TRUE(contains(listed.out, "\"delegate\"  1 file: sub.txt (new)")) << listed.out;
+  ASSERT_EQ(run({"rewind", "1", "--code"}).exit_code, 0);
+  EXPECT_EQ(file("docs/a.md"), "alpha\n");
+  EXPECT_EQ(file("docs/b.md"), "beta\n");
+  EXPECT_FALSE(fs::exists(tree() / "written.txt"));
+  EXPECT_FALSE(fs::exists(tree() / "sub.txt"));
+}
+
+// A compaction made after the prompt rewound to summarised messages that are gone: the
+// conversation goes on from the messages before that prompt, in full.
+TEST_F(RewindTest, RewindingPastACompactionDropsItsSummary) {
+  dir_.write("tree/big.txt", std::string(12000, 'x') + "\n");
+  dir_.write("tree/.nib/models.json",
+             json{{"providers",
+                   {{"small",
+                     {{"api", "openai-chat"},
+                      {"baseUrl", server_.base_url()},
+                      {"defaultModel", "tiny"},
+                      {"models", {{{"id", "tiny"}, {"contextWindow", 3000}}}}}}}}}
+                 .dump());
+  dir_.write(
+      "tree/.nib/settings.json",
+      R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
+  auto environment = env();
+  environment.erase("NIB_MODEL");
+  environment.erase("OPENAI_BASE_URL");
+  const auto nib = [&](std::vector<std::string> args) {
+    return run_nib(args, tree(), environment);
+  };
+  server_.enqueue(MockReply::text("Hello there."));
+  ASSERT_EQ(nib({"-p", "say hello"}).exit_code, 0);
+  server_.enqueue(MockReply::tool_calls({{"c1", "read", R"({"path":"big.txt"})"}}));
+  server_.enqueue(MockReply::text("SUMMARY: the user asked to read big.txt."));
+  server_.enqueue(MockReply::text("It is all x."));
+  const auto compacted = nib({"-c", "-p", "What is in big.txt?"});
+  ASSERT_EQ(compacted.exit_code, 0) << compacted.err;
+  ASSERT_TRUE(contains(compacted.err, "compacting the conversation")) << compacted.err;
+
+  const auto rewound = nib({"rewind", "2"});
+  ASSERT_EQ(rewound.exit_code, 0) << rewound.err;
+  server_.enqueue(MockReply::text("Again."));
+  ASSERT_EQ(nib({"-c", "-p", "once more"}).exit_code, 0);
+  const std::string sent = request_text(server_.requests().size() - 1);
+  EXPECT_TRUE(contains(sent, "say hello")) << sent;
+  EXPECT_TRUE(contains(sent, "Hello there.")) << sent;
+  EXPECT_FALSE(contains(sent, "SUMMARY")) << sent;
+  EXPECT_FALSE(contains(sent, "What is in big.txt?")) << sent;
+}
+
+TEST_F(RewindTest, GarbageCollectionKeepsTheStoreUnderItsCap) {
+  dir_.write("tree/.nib/settings.json", R"({"checkpoints": {"maxStoreMB": 1}})");
+  for (int round = 0; round < 3; ++round) {
+    server_.enqueue(MockReply::tool_calls(
+        {{"b" + std::to_string(round), "bash",
+          json{{"command", "head -c 600000 /dev/urandom > noise.bin"}}.dump()}}));
+    server_.enqueue(MockReply::text("Made noise."));
+    ASSERT_EQ(run({"-p", "noise " + std::to_string(round)}).exit_code, 0);
+  }
+  const auto collected = run({"rewind", "--gc"});
+  ASSERT_EQ(collected.exit_code, 0) << collected.err;
+  EXPECT_TRUE(contains(collected.out, "(cap 1 MB); dropped the ")) << collected.out;
+  const auto again = run({"rewind", "--gc"});
+  EXPECT_FALSE(contains(again.out, "dropped")) << again.out;
 }
 
 TEST_F(RewindTest, CodeOnlyKeepsTheConversationAndConversationOnlyKeepsTheFiles) {

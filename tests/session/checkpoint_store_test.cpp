@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -287,6 +291,49 @@ TEST_F(CheckpointStoreTest, AQuickRewriteOfTheSameSizeIsRecorded) {
   ASSERT_EQ(changes.value().size(), 1u);
   ASSERT_TRUE(store.restore(second.id).ok());
   EXPECT_EQ(file_contents(tree() / "a.txt"), "two\n");
+}
+
+// kill -9 in the middle of a restore: the tree is left half restored, and both the checkpoint
+// restored to and the tree as it was before can still be restored whole.
+TEST_F(CheckpointStoreTest, AKillDuringARestoreLosesNothing) {
+  constexpr int kFiles = 300;
+  for (int file = 0; file < kFiles; ++file) {
+    dir_.write("tree/d" + std::to_string(file / 100) + "/f" + std::to_string(file) + ".txt",
+               "first " + std::to_string(file) + "\n");
+  }
+
+  const auto first_state = tree_state(tree());
+  Checkpoint first;
+  Checkpoint second;
+  {
+    CheckpointStore store = open();
+    first = take(store, "prompt 1");
+    run(tree(), "for f in d*/*.txt; do echo second > $f; done; echo added > d0/new.txt");
+    second = take(store, "prompt 2");
+  }
+  const auto second_state = tree_state(tree());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto store = CheckpointStore::open(dir_.path() / "store", tree());
+    if (store.ok()) (void)store.value().restore(first.id);
+    _exit(0);
+  }
+  // Kill as soon as the restore has begun writing (or after it, when it was quicker).
+  while (file_contents(tree() / "d0/f0.txt") != "first 0\n" &&
+         file_contents(tree() / ("d2/f" + std::to_string(kFiles - 1) + ".txt")) !=
+             "first " + std::to_string(kFiles - 1) + "\n") {
+    int status = 0;
+    if (waitpid(child, &status, WNOHANG) == child) break;
+  }
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+
+  CheckpointStore store = open();
+  ASSERT_TRUE(store.restore(first.id).ok());
+  EXPECT_EQ(tree_state(tree()), first_state);
+  ASSERT_TRUE(store.restore(second.id).ok());
+  EXPECT_EQ(tree_state(tree()), second_state);
 }
 
 // Keeping files: a restore leaves the named ones as they are and restores the rest.
