@@ -53,12 +53,8 @@ std::optional<std::string> admit_prompt(hooks::HookSet& hooks, RunSession& sessi
                  std::make_move_iterator(blocks.before.end()));
   for (core::ContentBlock& block : blocks.after) content.push_back(std::move(block));
   session.add_prompt(std::move(*checked.message), notices);
-  if (const std::string problem = session.take_checkpoint_error(); !problem.empty()) {
-    notice(
-        "the working tree could not be checkpointed (rewinding to this prompt will not be "
-        "possible): " +
-            problem,
-        true);
+  if (const std::string checkpoints = session.take_checkpoint_notice(); !checkpoints.empty()) {
+    notice(checkpoints, true);
   }
   return std::nullopt;
 }

@@ -158,15 +158,31 @@ void RunSession::on_event(const core::Event& event) {
 void RunSession::checkpoint(const std::string& label, bool turn_end) {
   if (!checkpoints_ || !recorder_) return;
   auto taken = checkpoints_->take(label);
-  if (taken.ok()) {
-    recorder_->record_checkpoint(taken.value().id, turn_end);
-  } else if (checkpoint_error_.empty()) {
-    checkpoint_error_ = taken.error();
+  if (!taken.ok()) {
+    if (checkpoint_notice_.empty()) {
+      checkpoint_notice_ =
+          "the working tree could not be checkpointed (rewinding to this prompt "
+          "will not be possible): " +
+          taken.error();
+    }
+    return;
+  }
+  recorder_->record_checkpoint(taken.value().id, turn_end);
+  std::string large;
+  for (const std::string& path : taken.value().skipped) {
+    if (named_large_files_.insert(path).second) large += (large.empty() ? "" : ", ") + path;
+  }
+  if (!large.empty()) {
+    checkpoint_notice_ += (checkpoint_notice_.empty() ? "" : "; ") +
+                          std::string(
+                              "files over 10 MiB are not checkpointed, so a rewind "
+                              "leaves them as they are: ") +
+                          large;
   }
 }
 
-std::string RunSession::take_checkpoint_error() {
-  return std::exchange(checkpoint_error_, {});
+std::string RunSession::take_checkpoint_notice() {
+  return std::exchange(checkpoint_notice_, {});
 }
 
 namespace {

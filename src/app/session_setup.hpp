@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,8 +83,9 @@ class RunSession {
   // Rewinds (rewind.hpp): the history becomes what the file says is in force after it, and
   // the model is told what happened with the next prompt.
   util::Result<RewindOutcome> rewind(const RewindRequest& request);
-  // Why the last checkpoint could not be taken ("" when it was), for the user to see once.
-  std::string take_checkpoint_error();
+  // What the user should know about the checkpoints since the last call ("" when nothing): why
+  // one could not be taken, files too large to record (each named once).
+  std::string take_checkpoint_notice();
   // Applies a compaction made outside a run (/compact) and records it.
   void apply(core::HistoryCompaction compaction);
   // See SessionRecorder. Thread-safe.
@@ -101,9 +103,11 @@ class RunSession {
   std::unique_ptr<session::SessionRecorder> recorder_;  // none with --no-session
   std::string pending_notice_;                          // for the next prompt (add_prompt)
   std::shared_ptr<TreeCheckpoints> checkpoints_;        // none: no checkpoints
-  std::string checkpoint_error_;
+  std::string checkpoint_notice_;
+  std::set<std::string> named_large_files_;
 
-  // Takes a checkpoint and records it (a failure is kept for take_checkpoint_error).
+  // Takes a checkpoint and records it (what the user should know is kept for
+  // take_checkpoint_notice).
   void checkpoint(const std::string& label, bool turn_end);
 };
 

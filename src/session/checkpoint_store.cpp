@@ -212,6 +212,8 @@ struct CheckpointStore::State {
   // and before a restore: rewriting all of it, megabytes for a large tree, at every checkpoint
   // would cost more than the rest of the checkpoint).
   bool index_unwritten = false;
+  // The files left out for their size, as of the last checkpoint (relative paths).
+  std::set<std::string> large_files;
   // When the previous checkpoint began, less the file system's timestamp granularity: a file
   // whose recorded time is not older may have changed again within the same tick, so its
   // unchanged stat data prove nothing (git's "racily clean" entries).
@@ -466,6 +468,11 @@ util::Result<Checkpoint> CheckpointStore::take_locked(const std::string& label) 
     for (const std::string& path : checkpoint.skipped) {
       git_index_remove_bypath(index.get(), path.c_str());
     }
+    // The directories looked at say again which of their files are too large.
+    std::erase_if(state_->large_files, [&changed](const std::string& path) {
+      const std::size_t slash = path.rfind('/');
+      return changed->contains(slash == std::string::npos ? "" : path.substr(0, slash));
+    });
     state_->index_unwritten = state_->index_unwritten || changed_entries > 0;
     // The changed directories and every directory above them are built again; the rest of
     // the tree is the last checkpoint's.
@@ -505,7 +512,10 @@ util::Result<Checkpoint> CheckpointStore::take_locked(const std::string& label) 
     }
     state_->looked_at_whole_tree = true;
     state_->index_unwritten = false;
+    state_->large_files.clear();
   }
+  state_->large_files.insert(checkpoint.skipped.begin(), checkpoint.skipped.end());
+  checkpoint.skipped.assign(state_->large_files.begin(), state_->large_files.end());
   state_->last_root = tree_id;
   state_->racy_since = started;
   Tree tree;

@@ -39,7 +39,7 @@ struct FileChange {
 struct Checkpoint {
   std::string id;                    // the store's name for it (hex)
   std::string label;                 // what it was taken for
-  std::vector<std::string> skipped;  // files left out (too large), relative
+  std::vector<std::string> skipped;  // every file left out (too large), relative, sorted
 };
 
 // Where the checkpoints of the working directory `cwd` are kept: nib/checkpoints/<cwd encoded

@@ -326,6 +326,18 @@ TEST_F(RewindTest, AMissingStoreIsAClearMessageAndChangesNothing) {
   EXPECT_EQ(unknown.exit_code, 1);
 }
 
+// A file over the size limit is not recorded, and the user is told so once.
+TEST_F(RewindTest, AFileTooLargeToRecordIsNamedOnce) {
+  std::ofstream(tree() / "huge.bin") << std::string(11 * 1024 * 1024, 'h');
+  server_.enqueue(MockReply::text("ok"));
+  const auto first = run({"-p", "hello"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.err,
+                       "files over 10 MiB are not checkpointed, so a rewind leaves "
+                       "them as they are: huge.bin"))
+      << first.err;
+}
+
 TEST_F(RewindTest, CheckpointsCanBeTurnedOff) {
   dir_.write("tree/.nib/settings.json", R"({"checkpoints": {"enabled": false}})");
   server_.enqueue(MockReply::text("ok"));
