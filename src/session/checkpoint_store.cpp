@@ -715,7 +715,9 @@ namespace {
 struct CheckpointRef {
   std::string name;
   git_oid commit;
-  git_time_t time = 0;
+  // When its ref was written, in nanoseconds: commit times have whole seconds only, and a
+  // second may hold many checkpoints.
+  std::int64_t written = 0;
 };
 
 // Every checkpoint's ref, oldest first, the newest checkpoint's last.
@@ -729,10 +731,11 @@ std::vector<CheckpointRef> checkpoint_refs(git_repository* repository) {
       [](const char* name, void* payload) {
         auto* found = static_cast<Listing*>(payload);
         CheckpointRef ref{name, {}, 0};
-        Commit commit;
-        if (git_reference_name_to_id(&ref.commit, found->repository, name) == 0 &&
-            git_commit_lookup(commit.out(), found->repository, &ref.commit) == 0) {
-          ref.time = git_commit_time(commit.get());
+        struct stat info {};
+        if (git_reference_name_to_id(&ref.commit, found->repository, name) != 0) return 0;
+        if (lstat((fs::path(git_repository_path(found->repository)) / name).c_str(), &info) == 0) {
+          ref.written =
+              static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
         }
         found->refs.push_back(std::move(ref));
         return 0;
@@ -745,7 +748,7 @@ std::vector<CheckpointRef> checkpoint_refs(git_repository* repository) {
                      const bool a_newest = has_newest && git_oid_equal(&a.commit, &newest);
                      const bool b_newest = has_newest && git_oid_equal(&b.commit, &newest);
                      if (a_newest != b_newest) return b_newest;
-                     return a.time < b.time;
+                     return a.written < b.written;
                    });
   return listing.refs;
 }
