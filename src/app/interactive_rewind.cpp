@@ -8,9 +8,7 @@ namespace {
 
 // "3  "fix the parser"  2 files: a.c (+2 -1), b.c (new)".
 std::string point_entry(std::size_t number, const RewindPoint& point) {
-  std::string prompt = point.prompt.substr(0, point.prompt.find('\n'));
-  if (prompt.size() > 50) prompt = prompt.substr(0, 47) + "...";
-  return std::to_string(number) + "  \"" + prompt + "\"  " +
+  return std::to_string(number) + "  \"" + prompt_headline(point.prompt, 50) + "\"  " +
          (point.changes.empty() ? "no files changed" : describe_changes(point.changes));
 }
 
@@ -43,11 +41,11 @@ void InteractiveSession::choose_rewind_scope(RewindPoint point) {
       {"Restore the code (the conversation stays)", RewindScope::kCode}};
   std::vector<std::string> entries;
   for (const auto& scope : kScopes) entries.push_back(scope.first);
-  open_picker({"Before \"" + point.prompt.substr(0, point.prompt.find('\n')) + "\": restore what?",
-               std::move(entries), 0},
-              [this, point = std::move(point)](std::size_t index) {
-                rewind_to({point, kScopes[index].second, HandChanges::kRefuse});
-              });
+  open_picker(
+      {"Before \"" + prompt_headline(point.prompt) + "\": restore what?", std::move(entries), 0},
+      [this, point = std::move(point)](std::size_t index) {
+        rewind_to({point, kScopes[index].second, HandChanges::kRefuse});
+      });
 }
 
 void InteractiveSession::rewind_to(RewindRequest request) {
@@ -85,7 +83,7 @@ void InteractiveSession::rewind_to(RewindRequest request) {
     // The prompt rewound to comes back to the editor, to change and send again.
     controller_.set_editor_text(request.point.prompt);
     text += std::string(text.empty() ? "" : " ") + "The conversation goes on from before \"" +
-            request.point.prompt.substr(0, request.point.prompt.find('\n')) + "\".";
+            prompt_headline(request.point.prompt) + "\".";
   }
   notice(std::move(text));
 }

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "util/utf8.hpp"
+
 namespace nib::app {
 namespace {
 
@@ -54,9 +56,7 @@ util::Result<std::set<std::string>> hand_changed_since(const session::LoadedSess
 }
 
 std::string quoted_prompt(const std::string& prompt) {
-  std::string line = prompt.substr(0, prompt.find('\n'));
-  if (line.size() > 80) line = line.substr(0, 77) + "...";
-  return "\"" + line + "\"";
+  return "\"" + prompt_headline(prompt, 80) + "\"";
 }
 
 std::string note_for(const RewindRequest& request, const RewindOutcome& outcome,
@@ -169,6 +169,12 @@ util::Result<RewindOutcome> rewind(const session::LoadedSession& loaded,
   }
   outcome.done = true;
   return outcome;
+}
+
+std::string prompt_headline(const std::string& prompt, std::size_t max_bytes) {
+  const std::string_view line = std::string_view(prompt).substr(0, prompt.find('\n'));
+  if (line.size() <= max_bytes) return std::string(line);
+  return std::string(line.substr(0, util::utf8_prefix_length(line, max_bytes - 3))) + "...";
 }
 
 std::string describe_changes(const std::vector<session::FileChange>& changes) {

@@ -62,6 +62,10 @@ util::Result<RewindOutcome> rewind(const session::LoadedSession& loaded,
                                    session::SessionRecorder& recorder, const std::string& now,
                                    const RewindRequest& request);
 
+// The first line of `prompt`, cut (between characters, ending in "...") to `max_bytes`: how
+// lists and notes name a prompt.
+std::string prompt_headline(const std::string& prompt, std::size_t max_bytes = 60);
+
 // "3 files: a.c (+2 -1), b.c (new), c.c (deleted)": `changes` in a line for people and the
 // model.
 std::string describe_changes(const std::vector<session::FileChange>& changes);

@@ -18,9 +18,7 @@ std::string megabytes(std::uint64_t bytes) {
 // "  3  "fix the parser"  2 files: a.c (+2 -1), b.c (new)".
 void list_points(const std::vector<RewindPoint>& points, std::ostream& out) {
   for (std::size_t at = 0; at < points.size(); ++at) {
-    std::string prompt = points[at].prompt.substr(0, points[at].prompt.find('\n'));
-    if (prompt.size() > 60) prompt = prompt.substr(0, 57) + "...";
-    out << "  " << at + 1 << "  \"" << prompt << "\"  "
+    out << "  " << at + 1 << "  \"" << prompt_headline(points[at].prompt) << "\"  "
         << (points[at].changes.empty() ? "no files changed" : describe_changes(points[at].changes))
         << '\n';
   }
