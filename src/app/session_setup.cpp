@@ -187,39 +187,41 @@ std::string RunSession::take_checkpoint_notice() {
 
 namespace {
 
-// The session file as it is now, for what is in force in it.
-util::Result<session::LoadedSession> reload(const session::SessionRecorder* recorder,
-                                            const std::shared_ptr<TreeCheckpoints>& checkpoints) {
+// Runs `use(loaded, store, now)` with the session file as it is now (for what is in force in
+// it), the checkpoint store, and a checkpoint of the tree as it is now; R is its result.
+template <typename R, typename Use>
+R with_session_and_tree(const session::SessionRecorder* recorder,
+                        const std::shared_ptr<TreeCheckpoints>& checkpoints, Use use) {
   if (recorder == nullptr || !checkpoints) {
-    return util::Result<session::LoadedSession>::failure(
+    return R::failure(
         "this session has no checkpoints (nib runs with --no-session, or \"checkpoints\": "
         "{\"enabled\": false})");
   }
-  return session::load_session(recorder->file());
+  auto loaded = session::load_session(recorder->file());
+  if (!loaded.ok()) return R::failure(loaded.error());
+  return checkpoints->with_store([&](session::CheckpointStore& store) -> R {
+    auto now = store.take("rewind");
+    if (!now.ok()) return R::failure(now.error());
+    return use(loaded.value(), store, now.value().id);
+  });
 }
 
 }  // namespace
 
 util::Result<std::vector<RewindPoint>> RunSession::rewind_points() {
   using Result = util::Result<std::vector<RewindPoint>>;
-  auto loaded = reload(recorder_.get(), checkpoints_);
-  if (!loaded.ok()) return Result::failure(loaded.error());
-  return checkpoints_->with_store([&](session::CheckpointStore& store) -> Result {
-    auto now = store.take("rewind");
-    if (!now.ok()) return Result::failure(now.error());
-    return app::rewind_points(loaded.value(), store, now.value().id);
-  });
+  return with_session_and_tree<Result>(
+      recorder_.get(), checkpoints_,
+      [](const session::LoadedSession& loaded, session::CheckpointStore& store,
+         const std::string& now) { return app::rewind_points(loaded, store, now); });
 }
 
 util::Result<RewindOutcome> RunSession::rewind(const RewindRequest& request) {
   using Result = util::Result<RewindOutcome>;
-  auto loaded = reload(recorder_.get(), checkpoints_);
-  if (!loaded.ok()) return Result::failure(loaded.error());
-  auto outcome = checkpoints_->with_store([&](session::CheckpointStore& store) -> Result {
-    auto now = store.take("rewind");
-    if (!now.ok()) return Result::failure(now.error());
-    return app::rewind(loaded.value(), store, *recorder_, now.value().id, request);
-  });
+  auto outcome = with_session_and_tree<Result>(
+      recorder_.get(), checkpoints_,
+      [&](const session::LoadedSession& loaded, session::CheckpointStore& store,
+          const std::string& now) { return app::rewind(loaded, store, *recorder_, now, request); });
   if (!outcome.ok() || !outcome.value().done) return outcome;
   auto after = session::load_session(recorder_->file());
   if (!after.ok()) return Result::failure(after.error());
