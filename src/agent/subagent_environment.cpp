@@ -12,6 +12,8 @@ InheritedRun inherit_from(const core::LoopOptions& loop, std::string provider_na
   inherited.gate = loop.gate;
   inherited.after_tool = loop.after_tool;
   inherited.max_turns = loop.max_turns;
+  inherited.spend = loop.spend;
+  inherited.cache_key = loop.cache_key;
   inherited.cwd = loop.cwd;
   inherited.abort_grace = loop.abort_grace;
   inherited.slots = loop.slots;

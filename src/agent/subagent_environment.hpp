@@ -32,7 +32,9 @@ struct InheritedRun {
   std::function<std::optional<core::UserMessage>(const std::vector<core::Message>&, int,
                                                  std::stop_token)>
       subagent_done;
-  int max_turns = 0;  // unless the definition sets its own; 0: no limit
+  int max_turns = 0;                  // unless the definition sets its own; 0: no limit
+  core::SpendMeter* spend = nullptr;  // the same meter and cap as every level (optional)
+  std::string cache_key;              // the parent's; a subagent's requests extend it
   std::filesystem::path cwd;
   std::chrono::milliseconds abort_grace = core::kAbortGrace;  // of the run the task tool serves
   // The process's one budget, shared by every level (core/slot_pool.hpp, claim_table.hpp).

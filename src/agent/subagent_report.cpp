@@ -25,6 +25,7 @@ std::string failure_text(const core::RunEndEvent& end) {
     case core::RunStopReason::kAborted:
       return "was interrupted by the user before it finished";
     case core::RunStopReason::kMaxTurns:
+    case core::RunStopReason::kMaxBudget:
       return "stopped before it finished: " + end.error_message;
     case core::RunStopReason::kError:
       return "failed: " + (end.error_message.empty() ? std::string("its model request failed")

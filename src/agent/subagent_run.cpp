@@ -79,6 +79,10 @@ SubagentSummary run_subagent(const SubagentEnvironment& environment, const Subag
   loop.after_tool = parent.after_tool;
   loop.before_done = parent.subagent_done;
   loop.max_turns = definition.max_turns.value_or(parent.max_turns);
+  loop.spend = parent.spend;
+  // Each agent has a system prompt and tools of its own: a key of its own keeps its requests
+  // together where its prefix is cached, apart from the parent's.
+  if (!parent.cache_key.empty()) loop.cache_key = parent.cache_key + "/" + definition.name;
   loop.cwd = parent.cwd;
   loop.abort_grace = parent.abort_grace / kAbortGraceDivisor;
   loop.slots = parent.slots;

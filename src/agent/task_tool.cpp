@@ -24,27 +24,22 @@ std::string description_for(const SubagentEnvironment& environment,
     if (!allowed || std::find(allowed->begin(), allowed->end(), definition.name) != allowed->end())
       listed.push_back(definition);
   }
-  return "Hand a self-contained piece of work to a subagent: a helper with a fresh history, its "
-         "own tools and instructions, that works until it can answer and returns only its final "
-         "answer to you. Use it for searches and investigations that would fill your context "
-         "with files you do not need to keep, and for independent pieces of work; several task "
-         "calls in one reply run at the same time. The subagent sees nothing of this "
-         "conversation: the prompt must say everything it needs (the goal, what you already "
-         "know, where to look, what to return). Its answer is not shown to the user; pass on "
-         "what matters.\n\nAgents (the `agent` argument; default general):\n" +
-         extensions::agent_listing(listed);
+  return "Hand a self-contained piece of work to a subagent, which works with a fresh history "
+         "and its own tools and returns only its final answer. Use it for searches that would "
+         "fill your context and for independent work; several task calls in one reply run in "
+         "parallel. The subagent sees nothing of this conversation: the prompt must say "
+         "everything it needs (the goal, what you know, where to look, what to return). The "
+         "user does not see its answer; pass on what matters.\n\nAgents (`agent`, default " +
+         std::string(kDefaultAgent) + "):\n" + extensions::agent_listing(listed);
 }
 
 json parameters() {
-  return {
-      {"type", "object"},
-      {"properties",
-       {{"description", {{"type", "string"}, {"description", "What the task is, in 3-5 words"}}},
-        {"prompt",
-         {{"type", "string"},
-          {"description", "The task for the subagent, complete in itself: its first message"}}},
-        {"agent", {{"type", "string"}, {"description", "Which agent runs it (default general)"}}}}},
-      {"required", json::array({"description", "prompt"})}};
+  return {{"type", "object"},
+          {"properties",
+           {{"description", {{"type", "string"}, {"description", "The task in 3-5 words"}}},
+            {"prompt", {{"type", "string"}}},
+            {"agent", {{"type", "string"}}}}},
+          {"required", json::array({"description", "prompt"})}};
 }
 
 // A subagent's tools: the definition's share of fresh instances, plus a task tool one level

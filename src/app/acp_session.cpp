@@ -33,6 +33,7 @@ std::string stop_reason(const core::RunEndEvent& end, const std::vector<core::Me
     case core::RunStopReason::kAborted:
       return "cancelled";
     case core::RunStopReason::kMaxTurns:
+    case core::RunStopReason::kMaxBudget:  // ACP has no reason of its own for a spending cap
       return "max_turn_requests";
     case core::RunStopReason::kDone:
     case core::RunStopReason::kError:
@@ -233,9 +234,9 @@ void AcpSession::run_prompt(const json& id, const json& prompt, std::stop_token 
     peer_.respond(id, {{"stopReason", "refusal"}});
     return;
   }
-  core::AgentLoop loop(assemble_loop(options_, input.model, setup_->context, *provider_,
-                                     {run_.session, *run_.subagents, run_.hooks, *run_.tools},
-                                     wiring()));
+  core::AgentLoop loop(
+      assemble_loop(options_, input.model, setup_->context, *provider_,
+                    {run_.session, *run_.subagents, run_.hooks, *run_.tools, run_.plan}, wiring()));
   const core::RunEndEvent end = loop.run(run_.session.history(), stop);
   announce_commands();
   if (end.reason == core::RunStopReason::kError) {

@@ -84,8 +84,8 @@ void add_sdk_flags(CLI::App& app, CliOptions& options) {
   }
   for (const char* flag :
        {"--allowedTools", "--setting-sources", "--fallback-model", "--add-dir",
-        "--max-thinking-tokens", "--effort", "--session-id", "--settings", "--max-budget-usd",
-        "--betas", "--agent", "--json-schema", "--plugin-dir", "--task-budget"}) {
+        "--max-thinking-tokens", "--effort", "--session-id", "--settings", "--betas", "--agent",
+        "--json-schema", "--plugin-dir", "--task-budget"}) {
     group
         ->add_option_function<std::string>(
             flag,
@@ -407,6 +407,10 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   app.add_option("--output-format", format, "text, json or stream-json (print mode)")
       ->check(CLI::IsMember({"text", "json", "stream-json"}));
   app.add_option("--max-turns", options.max_turns, "Model requests per run (no limit by default)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-budget-usd", options.max_budget_usd,
+                 "Stop between turns once model requests (subagents' included) have cost this "
+                 "many US dollars; the session can go on with nib -c")
       ->check(CLI::PositiveNumber);
   app.add_option("--tools", tools, "Comma-separated built-in tools to enable (default: all)");
   app.add_option("--ask", ask,

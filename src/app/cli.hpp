@@ -30,6 +30,7 @@ struct CliOptions {
   std::optional<std::string> append_system_prompt;  // added at the end of the system prompt
   OutputFormat output_format = OutputFormat::kText;
   int max_turns = 0;                              // 0: the default
+  std::optional<double> max_budget_usd;           // --max-budget-usd: the spending cap
   std::optional<std::vector<std::string>> tools;  // --tools a,b,c
   std::vector<std::string> ask;  // --ask a,b,c: tools that need the user's approval ("all")
   std::optional<std::string> permission_mode;  // --permission-mode auto|ask|read-only|yolo

@@ -135,13 +135,10 @@ void end_session_hooks(hooks::HookSet& hooks, const std::string& reason, const H
   report(hooks.run(HookEvent::kSessionEnd, reason, {{"reason", reason}}, {}), notice);
 }
 
-void pre_compact_hooks(hooks::HookSet& hooks, const std::string& trigger,
-                       const std::string& instructions, std::stop_token stop,
+void pre_compact_hooks(hooks::HookSet& hooks, const nlohmann::json& input, std::stop_token stop,
                        const HookNotice& notice) {
   if (!hooks.has(HookEvent::kPreCompact)) return;
-  report(hooks.run(HookEvent::kPreCompact, trigger,
-                   {{"trigger", trigger}, {"custom_instructions", instructions}}, stop),
-         notice);
+  report(hooks.run(HookEvent::kPreCompact, input.value("trigger", ""), input, stop), notice);
 }
 
 }  // namespace nib::app

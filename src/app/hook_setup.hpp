@@ -61,9 +61,9 @@ CheckedPrompt check_prompt(hooks::HookSet& hooks, const std::string& prompt,
 // SessionEnd with `reason` ("prompt_input_exit", "other").
 void end_session_hooks(hooks::HookSet& hooks, const std::string& reason, const HookNotice& notice);
 
-// PreCompact with `trigger` ("manual", "auto") and the user's instructions.
-void pre_compact_hooks(hooks::HookSet& hooks, const std::string& trigger,
-                       const std::string& instructions, std::stop_token stop,
+// PreCompact with `input`: Claude Code's trigger ("manual", "auto") and custom_instructions, and
+// what the compaction will summarise and carry (compaction_hooks.hpp).
+void pre_compact_hooks(hooks::HookSet& hooks, const nlohmann::json& input, std::stop_token stop,
                        const HookNotice& notice);
 
 }  // namespace nib::app

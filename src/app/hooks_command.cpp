@@ -38,7 +38,14 @@ nlohmann::json sample_fields(HookEvent event) {
     case HookEvent::kSessionEnd:
       return {{"reason", "other"}};
     case HookEvent::kPreCompact:
-      return {{"trigger", "manual"}, {"custom_instructions", ""}};
+      return {{"trigger", "manual"},
+              {"custom_instructions", ""},
+              {"first_request", "Rename foo to bar everywhere"},
+              {"latest_instructions", nlohmann::json::array({"Also update the docs"})},
+              {"plan", "- [in_progress] Find every foo\n- [pending] Rename to bar"},
+              {"attached_files", nlohmann::json::array({"src/foo.cpp"})},
+              {"messages_to_summarize", 12},
+              {"context_tokens", 180000}};
   }
   return nlohmann::json::object();
 }

@@ -224,6 +224,7 @@ void InteractiveSession::new_session() {
   plan_->replace({});
   pending_skill_.clear();
   usage_ = {};
+  last_reply_usage_ = {};
   cost_usd_.reset();
   context_tokens_ = 0;
   transcript_.clear();
@@ -264,6 +265,7 @@ void InteractiveSession::resume(const std::filesystem::path& file) {
   session_.emplace(std::move(opened.value()));
   plan_->replace(tools::latest_plan(existing.value()->loaded.messages).value_or(core::Plan{}));
   usage_ = {};
+  last_reply_usage_ = {};
   cost_usd_.reset();
   transcript_.clear();
   reflow();

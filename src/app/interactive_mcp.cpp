@@ -12,6 +12,15 @@ void InteractiveSession::show_mcp_servers() {
   if (!mcp_) return notice(mcp::kNoServersConfigured);
   std::string text = "MCP servers:\n";
   for (const mcp::ServerStatus& status : mcp_->statuses()) text += mcp::status_report(status);
+  if (const core::ToolRegistry::Deferral deferral = tools_->deferral(); deferral.active) {
+    text +=
+        "Their tools are offered through tool_search, not listed in every request: their "
+        "schemas come to " +
+        std::to_string(deferral.added_bytes / 1024) + " KB, over the " +
+        std::to_string(deferral.threshold / 1024) + " KB of mcp.toolSearchAboveKB (" +
+        std::to_string(deferral.loaded) + " of " +
+        std::to_string(deferral.loaded + deferral.deferred) + " loaded so far).\n";
+  }
   text +=
       "Prompts run as /mcp__<server>__<prompt> [ARGS]; a project's server starts once you "
       "approve it (nib mcp approve NAME).";

@@ -50,6 +50,7 @@ void InteractiveSession::count_usage(const core::Event& event) {
   if (const auto* end = std::get_if<core::MessageEndEvent>(&event)) {
     const core::Usage& usage = end->message.usage;
     usage_ += usage;
+    last_reply_usage_ = usage;
     if (const auto cost = cost_function(run_model_))
       cost_usd_ = cost_usd_.value_or(0) + cost(usage);
     const auto context = session::reply_context_tokens(usage);
@@ -125,7 +126,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
       session_started_.exchange(true) ? std::string() : session_source_;
   run_model_ = model;
   core::LoopOptions loop = assemble_loop(
-      options_, model, context_, *provider_, {*session_, *subagents_, hooks_, *tools_},
+      options_, model, context_, *provider_, {*session_, *subagents_, hooks_, *tools_, plan_},
       {.show =
            [this](const core::Event& event) {
              // The transcript shows a command's output with its result: its live pieces would
@@ -170,15 +171,16 @@ void InteractiveSession::compact(const std::string& instructions) {
   if (session_->history().empty()) return notice("Nothing to compact yet.");
   start_working("Compacting");
   worker_.start([this, instructions](std::stop_token stop) {
-    const HookNotice post_notice = job_notice();
-    pre_compact_hooks(*hooks_, "manual", instructions, stop, post_notice);
+    const CompactionWork work =
+        compaction_work(context_, {*session_, *subagents_, hooks_, *tools_, plan_}, "manual",
+                        instructions, job_notice());
     // Asked for explicitly: everything but the latest message is summarised.
-    if (auto compaction = compact_history(*provider_, model_.model, session_->history(), 0,
-                                          instructions, stop, post_notice)) {
+    if (session::find_cut_point(session_->history(), 0) == 0) {
+      return work.notice("Nothing to compact: the conversation is too short.", false);
+    }
+    if (auto compaction =
+            compact_history(*provider_, model_.model, session_->history(), 0, work, stop)) {
       session_->apply(std::move(*compaction));
-      post_notice("Compacted: the model now sees a summary of the earlier conversation.", false);
-    } else if (!stop.stop_requested()) {
-      post_notice("Nothing to compact: the conversation is too short.", false);
     }
   });
 }

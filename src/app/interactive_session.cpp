@@ -273,6 +273,7 @@ ui::ViewState InteractiveSession::view_state() const {
   footer.context_tokens = context_tokens_;
   footer.context_window = static_cast<std::size_t>(std::max(0, model_.model.context_window));
   footer.usage = usage_;
+  footer.last_reply = last_reply_usage_;
   footer.cost_usd = cost_usd_;
   footer.permission_mode = std::string(permissions::mode_name(guard_.policy().mode()));
   if (context_.jobs) footer.running_jobs = context_.jobs->running();

@@ -203,6 +203,7 @@ class InteractiveSession {
   core::RunStopReason last_stop_ = core::RunStopReason::kDone;
   core::Usage usage_;  // the session's total, shown in the footer
   std::optional<double> cost_usd_;
+  core::Usage last_reply_usage_;  // the latest reply's, for the footer's cache share
   std::size_t context_tokens_ = 0;
   std::atomic<bool> resized_ = false;
   std::atomic<bool> stop_requested_ = false;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "mcp/approval_store.hpp"
 #include "mcp/server_approval.hpp"
 #include "process/subprocess.hpp"
@@ -58,6 +60,8 @@ util::Result<McpStart> start_mcp_servers(const CliOptions& options, const RunCon
   if (catalog.value().servers.empty()) return start;
   const mcp::McpSettings settings = mcp::read_mcp_settings(sources);
   start.notices.insert(start.notices.end(), settings.problems.begin(), settings.problems.end());
+  // 0 KB means always: the registry's own 0 means never, so the smallest threshold stands in.
+  registry.defer_added_tools_over(std::max<std::size_t>(settings.tool_search_above_bytes, 1));
   std::vector<std::string> allowed = options.mcp_allow;
   allowed.insert(allowed.end(), settings.allow.begin(), settings.allow.end());
   mcp::ServerApprovals approvals = mcp::sort_by_approval(

@@ -39,6 +39,8 @@ int exit_status(core::RunStopReason reason) {
       return 0;
     case core::RunStopReason::kAborted:
       return 130;
+    case core::RunStopReason::kMaxBudget:
+      return kSpendingCapExitStatus;
     case core::RunStopReason::kMaxTurns:
     case core::RunStopReason::kError:
       break;
@@ -111,10 +113,11 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
   output.set_permission_mode(std::string(permissions::mode_name(guard.policy().mode())));
   guard.follow_session([&session] { return session.file(); });
   // Nobody to ask: calls that need approval are refused.
-  core::LoopOptions loop_options = assemble_loop(
-      options, run_model, context, *provider, {session, *run.subagents, run.hooks, registry},
-      {.show = [&output](const core::Event& event) { output.on_event(event); },
-       .notice = hook_notice});
+  core::LoopOptions loop_options =
+      assemble_loop(options, run_model, context, *provider,
+                    {session, *run.subagents, run.hooks, registry, run.plan},
+                    {.show = [&output](const core::Event& event) { output.on_event(event); },
+                     .notice = hook_notice});
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });

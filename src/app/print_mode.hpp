@@ -9,9 +9,14 @@
 
 namespace nib::app {
 
+// The exit status of a run the spending cap (--max-budget-usd) stopped: not a failure, since
+// the session holds everything and can go on, and distinct from one so scripts can tell.
+inline constexpr int kSpendingCapExitStatus = 3;
+
 // Runs the prompt in the session the flags name (a new one by default), recording every
 // message in its file. Returns the exit status: 0 done, 1 error or turn limit, 2 usage or
-// configuration (including a session that cannot be opened), 130 aborted.
+// configuration (including a session that cannot be opened), kSpendingCapExitStatus when the
+// spending cap stopped the run, 130 aborted.
 int run_print_mode(const CliOptions& options, const ModelConfig& model, const RunContext& context,
                    std::stop_token stop);
 

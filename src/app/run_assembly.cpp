@@ -83,6 +83,7 @@ core::LoopOptions base_loop_options(const CliOptions& options, const ModelConfig
        offers_skills ? extensions::skills_prompt_section(*context.extensions.skills) : "",
        options.system_prompt, options.append_system_prompt.value_or("")});
   loop.max_turns = context.max_turns;
+  loop.spend = context.spend;
   loop.notices = context.notices;
   return loop;
 }
@@ -91,6 +92,7 @@ core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& mo
                                 const RunContext& context, core::Provider& provider,
                                 const RunParts& parts, FrontEndWiring front_end) {
   core::LoopOptions loop = base_loop_options(options, model, context, provider, parts.tools);
+  loop.cache_key = parts.session.id();
   loop.on_event = [&session = parts.session,
                    show = std::move(front_end.show)](const core::Event& event) {
     session.on_event(event);
@@ -98,13 +100,25 @@ core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& mo
   };
   loop.take_steering = std::move(front_end.take_steering);
   context.guard->guard(loop, std::move(front_end.ask), std::move(front_end.save_rules));
-  install_compaction(loop, context.compaction, front_end.notice,
-                     [hooks = parts.hooks, notice = front_end.notice](std::stop_token stop) {
-                       pre_compact_hooks(*hooks, "auto", "", stop, notice);
-                     });
+  install_compaction(loop, context.compaction,
+                     compaction_work(context, parts, "auto", "", front_end.notice));
   lend_run_to_subagents(parts.subagents, loop, model, parts.session.file());
   install_stop_hooks(loop, parts.subagents, parts.hooks, front_end.notice);
   return loop;
+}
+
+CompactionWork compaction_work(const RunContext& context, const RunParts& parts,
+                               const std::string& trigger, const std::string& instructions,
+                               const HookNotice& notice) {
+  return {.trigger = trigger,
+          .instructions = instructions,
+          .plan = [plan = parts.plan] { return plan ? plan->current() : core::Plan{}; },
+          .cwd = context.cwd,
+          .before = [hooks = parts.hooks, notice](
+                        const nlohmann::json& input,
+                        std::stop_token stop) { pre_compact_hooks(*hooks, input, stop, notice); },
+          .spend = context.spend,
+          .notice = notice};
 }
 
 ui::CostFunction cost_function(const ModelConfig& model) {

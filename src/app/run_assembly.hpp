@@ -6,6 +6,7 @@
 
 #include "agent/subagent_environment.hpp"
 #include "app/cli.hpp"
+#include "app/compaction_hooks.hpp"
 #include "app/hook_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/run_context.hpp"
@@ -71,6 +72,7 @@ struct RunParts {
   agent::SubagentEnvironment& subagents;
   std::shared_ptr<hooks::HookSet> hooks;
   const core::ToolRegistry& tools;
+  std::shared_ptr<tools::PlanBoard> plan;  // carried past each compaction
 };
 
 // The loop's options for one run of a front end: base_loop_options, the session recording every
@@ -79,6 +81,12 @@ struct RunParts {
 core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& model,
                                 const RunContext& context, core::Provider& provider,
                                 const RunParts& parts, FrontEndWiring front_end);
+
+// What a compaction of this run needs (compaction_hooks.hpp): the plan, the working directory,
+// the PreCompact hooks, the spending meter and where its notices go.
+CompactionWork compaction_work(const RunContext& context, const RunParts& parts,
+                               const std::string& trigger, const std::string& instructions,
+                               const HookNotice& notice);
 
 // Prices usage at the model's prices; empty when they are unknown.
 ui::CostFunction cost_function(const ModelConfig& model);

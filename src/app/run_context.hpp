@@ -17,6 +17,7 @@
 #include "app/settings.hpp"
 #include "app/tree_checkpoints.hpp"
 #include "core/pending_notices.hpp"
+#include "core/spend_meter.hpp"
 #include "process/job_table.hpp"
 #include "session/compaction.hpp"
 #include "tools/editor_files.hpp"
@@ -53,6 +54,9 @@ struct RunContext {
   std::shared_ptr<const tools::EditorFiles> editor_files;
   // The checkpoints of the working tree, for the sessions' rewind (null: none).
   std::shared_ptr<TreeCheckpoints> checkpoints;
+  // What the front end's requests cost, against --max-budget-usd or maxBudgetUsd; shared by
+  // every run and subagent of the process (main owns it; null where a caller has none).
+  core::SpendMeter* spend = nullptr;
 };
 
 }  // namespace nib::app

@@ -16,6 +16,7 @@ session::CompactionSettings compaction_settings(const Settings& settings) {
   if (settings.compaction_reserve_tokens) {
     compaction.reserve_tokens = *settings.compaction_reserve_tokens;
   }
+  compaction.threshold = settings.compaction_threshold;
   if (settings.compaction_keep_recent_tokens) {
     compaction.keep_recent_tokens = *settings.compaction_keep_recent_tokens;
   }
@@ -34,6 +35,45 @@ CliOptions with_session_model(CliOptions options, const util::EnvLookup& env,
     options.model = used.model;
   }
   return options;
+}
+
+// The prices of `model_id`: as its provider lists it, else as any provider that lists it (the
+// user may have switched provider since); nullopt when none does.
+std::optional<provider::ModelPrices> prices_of(const Configuration& config,
+                                               const std::string& provider_name,
+                                               const std::string& model_id) {
+  if (const provider::ProviderEntry* entry = config.find_provider(provider_name)) {
+    if (const provider::ModelEntry* model = entry->find(model_id)) return model->prices;
+  }
+  for (const provider::ProviderEntry& entry : config.providers) {
+    if (const provider::ModelEntry* model = entry.find(model_id)) return model->prices;
+  }
+  return std::nullopt;
+}
+
+bool priced(const std::optional<provider::ModelPrices>& prices) {
+  return prices && (prices->input > 0 || prices->output > 0);
+}
+
+// The process's spending meter, capped by --max-budget-usd or else maxBudgetUsd. A cap on a
+// model whose prices nib does not know (a local server's, one models.json gives none) cannot be
+// enforced: said at start rather than found out when the bill comes.
+std::unique_ptr<core::SpendMeter> spending_meter(const CliOptions& options,
+                                                 const Configuration& config,
+                                                 const ModelConfig& model, std::ostream& err) {
+  const std::optional<double> cap =
+      options.max_budget_usd ? options.max_budget_usd : config.settings.max_budget_usd;
+  if (cap && !priced(prices_of(config, model.provider, model.model.id))) {
+    err << "nib: warning: the spending cap cannot be enforced: nib does not know the prices of "
+        << model.model.id
+        << " (give them in models.json as \"cost\"); its requests count nothing\n";
+  }
+  return std::make_unique<core::SpendMeter>(
+      cap,
+      [&config, provider = model.provider](const std::string& model_id, const core::Usage& usage) {
+        const auto prices = prices_of(config, provider, model_id);
+        return priced(prices) ? std::optional(provider::cost_usd(usage, *prices)) : std::nullopt;
+      });
 }
 
 }  // namespace
@@ -75,6 +115,7 @@ util::Result<std::unique_ptr<RunSetup>> open_run_setup(
     err << "nib: the command sandbox is off (--no-sandbox or \"sandbox\": {\"enabled\": false}): "
            "commands run with your rights\n";
   }
+  setup->spend = spending_meter(options, config, setup->model, err);
   const ConfigDirectories directories = config_directories(places, cwd);
   setup->context = RunContext{
       env, places, cwd, instructions_section(find_instruction_files(directories.global, cwd)),
@@ -85,6 +126,7 @@ util::Result<std::unique_ptr<RunSetup>> open_run_setup(
       std::make_shared<process::JobTable>(process::JobTableOptions{
           .notices = &setup->notices, .end_notice = tools::job_end_notice}),
       &setup->notices, load_user_extensions(extension_roots(places, cwd, directories.global))};
+  setup->context.spend = setup->spend.get();
   if (!options.no_session) {
     setup->context.checkpoints = TreeCheckpoints::for_tree(places, cwd, settings);
   }

@@ -34,6 +34,7 @@ struct RunSetup {
   // placeholders must outlive the commands they protect from (sandbox/protected_paths.hpp).
   std::unique_ptr<RunGuard> guard;
   core::PendingNotices notices;
+  std::unique_ptr<core::SpendMeter> spend;  // the context's
   RunContext context;
 };
 

@@ -110,6 +110,10 @@ json sdk_result(const SdkRunFacts& facts) {
       result["errors"] = {"Reached maximum number of turns (" + std::to_string(facts.end.turns) +
                           ")"};
       break;
+    case core::RunStopReason::kMaxBudget:
+      result["subtype"] = "error_max_budget_usd";
+      result["errors"] = {"Reached maximum budget: " + facts.end.error_message};
+      break;
     case core::RunStopReason::kAborted:
       result["subtype"] = "error_during_execution";
       result["errors"] = {"The run was interrupted"};

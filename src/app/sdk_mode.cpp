@@ -340,9 +340,10 @@ class SdkSession {
         return ask(question, stop, facts.denials);
       };
     }
-    core::AgentLoop loop(assemble_loop(run_options_, input.model, context_with_servers_, *provider_,
-                                       {run_->session, *run_->subagents, run_->hooks, *run_->tools},
-                                       std::move(front_end)));
+    core::AgentLoop loop(
+        assemble_loop(run_options_, input.model, context_with_servers_, *provider_,
+                      {run_->session, *run_->subagents, run_->hooks, *run_->tools, run_->plan},
+                      std::move(front_end)));
     facts.end = loop.run(run_->session.history(), run_stop.get_token());
     forget_run_stop();
     facts.final_text = final_text(run_->session.history());
@@ -353,7 +354,8 @@ class SdkSession {
     // An interrupt the program asked for is no failure: its result says so, and nib's exit
     // status stays 0 (the SDK would throw on 1).
     last_was_error_ = facts.end.reason == core::RunStopReason::kError ||
-                      facts.end.reason == core::RunStopReason::kMaxTurns;
+                      facts.end.reason == core::RunStopReason::kMaxTurns ||
+                      facts.end.reason == core::RunStopReason::kMaxBudget;
     write(sdk_result(facts));
   }
 

@@ -92,6 +92,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const util:
   RunSession run;
   if (options.no_session) {
     process::set_command_owner_label("");
+    run.id_ = session::new_session_id();
     return run;
   }
   run.checkpoints_ = std::move(checkpoints);
@@ -109,6 +110,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const util:
     run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()),
                                                                existing->loaded.messages.size());
     const std::string& id = existing->loaded.header.id;
+    run.id_ = id;
     process::set_command_owner_label(id);
     run.pending_notice_ = ended_commands_notice(process::take_ended_commands(id));
     if (!existing->loaded.pending_note.empty()) {
@@ -132,6 +134,7 @@ util::Result<RunSession> RunSession::open(const CliOptions& options, const util:
   }();
   if (!writer.ok()) return Result::failure(writer.error());
   run.recorder_ = std::make_unique<session::SessionRecorder>(std::move(writer.value()), 0);
+  run.id_ = header.id;
   process::set_command_owner_label(header.id);
   return run;
 }

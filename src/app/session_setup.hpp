@@ -92,6 +92,9 @@ class RunSession {
   void record_forced_quit();
   void record_model_change(const std::string& provider, const std::string& model);
 
+  // The session's id: its file's, or one of its own with --no-session (the services' prompt
+  // cache key, core::ProviderRequest::cache_key).
+  const std::string& id() const { return id_; }
   // The session file ("" with --no-session) and the problem met while writing it, if any.
   std::string file() const;
   std::string write_error() const;
@@ -99,6 +102,7 @@ class RunSession {
  private:
   RunSession() = default;
 
+  std::string id_;
   std::vector<core::Message> history_;
   std::unique_ptr<session::SessionRecorder> recorder_;  // none with --no-session
   std::string pending_notice_;                          // for the next prompt (add_prompt)

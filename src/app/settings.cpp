@@ -29,6 +29,7 @@ const json& settings_schema() {
       "thinking": {"enum": ["off", "low", "medium", "high"]},
       "webSearch": {"type": "boolean"},
       "maxTurns": {"type": "integer", "minimum": 1},
+      "maxBudgetUsd": {"type": "number", "exclusiveMinimum": 0},
       "concurrency": {
         "type": "object",
         "additionalProperties": false,
@@ -59,7 +60,8 @@ const json& settings_schema() {
         "properties": {
           "enabled": {"type": "boolean"},
           "reserveTokens": {"type": "integer", "minimum": 0},
-          "keepRecentTokens": {"type": "integer", "minimum": 0}
+          "keepRecentTokens": {"type": "integer", "minimum": 0},
+          "threshold": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}
         }
       },
       "checkpoints": {
@@ -191,6 +193,9 @@ void apply_settings(const json& document, Settings& settings) {
   }
   if (document.contains("webSearch")) settings.web_search = document["webSearch"].get<bool>();
   if (document.contains("maxTurns")) settings.max_turns = document["maxTurns"].get<int>();
+  if (document.contains("maxBudgetUsd")) {
+    settings.max_budget_usd = document["maxBudgetUsd"].get<double>();
+  }
   if (const auto concurrency = document.find("concurrency"); concurrency != document.end()) {
     if (concurrency->contains("tools")) {
       settings.concurrent_tools = (*concurrency)["tools"].get<int>();
@@ -213,6 +218,9 @@ void apply_settings(const json& document, Settings& settings) {
     }
     if (compaction->contains("reserveTokens")) {
       settings.compaction_reserve_tokens = (*compaction)["reserveTokens"].get<std::int64_t>();
+    }
+    if (compaction->contains("threshold")) {
+      settings.compaction_threshold = (*compaction)["threshold"].get<double>();
     }
     if (compaction->contains("keepRecentTokens")) {
       settings.compaction_keep_recent_tokens =

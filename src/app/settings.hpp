@@ -44,6 +44,8 @@ struct Settings {
   // "webSearch": offer the service's hosted web search (as --web-search does).
   std::optional<bool> web_search;
   std::optional<int> max_turns;  // "maxTurns": model requests per run (no limit when absent)
+  // "maxBudgetUsd": the spending cap in US dollars, as --max-budget-usd (none when absent).
+  std::optional<double> max_budget_usd;
   // "concurrency": {"tools": N, "requests": M, "subagents": S}: the process's budget
   // (core/slot_pool.hpp; S subagents at once on each level of nesting, agent/limits.hpp).
   std::optional<int> concurrent_tools;
@@ -57,6 +59,7 @@ struct Settings {
   std::optional<bool> compaction_enabled;
   std::optional<std::int64_t> compaction_reserve_tokens;
   std::optional<std::int64_t> compaction_keep_recent_tokens;
+  std::optional<double> compaction_threshold;  // "threshold": a fraction of the window
   // "checkpoints": {"enabled": false} turns checkpoints of the working tree off; "maxStoreMB"
   // caps their store (session/checkpoint_store.hpp).
   std::optional<bool> checkpoints_enabled;

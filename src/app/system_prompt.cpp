@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kIntroduction =
     "You are nib, a coding agent working in the user's terminal. You help with software "
-    "tasks by reading files, running commands and editing code with the tools below, then "
+    "tasks by reading files, running commands and editing code with your tools, then "
     "reporting what you did and found.\n\n"
     "Guidelines:\n"
     "- Look before you answer: read the relevant files and run commands instead of guessing.\n"
@@ -22,23 +22,18 @@ constexpr const char* kIntroduction =
     "- Tool results may be truncated; they say how to get the rest.\n"
     "- Be concise. Show file paths clearly. Do not invent results you did not see.\n";
 
-// When a plan is worth keeping; said only when todo_write is offered.
+// When a plan is worth keeping; said only when todo_write is offered. How to keep one is the
+// tool's own description.
 constexpr const char* kPlanGuideline =
-    "\nFor a task of 3 or more steps, or several tasks at once, keep a plan with todo_write: "
-    "write it before you start, mark one item in_progress while you work on it and completed "
-    "as soon as it is done, and add or drop items as you learn more. The user watches it. Skip "
-    "it for a single quick change or a question.\n";
+    "\nFor a task of 3 or more steps, or several tasks at once, keep a plan with todo_write; "
+    "skip it for a single quick change or a question.\n";
 
 }  // namespace
 
 std::string build_system_prompt(const SystemPromptParts& parts) {
   std::string prompt = parts.base.value_or(kIntroduction);
   if (!prompt.empty() && prompt.back() != '\n') prompt += '\n';
-  prompt += "\nTools:\n";
-  for (const auto& tool : parts.tools) {
-    const std::string first_line = tool.description.substr(0, tool.description.find('\n'));
-    prompt += "- " + tool.name + ": " + first_line + "\n";
-  }
+  // The tools are not listed here: each request carries their schemas and descriptions already.
   if (std::any_of(parts.tools.begin(), parts.tools.end(), [](const core::ToolSpec& tool) {
         return tool.name == tools::kTodoWriteToolName;
       })) {

@@ -1,7 +1,8 @@
 #pragma once
-// The system prompt: who nib is (or the user's own prompt), the tools (with when to keep a
-// plan, when todo_write is one of them), the skills the model may load, the working directory,
-// the platform, the date, the project's instruction files and any text the user appends.
+// The system prompt: who nib is (or the user's own prompt), when to keep a plan (when todo_write
+// is offered), the skills the model may load, the working directory, the platform, the date,
+// the project's instruction files and any text the user appends. The tools are not listed:
+// their schemas, sent with every request, describe them.
 
 #include <filesystem>
 #include <optional>

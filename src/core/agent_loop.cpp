@@ -9,6 +9,23 @@ constexpr const char* kCutAtTokenLimit =
     "large content into several smaller calls.";
 constexpr const char* kTurnLimitReached =
     "Error: this call was not run: the run reached its turn limit.";
+// Starts the message that tells the model the registry's note (ToolRegistry::note).
+constexpr std::string_view kToolNotePrefix = "Note on tools: ";
+constexpr const char* kAllToolsHere = "every MCP server is now available.";
+
+// The last note on tools the history told the model ("" when none).
+std::string_view last_told_note(const std::vector<Message>& history) {
+  for (auto message = history.rbegin(); message != history.rend(); ++message) {
+    const auto* user = std::get_if<UserMessage>(&*message);
+    if (user == nullptr || user->content.size() != 1) continue;
+    const auto* text = std::get_if<TextBlock>(&user->content[0]);
+    if (text != nullptr && std::string_view(text->text).starts_with(kToolNotePrefix)) {
+      return std::string_view(text->text).substr(kToolNotePrefix.size());
+    }
+  }
+  return {};
+}
+
 constexpr const char* kReplyFailed =
     "Error: this call was not run: the reply that contained it failed before it was complete.";
 
@@ -48,13 +65,20 @@ AssistantMessage AgentLoop::request(const ProviderRequest& request, std::stop_to
 }
 
 ProviderRequest AgentLoop::request_for(const std::vector<Message>& history) const {
-  ProviderRequest next{options_.model,    options_.system_prompt,
-                       &history,          options_.tools->specs(options_.model.edit_style),
-                       options_.thinking, options_.web_search};
-  if (const std::string note = options_.tools->note(); !note.empty()) {
-    next.system_prompt += "\n\n" + note;
-  }
-  return next;
+  return ProviderRequest{options_.model,    options_.system_prompt,
+                         &history,          options_.tools->specs(options_.model.edit_style),
+                         options_.thinking, options_.web_search,
+                         options_.cache_key};
+}
+
+void AgentLoop::tell_tool_note(std::vector<Message>& history) const {
+  const std::string note = options_.tools->note();
+  const std::string_view told = last_told_note(history);
+  if (note == told || (note.empty() && (told.empty() || told == kAllToolsHere))) return;
+  UserMessage message{
+      text_content(std::string(kToolNotePrefix) + (note.empty() ? kAllToolsHere : note))};
+  history.emplace_back(message);
+  emit(UserMessageEvent{std::move(message)});
 }
 
 void AgentLoop::record_results(std::vector<Message>& history, ToolResultMessage results) const {
@@ -75,6 +99,9 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
   int continued = 0;  // times before_done sent the model on
   while (true) {
     if (stop.stop_requested()) return finish(RunStopReason::kAborted);
+    if (options_.spend != nullptr && options_.spend->exhausted()) {
+      return finish(RunStopReason::kMaxBudget, options_.spend->exhausted_message());
+    }
     ++end.turns;
     emit(TurnStartEvent{end.turns});
 
@@ -83,8 +110,9 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
         emit(apply_compaction(history, std::move(*compaction)));
       }
     }
+    tell_tool_note(history);
     // Built for each request: tools may have joined the registry since the last one (an MCP
-    // server that became ready), and its note says which are still to come.
+    // server that became ready).
     const ProviderRequest request_template = request_for(history);
     AssistantMessage reply = request(request_template, stop);
     const bool overflowed = reply.stop_reason == StopReason::kError &&
@@ -93,10 +121,12 @@ RunEndEvent AgentLoop::run(std::vector<Message>& history, std::stop_token stop) 
       if (auto compaction = options_.on_context_overflow(history, stop)) {
         emit(apply_compaction(history, std::move(*compaction)));
         end.usage += reply.usage;
+        if (options_.spend != nullptr) options_.spend->add(options_.model.id, reply.usage);
         reply = request(request_template, stop);
       }
     }
     end.usage += reply.usage;
+    if (options_.spend != nullptr) options_.spend->add(options_.model.id, reply.usage);
     const auto calls = tool_calls_of(reply);
     const StopReason stop_reason = reply.stop_reason;
     std::string error = reply.error_message;

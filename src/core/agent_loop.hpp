@@ -17,6 +17,7 @@
 #include "core/history_edit.hpp"
 #include "core/pending_notices.hpp"
 #include "core/provider.hpp"
+#include "core/spend_meter.hpp"
 #include "core/tool_scheduler.hpp"
 
 namespace nib::core {
@@ -35,6 +36,11 @@ struct LoopOptions {
   // Model requests per run; 0: no limit. A real task can need hundreds, and a cap the user did
   // not ask for only stops work that was going well, so there is none by default.
   int max_turns = 0;
+  // Optional: what requests have cost, shared with subagents. Each reply is added to it, and
+  // once its cap is reached the run stops before its next request (kMaxBudget).
+  SpendMeter* spend = nullptr;
+  // ProviderRequest::cache_key of every request ("" for none).
+  std::string cache_key;
   Clock* clock = &steady_clock();
   SlotPool* slots = &process_slot_pool();        // tool executions
   SlotPool* requests = &process_request_pool();  // model requests in flight
@@ -75,17 +81,22 @@ class AgentLoop {
 
   // Runs until the model answers without tool calls (kDone; before_done may send it on), `stop` is
   // requested (kAborted), max_turns (when set) model requests have been made and the last still
-  // asks for tools (kMaxTurns), or the provider fails (kError). `history` ends with the user's new
-  // message; every message of the run is appended to it as it happens. Emits RunStart ... RunEnd
-  // and returns the RunEnd.
+  // asks for tools (kMaxTurns), the spending cap is reached (kMaxBudget, checked before each
+  // request, so every call made so far has its result), or the provider fails (kError). `history`
+  // ends with the user's new message; every message of the run is appended to it as it happens.
+  // Emits RunStart ... RunEnd and returns the RunEnd.
   RunEndEvent run(std::vector<Message>& history, std::stop_token stop);
 
  private:
   void emit(Event event) const;
   // One model request; an exception from the provider becomes a failed reply.
   AssistantMessage request(const ProviderRequest& request, std::stop_token stop) const;
-  // The next request: the system prompt (with the registry's note) and the tools as they are now.
+  // The next request: the system prompt and the tools as they are now.
   ProviderRequest request_for(const std::vector<Message>& history) const;
+  // Tells the model the registry's note on tools not (yet) here (an MCP server still starting
+  // or failed) when it changed since the history last told it, as a user message: in the
+  // system prompt, each change would defeat the services' prompt caches.
+  void tell_tool_note(std::vector<Message>& history) const;
   // Appends `results` to history and announces them.
   void record_results(std::vector<Message>& history, ToolResultMessage results) const;
 

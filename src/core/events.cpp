@@ -10,6 +10,8 @@ const char* run_stop_reason_name(RunStopReason reason) {
       return "aborted";
     case RunStopReason::kMaxTurns:
       return "max_turns";
+    case RunStopReason::kMaxBudget:
+      return "max_budget";
     case RunStopReason::kError:
       return "error";
   }

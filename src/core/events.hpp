@@ -134,10 +134,11 @@ struct SubagentEvent {
 };
 
 enum class RunStopReason {
-  kDone,      // the model answered without asking for tools
-  kAborted,   // the user aborted
-  kMaxTurns,  // the turn limit was reached
-  kError,     // the provider failed
+  kDone,       // the model answered without asking for tools
+  kAborted,    // the user aborted
+  kMaxTurns,   // the turn limit was reached
+  kMaxBudget,  // the spending cap was reached (SpendMeter)
+  kError,      // the provider failed
 };
 const char* run_stop_reason_name(RunStopReason reason);
 

@@ -44,6 +44,10 @@ struct ProviderRequest {
   // Offer the service's hosted web search (a protocol without one ignores it): the service
   // searches while it writes the reply, which then holds WebSearchBlocks.
   bool web_search = false;
+  // Names the conversation for the service's prompt cache (OpenAI's prompt_cache_key): requests
+  // that share a key and a prefix are routed to where that prefix is cached. The same for every
+  // request of a session; "" sends none.
+  std::string cache_key;
 };
 
 // Receives stream deltas (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent, RetryEvent,

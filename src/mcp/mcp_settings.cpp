@@ -25,6 +25,15 @@ McpSettings read_mcp_settings(const std::vector<ConfigSource>& sources) {
       }
       *target = std::chrono::milliseconds(value->get<std::int64_t>());
     }
+    if (const auto above = section->find("toolSearchAboveKB"); above != section->end()) {
+      if (above->is_number_integer() && above->get<std::int64_t>() >= 0) {
+        settings.tool_search_above_bytes = above->get<std::size_t>() * 1024;
+      } else {
+        settings.problems.push_back(source.file.string() +
+                                    ": mcp.toolSearchAboveKB must be a number of kilobytes (0 "
+                                    "or more); the default is used");
+      }
+    }
     const auto allow = section->find("allow");
     if (allow == section->end()) continue;
     if (source.from_project) {

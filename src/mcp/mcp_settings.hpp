@@ -32,9 +32,16 @@ struct ConfigSource {
   bool named = false;
 };
 
+// A tool's schema is commonly 0.3-1 KB: a few servers of a dozen tools each stay listed, while
+// servers of many tools (tens of KB, paid for in every request) go behind tool_search.
+inline constexpr std::size_t kDefaultToolSearchAboveKB = 16;
+
 struct McpSettings {
   std::chrono::milliseconds startup_timeout = kDefaultStartupTimeout;
   std::chrono::milliseconds call_timeout = kDefaultCallTimeout;
+  // "toolSearchAboveKB": once the servers' tool schemas come to more than this, they are offered
+  // through tool_search rather than listed in every request (core/tool_registry.hpp); 0: always.
+  std::size_t tool_search_above_bytes = kDefaultToolSearchAboveKB * 1024;
   std::vector<std::string> allow;     // from the user's settings only
   std::vector<std::string> problems;  // values left at their default, and why, naming the file
 };

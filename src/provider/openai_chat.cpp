@@ -8,12 +8,12 @@ namespace nib::provider {
 OpenAIChatProvider::OpenAIChatProvider(OpenAIChatConfig config)
     : config_(std::move(config)),
       url_(endpoint_url(config_.base_url, "/chat/completions")),
-      token_limit_field_(token_limit_field_for(config_.base_url)) {}
+      dialect_(chat_dialect_for(config_.base_url)) {}
 
 core::AssistantMessage OpenAIChatProvider::stream(const core::ProviderRequest& request,
                                                   std::stop_token stop,
                                                   const core::DeltaSink& on_delta) {
-  const net::HttpRequest http{url_, build_chat_request(request, token_limit_field_, &wire_history_),
+  const net::HttpRequest http{url_, build_chat_request(request, dialect_, &wire_history_),
                               config_.api_key, config_.extra_headers};
   ChatStreamAssembler assembler(on_delta);
   return exchange_sse(http, {request.model.id, kOpenAIChatApi}, stop, connections_, assembler);

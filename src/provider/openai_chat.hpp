@@ -45,7 +45,7 @@ class OpenAIChatProvider : public core::Provider {
  private:
   OpenAIChatConfig config_;
   std::string url_;
-  TokenLimitField token_limit_field_;
+  ChatDialect dialect_;
   net::ConnectionPool connections_;
   WireHistory wire_history_;  // the history as last sent: the next request reuses it
 };

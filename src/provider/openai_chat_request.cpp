@@ -1,11 +1,14 @@
 #include "provider/openai_chat_request.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "util/json_text.hpp"
+#include "util/utf8.hpp"
 
 namespace nib::provider {
 namespace {
@@ -116,19 +119,36 @@ json tool_specs(const std::vector<core::ToolSpec>& tools) {
   return out;
 }
 
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 }  // namespace
 
-TokenLimitField token_limit_field_for(const std::string& base_url) {
+std::string openai_id(const std::string& id) {
+  if (id.size() <= kMaxOpenAIIdLength) return id;
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(id)));
+  const std::size_t keep = util::utf8_prefix_length(id, kMaxOpenAIIdLength - 17);
+  return id.substr(0, keep) + "_" + hash;
+}
+
+ChatDialect chat_dialect_for(const std::string& base_url) {
   std::string_view host = base_url;
   if (const std::size_t scheme = host.find("://"); scheme != std::string_view::npos) {
     host.remove_prefix(scheme + 3);
   }
   host = host.substr(0, host.find_first_of(":/"));
   const bool openai = host == "api.openai.com" || host.ends_with(".openai.azure.com");
-  return openai ? TokenLimitField::kMaxCompletionTokens : TokenLimitField::kMaxTokens;
+  return openai ? ChatDialect::kOpenAI : ChatDialect::kCompatible;
 }
 
-std::string build_chat_request(const core::ProviderRequest& request, TokenLimitField field,
+std::string build_chat_request(const core::ProviderRequest& request, ChatDialect dialect,
                                WireHistory* cache) {
   const bool images_allowed = request.model.supports_images;
   WireItems system;
@@ -145,9 +165,11 @@ std::string build_chat_request(const core::ProviderRequest& request, TokenLimitF
       {"model", request.model.id}, {"stream", true}, {"stream_options", {{"include_usage", true}}}};
   if (!request.tools.empty()) body["tools"] = tool_specs(request.tools);
   if (request.model.max_output_tokens > 0) {
-    const char* name =
-        field == TokenLimitField::kMaxCompletionTokens ? "max_completion_tokens" : "max_tokens";
+    const char* name = dialect == ChatDialect::kOpenAI ? "max_completion_tokens" : "max_tokens";
     body[name] = request.model.max_output_tokens;
+  }
+  if (dialect == ChatDialect::kOpenAI && !request.cache_key.empty()) {
+    body["prompt_cache_key"] = openai_id(request.cache_key);
   }
   return with_first_member(util::json_text(body), "messages", messages);
 }

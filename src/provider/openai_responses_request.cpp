@@ -102,12 +102,12 @@ void add_assistant(const core::AssistantMessage& message, json& input) {
     } else if (const auto* call = std::get_if<core::ToolCall>(&block)) {
       if (call->freeform) {
         input.push_back({{"type", "custom_tool_call"},
-                         {"call_id", responses_call_id(call->id)},
+                         {"call_id", openai_id(call->id)},
                          {"name", call->name},
                          {"input", freeform_input(*call)}});
       } else {
         input.push_back({{"type", "function_call"},
-                         {"call_id", responses_call_id(call->id)},
+                         {"call_id", openai_id(call->id)},
                          {"name", call->name},
                          {"arguments", call->arguments}});
       }
@@ -125,7 +125,7 @@ void add_tool_results(const core::ToolResultMessage& message, bool images_allowe
                       const FreeformCallIds& freeform_calls, json& input) {
   json image_parts = json::array();
   for (const auto& result : message.results) {
-    const std::string call_id = responses_call_id(result.tool_call_id);
+    const std::string call_id = openai_id(result.tool_call_id);
     const bool forward_images = images_allowed && core::has_image(result.content);
     // A custom call is answered with a custom output; the service refuses a mismatch.
     const bool freeform = freeform_calls.contains(result.tool_call_id);
@@ -195,15 +195,6 @@ std::optional<const char*> reasoning_effort(core::ThinkingLevel level) {
 }
 
 // 64-bit FNV-1a: a stable, dependency-free hash; collisions only matter within one history.
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
 // The output item's type and the named fields it has (null ones left out); null when `item`
 // is not an object of that type.
 json item_fields(const json& item, const char* type, std::initializer_list<const char*> names) {
@@ -218,14 +209,6 @@ json item_fields(const json& item, const char* type, std::initializer_list<const
 }
 
 }  // namespace
-
-std::string responses_call_id(const std::string& id) {
-  if (id.size() <= kMaxCallIdLength) return id;
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(id)));
-  const std::size_t keep = util::utf8_prefix_length(id, kMaxCallIdLength - 17);
-  return id.substr(0, keep) + "_" + hash;
-}
 
 std::string encode_web_search_replay(const json& item) {
   const json kept = item_fields(item, "web_search_call", {"id", "status", "action"});
@@ -271,6 +254,7 @@ std::string build_responses_request(const core::ProviderRequest& request, WireHi
     body["tools"].push_back({{"type", "web_search"}});
     include.push_back("web_search_call.action.sources");
   }
+  if (!request.cache_key.empty()) body["prompt_cache_key"] = openai_id(request.cache_key);
   if (request.model.max_output_tokens > 0) {
     body["max_output_tokens"] = request.model.max_output_tokens;
   }

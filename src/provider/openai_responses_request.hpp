@@ -17,11 +17,9 @@ namespace nib::provider {
 // searches are the only ones sent back.
 inline constexpr const char* kOpenAIResponsesApi = "openai-responses";
 
-// The service rejects a call_id longer than this many characters ("string_above_max_length").
-inline constexpr std::size_t kMaxCallIdLength = 64;
-
 // The body: model, instructions (the system prompt), input, tools, stream:true, store:false,
-// and max_output_tokens when request.model.max_output_tokens > 0.
+// prompt_cache_key (the request's cache_key, when it has one) and max_output_tokens when
+// request.model.max_output_tokens > 0.
 //
 // Mapping of the history onto input items (no item ids are sent: with store:false the service
 // keeps no items to refer to):
@@ -37,7 +35,8 @@ inline constexpr std::size_t kMaxCallIdLength = 64;
 //   group introduced by a line naming its call.
 // - each web search of a reply of this protocol -> its web_search_call item, as the service
 //   sent it (core::WebSearchBlock::replay): the service requires it back with its id.
-// Tool call ids go through responses_call_id(), the same for a call and its result.
+// Tool call ids go through openai_id() (openai_chat_request.hpp), the same for a call and its
+// result.
 // Non-vision models (supports_images == false) get kImageOmittedText instead of each image.
 //
 // With request.web_search, the tools end with the hosted {type: web_search}, and include asks
@@ -53,11 +52,6 @@ inline constexpr std::size_t kMaxCallIdLength = 64;
 // With a `cache`, messages serialised for an earlier request are not serialised again.
 std::string build_responses_request(const core::ProviderRequest& request,
                                     WireHistory* cache = nullptr);
-
-// The call_id sent for a tool call id: the id itself when it has at most kMaxCallIdLength
-// characters, otherwise its first characters plus a hash of the whole id, kMaxCallIdLength
-// bytes in all (deterministic, so a call and its result still match).
-std::string responses_call_id(const std::string& id);
 
 // The WebSearchBlock replay of a web_search_call output item: the compact JSON text of its
 // `type`, `id`, `status` and `action` (the fields of the input item). Empty when `item` is not

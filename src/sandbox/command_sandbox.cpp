@@ -240,29 +240,22 @@ std::string CommandSandbox::unavailable() const {
 
 std::string CommandSandbox::describe() const {
   const std::string leave =
-      " A command that needs the network (installing packages, fetching) takes \"network\": "
-      "true; one that must write elsewhere or cannot work confined takes \"unsandboxed\": "
-      "true; each needs a \"justification\" (one sentence: why), and such a call needs "
-      "approval.";
+      " Set \"network\": true to fetch or install, \"unsandboxed\": true to write elsewhere or "
+      "if confinement breaks the command; either needs a \"justification\" (one sentence) and "
+      "the user's approval.";
   switch (verdict().confinement) {
     case Confinement::kBubblewrap:
       return std::string(
-                 "Commands run in a sandbox: only the working tree, the temp "
-                 "directories and a private cache directory (XDG_CACHE_HOME, "
-                 "npm_config_cache, GOCACHE, GOPATH, CARGO_HOME, PIP_CACHE_DIR and "
-                 "CCACHE_DIR point into it) are writable; .git/hooks, .git/config, "
-                 "a .git file, .nib/, .claude/ and .mcp.json are read-only, and so are the "
-                 "hooks and config of nested repositories (submodules, vendored checkouts) "
-                 "and the core.hooksPath directory; the directories holding them cannot be "
-                 "moved or deleted (\"Device or resource busy\"). There is ") +
+                 "Commands run in a sandbox: only the working tree, the temp directories and a "
+                 "private cache are writable; git hooks and config (.git/hooks, .git/config), "
+                 ".nib/, .claude/ and .mcp.json are read-only. ") +
              (options_.settings.network
-                  ? "network access."
-                  : "no network, but loopback works and is shared between commands (a server "
-                    "one command starts in the background answers the next).") +
+                  ? "There is network access."
+                  : "No network, but loopback works and is shared between calls.") +
              " Processes outside the sandbox are invisible." + leave;
     case Confinement::kLandlock:
       return "Commands run confined by Landlock: only the working tree, the temp directories "
-             "and a private cache directory are writable." +
+             "and a private cache are writable." +
              std::string(landlock_blocks_tcp(verdict().landlock_abi) && !options_.settings.network
                              ? " TCP connections are blocked, loopback included."
                              : "") +

@@ -31,8 +31,7 @@ std::string ConfinementSwitch::describe() const {
     return "The sandbox is switched off: commands run with the user's rights (\"network\" and "
            "\"unsandboxed\" change nothing).";
   }
-  return sandbox_->describe() +
-         (wanted_ ? " (In yolo mode commands run without the sandbox.)" : "");
+  return sandbox_->describe() + (wanted_ ? " (In yolo mode there is no sandbox.)" : "");
 }
 
 }  // namespace nib::sandbox

@@ -84,6 +84,10 @@ std::int64_t estimate_context_tokens(const std::vector<core::Message>& history) 
 bool should_compact(std::int64_t context_tokens, std::int64_t context_window,
                     const CompactionSettings& settings) {
   if (!settings.enabled || context_window <= 0) return false;
+  if (settings.threshold) {
+    return static_cast<double>(context_tokens) >
+           *settings.threshold * static_cast<double>(context_window);
+  }
   return context_tokens > context_window - settings.reserve_tokens;
 }
 
@@ -130,7 +134,8 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages) {
 
 util::Result<std::string> summarize(core::Provider& provider, const core::ModelInfo& model,
                                     const std::vector<core::Message>& messages,
-                                    const std::string& instructions, std::stop_token stop) {
+                                    const std::string& instructions, std::stop_token stop,
+                                    core::Usage* usage) {
   using Result = util::Result<std::string>;
   std::string prompt =
       "<conversation>\n" + serialize_for_summary(messages) + "</conversation>\n\n" +
@@ -144,6 +149,7 @@ util::Result<std::string> summarize(core::Provider& provider, const core::ModelI
   request.system_prompt = kSummarizerPrompt;
   request.messages = &request_messages;
   core::AssistantMessage reply = provider.stream(request, stop, [](const core::Event&) {});
+  if (usage != nullptr) *usage += reply.usage;
   if (reply.stop_reason == core::StopReason::kAborted) {
     return Result::failure("compaction was aborted");
   }

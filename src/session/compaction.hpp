@@ -29,6 +29,9 @@ struct CompactionSettings {
   std::int64_t reserve_tokens = 16384;
   // The most recent messages worth about this many tokens stay verbatim.
   std::int64_t keep_recent_tokens = 20000;
+  // "threshold": compaction starts once the context passes this fraction of the window
+  // instead (0 < threshold <= 1); unset: the window minus reserve_tokens.
+  std::optional<double> threshold;
 };
 
 // A byte-based estimate of one message's tokens.
@@ -43,8 +46,9 @@ std::int64_t reply_context_tokens(const core::Usage& usage);
 // estimates alone when no reply has usage.
 std::int64_t estimate_context_tokens(const std::vector<core::Message>& history);
 
-// True when a request with `context_tokens` would not leave `settings.reserve_tokens` in a
-// window of `context_window` tokens (0: unknown window, never).
+// True when a request with `context_tokens` passes settings.threshold of a window of
+// `context_window` tokens, or without a threshold would not leave settings.reserve_tokens in it
+// (0: unknown window, never).
 bool should_compact(std::int64_t context_tokens, std::int64_t context_window,
                     const CompactionSettings& settings);
 
@@ -62,10 +66,12 @@ std::string serialize_for_summary(const std::vector<core::Message>& messages);
 // Asks the model behind `provider` to summarise `messages` (which begin with the summary of an
 // earlier compaction, if there was one), following the user's extra `instructions` (e.g. from
 // /compact), so that the work can go on from the summary alone. A failure when the request
-// fails or is aborted, or the summary is empty.
+// fails or is aborted, or the summary is empty. The request's usage is added to `usage` when
+// given, whatever the outcome (it is paid for).
 util::Result<std::string> summarize(core::Provider& provider, const core::ModelInfo& model,
                                     const std::vector<core::Message>& messages,
-                                    const std::string& instructions, std::stop_token stop);
+                                    const std::string& instructions, std::stop_token stop,
+                                    core::Usage* usage = nullptr);
 
 // The message that stands for the summarised part of a conversation.
 core::Message summary_message(const std::string& summary);

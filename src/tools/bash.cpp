@@ -35,92 +35,49 @@ bool blank(std::string_view text) {
 }
 
 std::string background_description() {
-  return "\n- run_in_background: true starts the command as background job and returns at "
-         "once with its id, pid and log (stdout and stderr together, cleaned of terminal "
-         "control sequences, the first " +
-         std::to_string(process::kMaxLogBytes / (1024 * 1024)) +
-         " MiB kept). Use it for servers, watchers and long builds; read its output with "
-         "job_output (which can wait for more), end it with job_kill, list jobs with job_list. "
-         "You are told at your next turn when a job finishes. At most " +
-         std::to_string(process::kMaxRunningJobs) +
-         " jobs run at once; nib ends them when it exits. The user may move a running call "
-         "into the background (Ctrl+B): its result then names the job it became and shows "
-         "what it printed before the move.";
+  return "\n- run_in_background: true starts a job and returns at once with its id and log: for "
+         "servers, watchers and long builds. job_output reads its output (and can wait), "
+         "job_kill ends it; you are told when it finishes.";
 }
 
+// Only what changes how the model calls the tool: the output digest, the environment variables
+// and the drain after exit are left to the results, which explain themselves.
 std::string describe(const process::CommandLauncher* launcher, bool background) {
-  const auto quiet_ms = std::to_string(process::kQuietAfterExit.count());
-  const auto drain_s = std::to_string(process::kDrainCap.count() / 1000);
-  return "Run a shell command with /bin/bash -c in the working directory. Returns its output "
-         "and exit status. A non-zero exit code is reported in the result, not as a failure "
-         "of this tool.\n"
-         "- Output: stdout and stderr are shown separately (labelled when both have output), "
-         "whole when together they are within " +
+  return "Run a command with bash -c in the working directory; returns its output and exit "
+         "status.\n"
+         "- Every call is a fresh shell: cd and variables do not carry over; chain with &&.\n"
+         "- Non-interactive: stdin is /dev/null, no terminal, editors and pagers disabled; pass "
+         "-y, -m \"msg\" and the like.\n"
+         "- Output is shown whole up to " +
          std::to_string(process::kMaxOutputLines) + " lines and " +
          std::to_string(process::kMaxOutputBytes / 1024) +
-         " KB. A longer stream is shown as a digest (about " +
-         std::to_string(process::kDigestMaxBytes / 1000) + " KB at most for both): its first " +
-         std::to_string(process::kDigestHeadLines) + " lines, its last " +
-         std::to_string(process::kDigestTailLines) +
-         " lines (where a summary usually is) and, between them, as many excerpts as fit "
-         "around lines that look like failures (errors, failed tests and assertions, panics, "
-         "tracebacks, compiler diagnostics), numbered as in the full output (\"N: \" such a "
-         "line, \"N- \" the lines around it); lines longer than " +
-         std::to_string(process::kDigestLineBytes) +
-         " bytes are cut, and markers such as \"… 1,234 lines left out (lines 31–1,264) …\" "
-         "say what is not shown. A note after it gives the path of a log holding the stream "
-         "(its first " +
+         " KB; longer output becomes a digest (first and last lines, excerpts around errors, "
+         "numbered as in the log) and a note names a log holding it all (its first " +
          std::to_string(process::kMaxLogBytes / (1024 * 1024)) +
-         " MiB): to see more, read the log with offset (a line number) and limit, or grep it. "
-         "Prefer narrowing output yourself (grep, head, tail, -q).\n"
-         "- Non-interactive: stdin is /dev/null, there is no terminal, and editors and pagers "
-         "are disabled (CI=1, EDITOR=true, GIT_EDITOR=true, PAGER=cat, "
-         "GIT_TERMINAL_PROMPT=0, DEBIAN_FRONTEND=noninteractive). Pass flags such as -y or "
-         "-m \"message\"; a program that waits for input gets end-of-file instead.\n"
-         "- timeout: seconds. When it expires the command and every process it started are "
-         "killed and the output so far is returned. There is no timeout by default: set one "
-         "for anything that may hang (servers, watchers, network access).\n"
-         "- Every call starts a fresh shell: cd, variables and functions do not carry over to "
-         "the next call; chain commands with && instead.\n"
-         "- Background processes (cmd &) keep running after the call returns, until nib exits. "
-         "The call returns once the shell has exited and the output has been quiet for " +
-         quiet_ms + " ms (at most " + drain_s +
-         " s after the exit). Redirect a background process's output to a file "
-         "(cmd > file.log 2>&1 &): output it prints after the call has returned is lost, and "
-         "writing it may kill the process with SIGPIPE." +
+         " MiB): read the log with offset (a line number) and limit, or grep it. Prefer "
+         "narrowing output yourself (grep, head, tail, -q).\n"
+         "- timeout: seconds, then the command and its processes are killed. There is none by "
+         "default: set one for anything that may hang.\n"
+         "- Background processes (cmd &) outlive the call, until nib exits; redirect their "
+         "output to a file (cmd > log 2>&1 &), or it is lost." +
          (launcher != nullptr ? "\n- Sandbox: " + launcher->describe() : std::string()) +
          (background ? background_description() : "");
 }
 
+// The parameters are described in the tool's description, not here, so that nothing is said
+// twice (the sandbox's part says what network, unsandboxed and justification are for).
 nlohmann::json parameters(bool background) {
   nlohmann::json schema = {
       {"type", "object"},
       {"properties",
-       {{"command", {{"type", "string"}, {"description", "The command to run with bash -c."}}},
-        {"timeout",
-         {{"type", "number"},
-          {"exclusiveMinimum", 0},
-          {"description", "Seconds after which the command is killed; no limit when absent."}}},
-        {"network",
-         {{"type", "boolean"},
-          {"description",
-           "true: run inside the sandbox but with network access (needs a justification and "
-           "approval)."}}},
-        {"unsandboxed",
-         {{"type", "boolean"},
-          {"description",
-           "true: run outside the sandbox, with your full rights (needs a justification and "
-           "approval)."}}},
-        {"justification",
-         {{"type", "string"},
-          {"description", "Why the command needs the network or to leave the sandbox."}}}}},
+       {{"command", {{"type", "string"}}},
+        {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}}},
+        {"network", {{"type", "boolean"}}},
+        {"unsandboxed", {{"type", "boolean"}}},
+        {"justification", {{"type", "string"}}}}},
       {"required", {"command"}},
   };
-  if (background) {
-    schema["properties"]["run_in_background"] = {
-        {"type", "boolean"},
-        {"description", "Start the command as a background job and return at once (see above)."}};
-  }
+  if (background) schema["properties"]["run_in_background"] = {{"type", "boolean"}};
   return schema;
 }
 

@@ -20,54 +20,35 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  return "Edit a file by replacing text in it. Give `path` and either `oldText` and `newText`, "
-         "or `edits`: a list of {oldText, newText} pairs applied together, all or none. Every "
-         "oldText is looked for in the file as it was before this call, and edits must not "
-         "overlap.\n\n"
-         "- Read the file first. edit refuses a file you have not read in this session, or "
-         "one that changed on disk since you last read or wrote it; then read it again. Your "
-         "own edits and writes count as read.\n"
-         "- Each oldText must occur exactly once. Copy it from what read showed, with its "
-         "indentation, and include just enough neighbouring lines to make it unique. An empty "
-         "newText deletes oldText.\n"
-         "- When oldText has no exact match, a tolerant match is tried that ignores "
-         "indentation, trailing whitespace, curly versus straight quotes, Unicode dashes and "
-         "non-breaking spaces. It only locates the text: nothing outside it changes, newText "
-         "is inserted as written except that its indentation is adjusted to the file's when "
-         "oldText's differed, and the result says so.\n"
-         "- Line endings (LF or CRLF, per line) and a byte order mark are kept: write oldText "
-         "and newText with plain \\n.\n"
-         "- To create a file or replace all of it, use write. Files over " +
-         util::format_byte_size(kMaxEditFileBytes) + " are not edited; use bash for them.";
+  return "Replace text in a file: `oldText` with `newText`, or each pair in `edits`, applied "
+         "together, all or none.\n"
+         "- Read the file first: edit refuses a file you have not read (your own edits and "
+         "writes count) or that changed on disk since.\n"
+         "- Each oldText must occur exactly once in the file as it was before this call: copy "
+         "it from read with its indentation, and enough neighbouring lines to be unique. Edits "
+         "must not overlap. An empty newText deletes.\n"
+         "- Without an exact match, a tolerant match (ignoring indentation, trailing spaces and "
+         "Unicode quotes, dashes and spaces) is tried; the result says so.\n"
+         "- Line endings and a BOM are kept: write plain \\n.\n"
+         "- To create or rewrite a whole file, use write. Files over " +
+         util::format_byte_size(kMaxEditFileBytes) + ": use bash.";
 }
 
+// The parameters are described in the tool's description, not here, so that nothing is said
+// twice.
 json parameters() {
   const json edit_pair = {
       {"type", "object"},
-      {"properties",
-       {{"oldText",
-         {{"type", "string"}, {"description", "Exact text to replace; must occur once."}}},
-        {"newText", {{"type", "string"}, {"description", "The replacement text."}}}}},
+      {"properties", {{"oldText", {{"type", "string"}}}, {"newText", {{"type", "string"}}}}},
       {"required", {"oldText", "newText"}},
   };
   return {
       {"type", "object"},
       {"properties",
-       {{"path", path_parameter("The file to edit", PathDefault::kNone)},
-        {"oldText",
-         {{"type", "string"},
-          {"description",
-           "Text to replace, copied exactly from the file; must occur exactly once."}}},
-        {"newText",
-         {{"type", "string"},
-          {"description", "The text to put in its place (empty to delete it)."}}},
-        {"edits",
-         {{"type", "array"},
-          {"items", edit_pair},
-          {"minItems", 1},
-          {"description",
-           "Several replacements in the same file, applied together (instead of oldText and "
-           "newText)."}}}}},
+       {{"path", path_parameter(PathDefault::kNone)},
+        {"oldText", {{"type", "string"}}},
+        {"newText", {{"type", "string"}}},
+        {"edits", {{"type", "array"}, {"items", edit_pair}, {"minItems", 1}}}}},
       {"required", {"path"}},
   };
 }

@@ -16,7 +16,6 @@
 #include "tools/path_list.hpp"
 #include "tools/path_tool.hpp"
 #include "tools/walk.hpp"
-#include "util/byte_size.hpp"
 #include "util/plural.hpp"
 #include "util/result.hpp"
 
@@ -27,46 +26,24 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  return "Find files and directories by name with a glob pattern. Walks the tree in parallel; "
-         "fast even on large repositories.\n\n"
-         "- pattern without '/': matched against each entry's name at any depth (\"*.cpp\" finds "
-         "C++ files everywhere, \"Makefile\" every Makefile).\n"
-         "- pattern with '/': matched against the path relative to `path` (\"src/**/*.ts\", "
-         "\"tests/*_test.cpp\"). \"*\" and \"?\" never cross '/', \"**\" spans any number of "
-         "directories, \"[abc]\" / \"[!abc]\" are character classes, \"\\\" escapes. "
-         "Case-sensitive. A trailing '/' finds directories only.\n"
-         "- Skipped: hidden entries (names starting with '.'), whatever .gitignore, .ignore and "
-         ".git/info/exclude files exclude (in a git repository or not), and .git itself. Set "
-         "include_hidden or include_ignored to search those too.\n"
-         "- Result: paths relative to `path`, sorted, one per line; directories end with '/'. "
-         "At most `limit` (default " +
-         std::to_string(kFindDefaultLimit) + ", at most " +
-         std::to_string(process::kMaxOutputLines) + ") paths and " +
-         util::format_byte_size(process::kMaxOutputBytes) +
-         "; when more match, a note gives the total. Symlinks to directories are not followed. A "
-         "byte of a name that is not UTF-8 is shown as \\xNN; the file tools accept the name "
-         "written that way.";
+  return "Find files and directories by glob. A pattern without '/' matches the name at any "
+         "depth (\"*.cpp\"); one with '/' matches the path relative to `path` "
+         "(\"src/**/*.ts\": \"*\" stays within a directory, \"**\" spans any number). "
+         "Case-sensitive; a trailing '/' finds directories only. Hidden entries and what "
+         ".gitignore/.ignore exclude are skipped unless include_hidden/include_ignored. Lists "
+         "sorted paths relative to `path`, at most `limit` (default " +
+         std::to_string(kFindDefaultLimit) + ").";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"pattern",
-         {{"type", "string"},
-          {"description", "Glob, e.g. \"*.py\", \"src/**/*.test.ts\", \"build/\"."}}},
-        {"path", path_parameter("Directory to search", PathDefault::kWorkingDirectory)},
-        {"limit",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"description",
-           "Most paths to list. Default: " + std::to_string(kFindDefaultLimit) + "."}}},
-        {"include_hidden",
-         {{"type", "boolean"},
-          {"description", "Also search hidden files and directories. Default: false."}}},
-        {"include_ignored",
-         {{"type", "boolean"},
-          {"description", "Also search what ignore files exclude. Default: false."}}}}},
+       {{"pattern", {{"type", "string"}}},
+        {"path", path_parameter(PathDefault::kWorkingDirectory)},
+        {"limit", {{"type", "integer"}, {"minimum", 1}}},
+        {"include_hidden", {{"type", "boolean"}}},
+        {"include_ignored", {{"type", "boolean"}}}}},
       {"required", {"pattern"}},
   };
 }

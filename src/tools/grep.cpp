@@ -30,62 +30,39 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  const std::string shown = std::to_string(kGrepShownLineBytes);
-  std::string text =
-      "Search the contents of files for a regular expression (RE2 syntax: like Perl/PCRE "
-      "without lookaround or backreferences) or, with literal=true, for plain text. `path` is a "
-      "file or a directory (default: the working directory), searched recursively and in "
-      "parallel. Hidden files and directories, files ignored by .gitignore/.ignore, and binary "
-      "files (a NUL byte in the first " +
-      util::format_byte_size(kGrepBlockBytes) +
-      ") are skipped, unless named as `path` (binary files never are); symbolic links inside "
-      "the searched directory are not followed. A match never spans lines.\n\n";
-  text +=
-      "Output: one line per matching line, `path:line: text`, sorted by path and then line "
-      "number, with paths relative to the working directory. With `context`, the lines around "
-      "each match appear as `path-line- text` and `--` separates groups that are not adjacent. "
-      "Lines longer than " +
-      shown + " bytes are cut around the match, with … where text was left out. ";
-  text += "At most `limit` matching lines are shown (default " + std::to_string(kGrepDefaultLimit) +
-          "), and the result stops at " + util::format_byte_size(process::kMaxOutputBytes) +
-          " or " + std::to_string(process::kMaxOutputLines) +
-          " lines; a note at the end then gives the total count and how to narrow the search. "
-          "No match is not an error: the result says so.";
-  return text;
+  return "Search file contents for an RE2 regular expression (Perl-like, without lookaround or "
+         "backreferences) or, with literal=true, plain text. `path` (a file or directory) is "
+         "searched recursively; binary files (a NUL byte in the first " +
+         util::format_byte_size(kGrepBlockBytes) +
+         ") are skipped, and so are hidden and .gitignore/.ignore'd ones unless named as "
+         "`path`. Matches never span lines.\n"
+         "Output: `path:line: text` per matching line, sorted; with context, the lines around "
+         "as `path-line- text`. Lines over " +
+         std::to_string(kGrepShownLineBytes) +
+         " bytes are cut around the match. At most `limit` matching lines (default " +
+         std::to_string(kGrepDefaultLimit) + ") and " +
+         util::format_byte_size(process::kMaxOutputBytes) + "; a note then gives the total.";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"pattern",
-         {{"type", "string"},
-          {"description",
-           "What to search for: an RE2 regular expression such as \"struct \\\\w+_info\" or "
-           "\"^import \", or plain text with literal=true."}}},
-        {"path", path_parameter("The file or directory to search", PathDefault::kWorkingDirectory)},
+       {{"pattern", {{"type", "string"}}},
+        {"path", path_parameter(PathDefault::kWorkingDirectory)},
         {"glob",
          {{"type", "string"},
           {"description",
-           "Only search files whose name matches this glob, e.g. \"*.cpp\" or \"*.{ts,tsx}\"; a "
-           "glob with a '/' is matched against the path below `path`, e.g. \"src/**/*.h\". A "
-           "leading '!' excludes the matching files instead, e.g. \"!*.min.js\"."}}},
-        {"ignoreCase",
-         {{"type", "boolean"}, {"description", "Match regardless of case. Default: false."}}},
-        {"literal",
-         {{"type", "boolean"},
-          {"description",
-           "Take the pattern as plain text: no character is special. Default: false."}}},
+           "Only files matching it, e.g. \"*.{ts,tsx}\"; with a '/' it matches the path below "
+           "`path` (\"src/**/*.h\"); a leading '!' excludes (\"!*.min.js\")."}}},
+        {"ignoreCase", {{"type", "boolean"}}},
+        {"literal", {{"type", "boolean"}}},
         {"context",
          {{"type", "integer"},
           {"minimum", 0},
-          {"description", "Lines to show before and after each match, at most " +
-                              std::to_string(kGrepMaxContextLines) + ". Default: 0."}}},
-        {"limit",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"description", "Matching lines to show at most. Default: " +
-                              std::to_string(kGrepDefaultLimit) + "."}}}}},
+          {"description",
+           "Lines around each match, at most " + std::to_string(kGrepMaxContextLines) + "."}}},
+        {"limit", {{"type", "integer"}, {"minimum", 1}}}}},
       {"required", {"pattern"}},
   };
 }

@@ -16,9 +16,7 @@ using namespace std::chrono_literals;
 constexpr std::chrono::milliseconds kJobKillWait = process::kDrainCap;
 
 json id_parameter() {
-  return {{"type", "integer"},
-          {"minimum", 1},
-          {"description", "The job's id, as bash reported it when it started the job."}};
+  return {{"type", "integer"}, {"minimum", 1}};
 }
 
 std::string job_text(int id) {
@@ -88,32 +86,19 @@ class JobOutputTool final : public core::Tool {
   }
 
  private:
+  // How to read a job's output is said where it starts (job_started_text()) and in each
+  // result; what remains is when to call this.
   static std::string description() {
-    return "Read what a background job (started by bash with run_in_background) printed since "
-           "the last job_output call for it, and its state: running, exited with its status, "
-           "or killed by a signal. A job counts as running while any process it started still "
-           "runs, even after its shell has exited. At most " +
-           std::to_string(process::kMaxOutputLines) + " lines and " +
-           std::to_string(process::kMaxOutputBytes / 1024) +
-           " KB of new output are shown (its end, when there is more); the rest is in the "
-           "job's log, whose path is given. wait_s: when there is no new output yet, wait up "
-           "to this many seconds (at most " +
+    return "Read a background job's new output since the last read, and its state. wait_s (at "
+           "most " +
            std::to_string(kMaxJobWait.count()) +
-           ") for some or for the job to end, returning as soon as either happens; use it "
-           "instead of sleep to wait for a server to be ready or a build to finish.";
+           ") waits for output or the job's end: use it instead of sleep.";
   }
   static json parameters() {
-    return {{"type", "object"},
-            {"properties",
-             {{"id", id_parameter()},
-              {"wait_s",
-               {{"type", "number"},
-                {"minimum", 0},
-                {"description",
-                 "Seconds to wait for new output or the end when there is none "
-                 "yet (at most " +
-                     std::to_string(kMaxJobWait.count()) + "); absent or 0: return at once."}}}}},
-            {"required", {"id"}}};
+    return {
+        {"type", "object"},
+        {"properties", {{"id", id_parameter()}, {"wait_s", {{"type", "number"}, {"minimum", 0}}}}},
+        {"required", {"id"}}};
   }
 
   static std::string report(const process::JobRead& read, double wait_s) {
@@ -152,10 +137,7 @@ class JobKillTool final : public core::Tool {
   explicit JobKillTool(std::shared_ptr<process::JobTable> jobs)
       : core::Tool(
             {"job_kill",
-             "End a background job: its shell and every process it started (its process "
-             "group, their descendants, and daemons that started a session of their own) "
-             "are frozen and killed with SIGKILL, as a timeout does. Reports how the job "
-             "ended; a job that had already finished is reported as it ended.",
+             "End a background job and every process it started.",
              {{"type", "object"}, {"properties", {{"id", id_parameter()}}}, {"required", {"id"}}},
              /*concurrency_safe=*/true}),
         jobs_(std::move(jobs)) {}
@@ -197,11 +179,9 @@ class JobListTool final : public core::Tool {
  public:
   explicit JobListTool(std::shared_ptr<process::JobTable> jobs)
       : core::Tool({"job_list",
-                    "List the background jobs of this session (started by bash with "
-                    "run_in_background): id, command, pid, state and last line. At most " +
-                        std::to_string(process::kMaxRunningJobs) + " run at once; the last " +
-                        std::to_string(process::kMaxFinishedJobs) +
-                        " finished ones are listed too.",
+                    "List this session's background jobs: id, command, pid, state and last "
+                    "line. At most " +
+                        std::to_string(process::kMaxRunningJobs) + " run at once.",
                     {{"type", "object"}, {"properties", json::object()}},
                     /*concurrency_safe=*/true,
                     core::AccessKind::kNone}),

@@ -19,7 +19,6 @@
 #include "tools/path_access.hpp"
 #include "tools/path_list.hpp"
 #include "tools/path_tool.hpp"
-#include "util/byte_size.hpp"
 #include "util/result.hpp"
 
 namespace nib::tools {
@@ -32,26 +31,17 @@ using nlohmann::json;
 constexpr std::size_t kEntriesPerStopCheck = 1024;
 
 std::string description() {
-  return "List the entries of one directory, sorted by name, hidden ones included. Directories "
-         "end with '/', symlinks show their target (\"name -> target\"), FIFOs, sockets and "
-         "devices are marked. At most `limit` (default " +
-         std::to_string(kLsDefaultLimit) + ", at most " + std::to_string(process::kMaxOutputLines) +
-         ") entries and " + util::format_byte_size(process::kMaxOutputBytes) +
-         "; when there are more, a note gives the total. To search a tree, use find. A byte of a "
-         "name that is not UTF-8 is shown as \\xNN; the file tools accept the name written "
-         "that way.";
+  return "List one directory, sorted, hidden entries included: directories end with '/', "
+         "symlinks show \"name -> target\". At most `limit` entries (default " +
+         std::to_string(kLsDefaultLimit) + "). To search a tree, use find.";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path", path_parameter("Directory to list", PathDefault::kWorkingDirectory)},
-        {"limit",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"description",
-           "Most entries to list. Default: " + std::to_string(kLsDefaultLimit) + "."}}}}},
+       {{"path", path_parameter(PathDefault::kWorkingDirectory)},
+        {"limit", {{"type", "integer"}, {"minimum", 1}}}}},
   };
 }
 

@@ -8,12 +8,12 @@
 
 namespace nib::tools {
 
-nlohmann::json path_parameter(std::string_view what, PathDefault fallback) {
-  return {
-      {"type", "string"},
-      {"description",
-       std::string(what) + ": relative to the working directory, absolute, or ~/..." +
-           (fallback == PathDefault::kWorkingDirectory ? " Default: the working directory." : "")}};
+nlohmann::json path_parameter(PathDefault fallback) {
+  nlohmann::json schema = {{"type", "string"}};
+  if (fallback == PathDefault::kWorkingDirectory) {
+    schema["description"] = "Default: the working directory.";
+  }
+  return schema;
 }
 
 util::Result<std::string> required_path(const nlohmann::json& args, std::string_view verb) {

@@ -24,9 +24,10 @@ enum class PathDefault {
   kWorkingDirectory,  // the working directory (ls, find, grep)
 };
 
-// The schema of the "path" argument: `what` it names ("The file to edit") and the ways it may
-// be written, and its default when there is one.
-nlohmann::json path_parameter(std::string_view what, PathDefault fallback);
+// The schema of the "path" argument: a string, described only by its default when there is
+// one (what it names and that it may be relative are plain to the model, and each word here is
+// sent with every request).
+nlohmann::json path_parameter(PathDefault fallback);
 
 // The "path" argument of a call that must give one, or the error for the model: it holds a NUL
 // byte (os_argument.hpp), is not a string ("path must be a string.") or is blank ("path is

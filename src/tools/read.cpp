@@ -32,51 +32,26 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  const std::string bytes = util::format_byte_size(process::kMaxOutputBytes);
   const std::string lines = std::to_string(process::kMaxOutputLines);
   const std::string edge = std::to_string(kMaxImageEdgePx);
-  std::string text =
-      "Read a file from the local filesystem. `path` may be relative to the working directory, "
-      "absolute, or start with ~/.\n\n";
-  text +=
-      "Text files: returns the lines exactly as they are in the file, without line numbers, "
-      "at most " +
-      lines + " lines or " + bytes + " per call, whichever comes first. ";
-  text += "When more remains, the result ends with a note such as \"[Showing lines 1-" + lines +
-          " of 5120. Use offset=" + std::to_string(process::kMaxOutputLines + 1) +
-          " to continue.]\". ";
-  text +=
-      "Use offset (1-based line number) and limit (number of lines) to read part of a large "
-      "file; reading is streamed, so any part of a huge file is cheap to reach. ";
-  text += "A line longer than " + bytes +
-          " is cut, and the note says how to see the rest with "
-          "bash. CRLF line ends are shown as plain line breaks, and a note says so; bytes "
-          "that are not valid UTF-8 appear as U+FFFD.\n\n";
-  text +=
-      "Images (PNG, JPEG, GIF, WebP; recognised by their content, not their name) are "
-      "attached for you to see: turned upright by their EXIF orientation, scaled to fit " +
-      edge + "x" + edge + " pixels and " + util::format_byte_size(kMaxImageBytes) + ".\n\n";
-  text +=
-      "Other binary files are not shown: you get their size and a guess at their type. "
-      "Directories cannot be read; list them with ls.";
-  return text;
+  return "Read a file: its text as it is (no line numbers), at most " + lines + " lines or " +
+         util::format_byte_size(process::kMaxOutputBytes) +
+         " per call. When more remains, a note ends the result, e.g. \"[Showing lines 1-" + lines +
+         " of 5120. Use offset=" + std::to_string(process::kMaxOutputLines + 1) +
+         " to continue.]\". Images (PNG, JPEG, GIF, WebP) are attached for you to see, scaled "
+         "to fit " +
+         edge + "x" + edge +
+         " pixels; other binary files give their size and type. For directories use ls.";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path", path_parameter("The file to read", PathDefault::kNone)},
+       {{"path", path_parameter(PathDefault::kNone)},
         {"offset",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"description", "First line to return, 1-based. Default: 1."}}},
-        {"limit",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"description", "Number of lines to return. Default: as many as fit (at most " +
-                              std::to_string(process::kMaxOutputLines) + " lines / " +
-                              util::format_byte_size(process::kMaxOutputBytes) + ")."}}}}},
+         {{"type", "integer"}, {"minimum", 1}, {"description", "First line to read, 1-based."}}},
+        {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "Lines to read."}}}}},
       {"required", {"path"}},
   };
 }

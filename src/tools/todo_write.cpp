@@ -16,16 +16,11 @@ using nlohmann::json;
 // An item too long to keep is named by this much of its start.
 constexpr std::size_t kQuotedItemBytes = 40;
 
+// When a plan is worth keeping is the system prompt's (app/system_prompt.cpp); this says how.
 std::string description() {
-  return "Keep a short plan (a checklist) of a multi-step task, which the user watches: send "
-         "the whole list each time, with every item's status pending, in_progress or "
-         "completed. Worth it for tasks of 3 or more steps, or when the user gives several "
-         "tasks; not for a single quick change or a question. Mark an item in_progress before "
-         "starting it (at most one at a time) and completed as soon as it is done; add items "
-         "you discover, remove ones that no longer apply. An empty list clears the plan. At "
-         "most " +
-         std::to_string(kMaxPlanItems) + " items of at most " + std::to_string(kMaxPlanItemBytes) +
-         " bytes each.";
+  return "Replace the plan, a checklist the user watches, with the whole list. Mark an item "
+         "in_progress before starting it (one at a time) and completed as soon as it is done; "
+         "add and drop items as you learn more. An empty list clears the plan.";
 }
 
 json parameters() {
@@ -34,14 +29,10 @@ json parameters() {
       {"properties",
        {{"items",
          {{"type", "array"},
-          {"description", "The whole plan, in order."},
           {"items",
            {{"type", "object"},
             {"properties",
-             {{"content",
-               {{"type", "string"},
-                {"minLength", 1},
-                {"description", "What the step does, imperative: \"Add the parser\"."}}},
+             {{"content", {{"type", "string"}, {"minLength", 1}}},
               {"status", {{"type", "string"}, {"enum", {"pending", "in_progress", "completed"}}}}}},
             {"required", {"content", "status"}}}}}}}},
       {"required", {"items"}},

@@ -29,38 +29,20 @@ std::string count_text(std::size_t count) {
 }
 
 std::string description() {
-  return "Fetch a URL (http or https) and return its content as text. HTML is converted to "
-         "Markdown-like text: headings, lists, code blocks, tables, and links as [text](absolute "
-         "URL); scripts, styles and navigation are left out. JSON and plain text come as they "
-         "are, PDFs as their text page by page, other types as a notice naming the type. At most "
-         "max_chars characters are returned (default " +
+  return "Fetch an http(s) URL as text: HTML as Markdown-like text, PDFs as text. At most "
+         "max_chars characters (default " +
          count_text(kWebFetchDefaultMaxChars) + ", at most " + count_text(kWebFetchMaxChars) +
-         "); the full text of a longer page is saved to a file whose path the result gives: read "
-         "it with offset and limit, or grep it, rather than fetching again. Redirects are "
-         "followed (at most " +
-         std::to_string(kWebFetchMaxRedirects) +
-         "). Only public addresses are reached: localhost, private networks and link-local "
-         "addresses are refused. Limits: " +
-         std::to_string(kWebFetchConnectTimeout.count()) + " s to connect, " +
-         std::to_string(kWebFetchTimeout.count()) + " s in all, " +
-         util::format_byte_size(kWebFetchMaxBytes) +
-         " downloaded. No cookies or credentials are sent, so pages behind a login are not "
-         "reachable.";
+         "); a longer page's full text is saved to a file the result names: read or grep it "
+         "rather than fetching again. Private and local addresses are refused; no cookies or "
+         "credentials are sent.";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"url",
-         {{"type", "string"},
-          {"description", "The absolute URL to fetch, starting with https:// or http://."}}},
-        {"max_chars",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"maximum", kWebFetchMaxChars},
-          {"description", "Most characters of the text to return. Default: " +
-                              count_text(kWebFetchDefaultMaxChars) + "."}}}}},
+       {{"url", {{"type", "string"}}},
+        {"max_chars", {{"type", "integer"}, {"minimum", 1}, {"maximum", kWebFetchMaxChars}}}}},
       {"required", {"url"}},
   };
 }

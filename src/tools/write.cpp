@@ -18,23 +18,17 @@ using core::ToolOutput;
 using nlohmann::json;
 
 std::string description() {
-  return "Write a file: create it, or replace all of its content, with `content` exactly as "
-         "given (line endings included). Missing parent directories are created. To change "
-         "part of an existing file, prefer edit.\n\n"
-         "Overwriting an existing file requires that you have read it in this session and "
-         "that it has not changed on disk since you last read or wrote it; otherwise you are "
-         "asked to read it first. A new file needs no read. The file is replaced atomically "
-         "(in place when it has other hard links, which then see the new content too) and "
-         "keeps its permissions; a path that is a symbolic link writes the link's target. "
-         "The result reports the bytes and lines written.";
+  return "Create a file or replace all of its content with `content`, exactly as given; "
+         "missing directories are created. Overwrite an existing file only after you read it "
+         "(your own edits and writes count) and while it is unchanged on disk. To change part "
+         "of a file, use edit.";
 }
 
 json parameters() {
   return {
       {"type", "object"},
       {"properties",
-       {{"path", path_parameter("The file to write", PathDefault::kNone)},
-        {"content", {{"type", "string"}, {"description", "The complete new content."}}}}},
+       {{"path", path_parameter(PathDefault::kNone)}, {"content", {{"type", "string"}}}}},
       {"required", {"path", "content"}},
   };
 }

@@ -62,6 +62,13 @@ StyledLine render_footer(const FooterInfo& info, std::size_t width) {
                  short_count(static_cast<std::size_t>(info.usage.output_tokens)),
              kDim);
   }
+  const core::Usage& last = info.last_reply;
+  const std::int64_t prompt = last.input_tokens + last.cache_read_tokens + last.cache_write_tokens;
+  if (last.cache_read_tokens > 0 && prompt > 0) {
+    line.add(" · " + std::to_string(last.cache_read_tokens * 100 / prompt) + "% cached", kDim);
+  } else if (last.cache_write_tokens > 0) {
+    line.add(" · cache written", kDim);
+  }
   if (info.cost_usd) {
     char cost[32];
     std::snprintf(cost, sizeof cost, " · $%.4f", *info.cost_usd);

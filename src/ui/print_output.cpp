@@ -21,6 +21,11 @@ namespace {
 constexpr const char* kGoOnAfterTurnLimit =
     " (--max-turns or maxTurns); `nib -c -p \"go on\"` continues this session from here";
 
+// Follows the spending cap's message.
+constexpr const char* kGoOnAfterSpendingCap =
+    " (--max-budget-usd or maxBudgetUsd); every call made has its result: `nib -c -p \"go "
+    "on\" --max-budget-usd N` continues this session with N dollars more to spend";
+
 }  // namespace
 
 std::string usage_summary(int turns, const core::Usage& usage, const CostFunction& cost) {
@@ -206,6 +211,9 @@ void PrintOutput::on_text_event(const core::Event& event) {
         break;
       case core::RunStopReason::kMaxTurns:
         write(err_, "nib: " + run_end->error_message + kGoOnAfterTurnLimit + '\n');
+        break;
+      case core::RunStopReason::kMaxBudget:
+        write(err_, "nib: " + run_end->error_message + kGoOnAfterSpendingCap + '\n');
         break;
       case core::RunStopReason::kError:
         write(err_, "nib: " + run_end->error_message + '\n');

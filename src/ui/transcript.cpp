@@ -207,6 +207,12 @@ void Transcript::on_run_end(const core::RunEndEvent& end) {
       add_notice("Stopped: " + end.error_message + ". Send a message to go on.",
                  NoticeKind::kWarning);
       break;
+    case core::RunStopReason::kMaxBudget:
+      add_notice("Stopped: " + end.error_message +
+                     ". `nib -c --max-budget-usd N` continues this session with N dollars more "
+                     "to spend.",
+                 NoticeKind::kWarning);
+      break;
     case core::RunStopReason::kError:
     case core::RunStopReason::kDone:
       break;  // an error was shown with its message

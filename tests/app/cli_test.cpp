@@ -238,6 +238,7 @@ TEST(CliTest, TheClaudeAgentSdksCommandLinesAreTaken) {
   EXPECT_TRUE(options.input_stream_json);
   EXPECT_EQ(options.output_format, OutputFormat::kStreamJson);
   EXPECT_EQ(options.max_turns, 3);
+  EXPECT_EQ(options.max_budget_usd, 1.5);
   EXPECT_EQ(options.model, "claude-sonnet-4-5");
   EXPECT_EQ(options.permission_mode, "acceptEdits");
   EXPECT_EQ(options.permission_prompt_tool, "stdio");
@@ -246,7 +247,7 @@ TEST(CliTest, TheClaudeAgentSdksCommandLinesAreTaken) {
   std::vector<std::string> unhonoured = options.unhonoured_flags;
   std::sort(unhonoured.begin(), unhonoured.end());
   EXPECT_EQ(unhonoured, (std::vector<std::string>{"--add-dir", "--allowedTools", "--fallback-model",
-                                                  "--include-partial-messages", "--max-budget-usd",
+                                                  "--include-partial-messages",
                                                   "--setting-sources"}));
   // "--flag=" is the flag with an empty value, not the flag taking the next argument.
   EXPECT_TRUE(parse({"--setting-sources=", "--version"}).options->version);

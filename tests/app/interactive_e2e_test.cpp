@@ -471,7 +471,7 @@ TEST_F(InteractiveTest, CompactSummarisesWithTheUsersInstructions) {
   send(*tmux, "second");
   ASSERT_TRUE(wait_for_answer(*tmux, "● two")) << tmux->screen();
   send(*tmux, "/compact keep the numbers");
-  ASSERT_TRUE(wait_for_answer(*tmux, "Compacted")) << tmux->screen();
+  ASSERT_TRUE(wait_for_answer(*tmux, "compacted: ~")) << tmux->screen();
   EXPECT_TRUE(contains(server_.requests().at(2).raw_body, "keep the numbers"));
 
   send(*tmux, "third");

@@ -60,8 +60,10 @@ class McpE2eTest : public ::testing::Test {
     }
     return "(no result for " + call_id + ")";
   }
-  std::string system_prompt(std::size_t index) {
-    return server_.requests().at(index).body["messages"][0]["content"].get<std::string>();
+  // The messages of request `index` as text: the note on servers whose tools are not available
+  // is told there (the system prompt stays the same for the services' caches).
+  std::string conversation(std::size_t index) {
+    return server_.requests().at(index).body["messages"].dump();
   }
   std::vector<std::string> tool_names(std::size_t index) {
     std::vector<std::string> names;
@@ -188,10 +190,10 @@ TEST_F(McpE2eTest, AServerThatNeverStartsFailsAtItsTimeoutAndIsNamedToTheModel) 
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // The call waited for the server, which failed: an unknown tool, and the note says why.
   EXPECT_NE(tool_content(1, "c1").find("unknown tool"), std::string::npos) << tool_content(1, "c1");
-  EXPECT_NE(system_prompt(1).find("- mute (tools mcp__mute__*): failed (no answer within 300 ms "
-                                  "to initialize"),
+  EXPECT_NE(conversation(1).find("- mute (tools mcp__mute__*): failed (no answer within 300 ms "
+                                 "to initialize"),
             std::string::npos)
-      << system_prompt(1);
+      << conversation(1);
 }
 
 TEST_F(McpE2eTest, AServerThatCrashesMidCallIsAnErrorAndIsRestartedOnce) {
@@ -251,8 +253,8 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
                              "approve it with `nib mcp approve repo`"),
             std::string::npos)
       << refused.err;
-  EXPECT_NE(system_prompt(0).find("- repo (tools mcp__repo__*): configured by the project but "
-                                  "not approved"),
+  EXPECT_NE(conversation(0).find("- repo (tools mcp__repo__*): configured by the project but "
+                                 "not approved"),
             std::string::npos);
 
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__repo__echo", R"({"text":"allowed"})"}}));

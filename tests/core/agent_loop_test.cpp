@@ -115,11 +115,16 @@ TEST_F(AgentLoopTest, ToolsAddedDuringARunAreOfferedFromTheNextRequestOn) {
   ASSERT_EQ(names.size(), 2u);
   EXPECT_EQ(std::count(names[0].begin(), names[0].end(), "late"), 0);
   EXPECT_EQ(std::count(names[1].begin(), names[1].end(), "late"), 1);
+  // The note is told in the conversation, once and when it changes; the system prompt stays.
   const auto prompts = provider_.system_prompts();
-  EXPECT_NE(prompts[0].find("Server x is still connecting."), std::string::npos);
-  EXPECT_EQ(prompts[1].find("Server x"), std::string::npos);
-  const auto& results = std::get<ToolResultMessage>(history[2]);
+  EXPECT_EQ(prompts[0], prompts[1]);
+  ASSERT_EQ(history.size(), 6u);
+  EXPECT_EQ(content_text(std::get<UserMessage>(history[1]).content),
+            "Note on tools: Server x is still connecting.");
+  const auto& results = std::get<ToolResultMessage>(history[3]);
   EXPECT_EQ(content_text(results.results[0].content), "late ok");
+  EXPECT_EQ(content_text(std::get<UserMessage>(history[4]).content),
+            "Note on tools: every MCP server is now available.");
 }
 
 TEST_F(AgentLoopTest, ReplyCutAtTokenLimitRunsNoneOfItsCalls) {
@@ -154,6 +159,65 @@ TEST_F(AgentLoopTest, TurnLimitGivesUnexecutedCallsResultsAndStops) {
   const auto& last = std::get<ToolResultMessage>(history.back());
   EXPECT_NE(content_text(last.results[0].content).find("turn limit"), std::string::npos);
   expect_one_result_per_call(history);
+}
+
+// The spending cap is checked before each request: the reply that reaches it still has its
+// calls run (every call gets its result), and the run stops before asking again.
+TEST_F(AgentLoopTest, SpendingCapStopsBeforeTheNextRequestWithEveryCallAnswered) {
+  for (int i = 0; i < 5; ++i) {
+    AssistantMessage reply = tool_reply({echo("c" + std::to_string(i), "x")});
+    reply.usage.input_tokens = 1000;
+    provider_.push(reply);
+  }
+  std::vector<std::string> priced_models;
+  SpendMeter meter(0.25, [&](const std::string& model, const Usage& usage) {
+    priced_models.push_back(model);
+    return std::optional<double>(static_cast<double>(usage.input_tokens) / 10000);  // $0.10
+  });
+  auto opts = options();
+  opts.model.id = "priced-model";
+  opts.spend = &meter;
+  AgentLoop loop(opts);
+  auto history = history_with_prompt("go");
+  const auto end = loop.run(history, {});
+
+  EXPECT_EQ(end.reason, RunStopReason::kMaxBudget);
+  EXPECT_EQ(provider_.requests().size(), 3u) << "$0.30 spent after the third: no fourth";
+  EXPECT_NEAR(meter.spent_usd(), 0.30, 1e-9);
+  EXPECT_NE(end.error_message.find("$0.25"), std::string::npos) << end.error_message;
+  EXPECT_TRUE(std::holds_alternative<ToolResultMessage>(history.back()));
+  expect_one_result_per_call(history);
+  EXPECT_EQ(priced_models, std::vector<std::string>(3, "priced-model"));
+
+  // A meter already spent stops the next run before its first request.
+  AgentLoop again(opts);
+  auto more = history_with_prompt("go on");
+  EXPECT_EQ(again.run(more, {}).reason, RunStopReason::kMaxBudget);
+  EXPECT_EQ(provider_.requests().size(), 3u);
+}
+
+TEST_F(AgentLoopTest, EveryRequestCarriesTheCacheKey) {
+  provider_.push(tool_reply({echo("c1", "x")}));
+  provider_.push(text_reply("done"));
+  std::vector<std::string> keys;
+  struct KeyProvider final : Provider {
+    Provider* inner;
+    std::vector<std::string>* keys;
+    AssistantMessage stream(const ProviderRequest& request, std::stop_token stop,
+                            const DeltaSink& on_delta) override {
+      keys->push_back(request.cache_key);
+      return inner->stream(request, stop, on_delta);
+    }
+  } provider;
+  provider.inner = &provider_;
+  provider.keys = &keys;
+  auto opts = options();
+  opts.provider = &provider;
+  opts.cache_key = "session-1";
+  AgentLoop loop(opts);
+  auto history = history_with_prompt("go");
+  loop.run(history, {});
+  EXPECT_EQ(keys, std::vector<std::string>(2, "session-1"));
 }
 
 TEST_F(AgentLoopTest, HasNoTurnLimitUnlessOneIsSet) {

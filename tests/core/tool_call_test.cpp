@@ -66,6 +66,67 @@ TEST(RegistryTest, AddedToolsComeAfterTheOthersAndKeepEarlierLookupsValid) {
   EXPECT_TRUE(registry->find("late")->schema->validate(nlohmann::json::object()).size() == 1);
 }
 
+// Servers become ready in any order; the tool list the services cache must not depend on it.
+TEST(RegistryTest, AddedToolsAreOfferedByNameWhateverOrderTheyArriveIn) {
+  auto first = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  auto second = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  for (const char* name : {"mcp__z__t", "mcp__a__t", "mcp__m__t"}) {
+    ASSERT_TRUE(first->add(tool_with_schema(name, kReadSchema)).ok());
+  }
+  for (const char* name : {"mcp__m__t", "mcp__z__t", "mcp__a__t"}) {
+    ASSERT_TRUE(second->add(tool_with_schema(name, kReadSchema)).ok());
+  }
+  const std::vector<std::string> expected{"b", "mcp__a__t", "mcp__m__t", "mcp__z__t"};
+  EXPECT_EQ(first->names(), expected);
+  EXPECT_EQ(second->names(), expected);
+  std::vector<std::string> offered;
+  for (const ToolSpec& spec : second->specs()) offered.push_back(spec.name);
+  EXPECT_EQ(offered, expected);
+}
+
+// Past the threshold the added tools leave the list for tool_search, which loads what it finds
+// for the next request; loaded tools come last, in the order they were loaded.
+TEST(RegistryTest, ManyAddedToolsAreOfferedThroughToolSearch) {
+  auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
+  registry->defer_added_tools_over(600);
+  const auto offered = [&] {
+    std::vector<std::string> names;
+    for (const ToolSpec& spec : registry->specs()) names.push_back(spec.name);
+    return names;
+  };
+  ASSERT_TRUE(
+      registry
+          ->add(make_tool(ToolSpec{"mcp__gh__create_issue", "Open a GitHub issue", kReadSchema},
+                          [](const nlohmann::json&, std::stop_token, const ToolContext&) {
+                            return ToolOutput{"ran"};
+                          }))
+          .ok());
+  EXPECT_EQ(offered(), (std::vector<std::string>{"b", "mcp__gh__create_issue"}));
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(
+        registry->add(tool_with_schema("mcp__db__query" + std::to_string(i), kReadSchema)).ok());
+  }
+  ASSERT_TRUE(registry->deferral().active);
+  EXPECT_EQ(registry->deferral().deferred, 6u);
+  EXPECT_EQ(offered(), (std::vector<std::string>{"b", "tool_search"}));
+  EXPECT_NE(registry->find("mcp__db__query3"), nullptr) << "still callable by name";
+
+  const RegisteredTool* search = registry->find("tool_search");
+  ASSERT_NE(search, nullptr);
+  const auto run = [&](const nlohmann::json& args) {
+    return search->tool->execute(args, {}, ToolContext{}).output;
+  };
+  const std::string found = run({{"query", "github issue"}});
+  EXPECT_NE(found.find("<tool name=\"mcp__gh__create_issue\">"), std::string::npos) << found;
+  EXPECT_NE(found.find("\"properties\""), std::string::npos) << "the schema comes with it";
+  EXPECT_EQ(found.find("mcp__db__"), std::string::npos) << found;
+  run({{"query", "select:mcp__db__query4, mcp__db__query1"}});
+  EXPECT_EQ(offered(), (std::vector<std::string>{"b", "tool_search", "mcp__gh__create_issue",
+                                                 "mcp__db__query4", "mcp__db__query1"}));
+  EXPECT_NE(run({{"query", "weather"}}).find("No tool matches"), std::string::npos);
+  EXPECT_EQ(registry->deferral().loaded, 3u);
+}
+
 TEST(RegistryTest, AddRefusesADuplicateOrABadSchemaAndChangesNothing) {
   auto registry = testing::registry_of({tool_with_schema("b", kReadSchema)});
   const util::Status duplicate = registry->add(tool_with_schema("b", kReadSchema));

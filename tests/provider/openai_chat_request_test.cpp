@@ -26,7 +26,7 @@ TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   core::ProviderRequest request = chat_request(messages);
   request.system_prompt = "You are nib.";
-  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
+  const json body = json::parse(build_chat_request(request, ChatDialect::kCompatible));
   EXPECT_EQ(body["model"], "gpt-test");
   EXPECT_EQ(body["stream"], true);
   EXPECT_EQ(body["stream_options"], json({{"include_usage", true}}));
@@ -38,10 +38,24 @@ TEST(OpenAIChatRequestTest, StreamsWithUsageAndSendsSystemPromptFirst) {
   EXPECT_FALSE(body.contains("max_completion_tokens"));
 }
 
+// OpenAI's own service takes prompt_cache_key; compatible servers may refuse a field they do
+// not know, so they get none.
+TEST(OpenAIChatRequestTest, SendsThePromptCacheKeyToOpenAIOnly) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request = chat_request(messages);
+  request.cache_key = "0f3a";
+  EXPECT_EQ(json::parse(build_chat_request(request, ChatDialect::kOpenAI))["prompt_cache_key"],
+            "0f3a");
+  EXPECT_FALSE(json::parse(build_chat_request(request, ChatDialect::kCompatible))
+                   .contains("prompt_cache_key"));
+  EXPECT_EQ(chat_dialect_for("https://api.openai.com/v1"), ChatDialect::kOpenAI);
+  EXPECT_EQ(chat_dialect_for("http://localhost:11434/v1"), ChatDialect::kCompatible);
+}
+
 TEST(OpenAIChatRequestTest, OmitsEmptySystemPrompt) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   ASSERT_EQ(body["messages"].size(), 1u);
   EXPECT_EQ(body["messages"][0]["role"], "user");
 }
@@ -50,7 +64,7 @@ TEST(OpenAIChatRequestTest, UserImagesBecomeDataUrlParts) {
   const std::vector<core::Message> messages = {
       core::UserMessage{{core::TextBlock{"what is this?"}, sample_png()}}};
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   EXPECT_EQ(body["messages"][0]["content"], json::parse(R"([
     {"type": "text", "text": "what is this?"},
     {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}])"));
@@ -66,7 +80,7 @@ TEST(OpenAIChatRequestTest, AssistantTextAndToolCallsWithoutThinking) {
       chat_assistant({core::ThinkingBlock{"only thoughts", ""}}),
   };
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   ASSERT_EQ(body["messages"].size(), 3u);  // the thinking-only reply is skipped
   EXPECT_EQ(body["messages"][1], json::parse(R"({
     "role": "assistant", "content": "Looking.",
@@ -87,7 +101,7 @@ TEST(OpenAIChatRequestTest, AGluedTextBlockContinuesTheOneBeforeIt) {
                       core::TextBlock{.text = "in 1916.", .citations = {}, .glued = true}}),
   };
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   EXPECT_EQ(body["messages"][1]["content"], "Searching.\nHe was born in 1916.");
 }
 
@@ -96,7 +110,7 @@ TEST(OpenAIChatRequestTest, ToolResultsBecomeOneToolMessageEach) {
   core::ToolResult failed{"call_2", "read", core::text_content("Error: no such file"), true};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{ok, failed}}};
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "tool", "tool_call_id": "call_1", "content": "a.txt\nb.txt"},
     {"role": "tool", "tool_call_id": "call_2", "content": "Error: no such file"}])"));
@@ -107,7 +121,7 @@ TEST(OpenAIChatRequestTest, ToolResultImagesFollowInOneUserMessageAfterAllToolMe
   core::ToolResult text{"call_2", "ls", core::text_content("a.png")};
   const std::vector<core::Message> messages = {core::ToolResultMessage{{image, text}}};
   const json body =
-      json::parse(build_chat_request(chat_request(messages), TokenLimitField::kMaxTokens));
+      json::parse(build_chat_request(chat_request(messages), ChatDialect::kCompatible));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "tool", "tool_call_id": "call_1",
      "content": "Read image a.png\n[image: see the next user message]"},
@@ -124,7 +138,7 @@ TEST(OpenAIChatRequestTest, ModelWithoutImagesGetsPlaceholdersAndHistoryIsUntouc
   };
   core::ProviderRequest request = chat_request(messages);
   request.model.supports_images = false;
-  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
+  const json body = json::parse(build_chat_request(request, ChatDialect::kCompatible));
   EXPECT_EQ(body["messages"], json::parse(R"([
     {"role": "user", "content": "look\n[image omitted: the current model does not accept images]"},
     {"role": "tool", "tool_call_id": "call_1",
@@ -141,7 +155,7 @@ TEST(OpenAIChatRequestTest, ToolSpecsAreFunctionTools) {
       "read", "Reads a file.",
       json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})"), true});
   request.tools.push_back(core::ToolSpec{"now", "The time.", nullptr});
-  const json body = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
+  const json body = json::parse(build_chat_request(request, ChatDialect::kCompatible));
   EXPECT_EQ(body["tools"], json::parse(R"([
     {"type": "function", "function": {"name": "read", "description": "Reads a file.",
       "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
@@ -153,26 +167,21 @@ TEST(OpenAIChatRequestTest, TokenLimitUsesTheRequestedField) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   core::ProviderRequest request = chat_request(messages);
   request.model.max_output_tokens = 4096;
-  const json openai =
-      json::parse(build_chat_request(request, TokenLimitField::kMaxCompletionTokens));
+  const json openai = json::parse(build_chat_request(request, ChatDialect::kOpenAI));
   EXPECT_EQ(openai["max_completion_tokens"], 4096);
   EXPECT_FALSE(openai.contains("max_tokens"));
-  const json compatible = json::parse(build_chat_request(request, TokenLimitField::kMaxTokens));
+  const json compatible = json::parse(build_chat_request(request, ChatDialect::kCompatible));
   EXPECT_EQ(compatible["max_tokens"], 4096);
   EXPECT_FALSE(compatible.contains("max_completion_tokens"));
 }
 
-TEST(OpenAIChatRequestTest, TokenLimitFieldFollowsTheService) {
-  EXPECT_EQ(token_limit_field_for("https://api.openai.com/v1"),
-            TokenLimitField::kMaxCompletionTokens);
-  EXPECT_EQ(token_limit_field_for("https://api.openai.com:443/v1/"),
-            TokenLimitField::kMaxCompletionTokens);
-  EXPECT_EQ(token_limit_field_for("https://example.openai.azure.com/openai/v1"),
-            TokenLimitField::kMaxCompletionTokens);
-  EXPECT_EQ(token_limit_field_for("http://localhost:11434/v1"), TokenLimitField::kMaxTokens);
-  EXPECT_EQ(token_limit_field_for("http://127.0.0.1:8080/v1"), TokenLimitField::kMaxTokens);
-  EXPECT_EQ(token_limit_field_for("https://api.openai.com.evil.example/v1"),
-            TokenLimitField::kMaxTokens);
+TEST(OpenAIChatRequestTest, ChatDialectFollowsTheService) {
+  EXPECT_EQ(chat_dialect_for("https://api.openai.com/v1"), ChatDialect::kOpenAI);
+  EXPECT_EQ(chat_dialect_for("https://api.openai.com:443/v1/"), ChatDialect::kOpenAI);
+  EXPECT_EQ(chat_dialect_for("https://example.openai.azure.com/openai/v1"), ChatDialect::kOpenAI);
+  EXPECT_EQ(chat_dialect_for("http://localhost:11434/v1"), ChatDialect::kCompatible);
+  EXPECT_EQ(chat_dialect_for("http://127.0.0.1:8080/v1"), ChatDialect::kCompatible);
+  EXPECT_EQ(chat_dialect_for("https://api.openai.com.evil.example/v1"), ChatDialect::kCompatible);
 }
 
 }  // namespace

@@ -51,6 +51,14 @@ TEST(OpenAIResponsesRequestTest, StreamsStatelesslyWithInstructions) {
   }
 }
 
+TEST(OpenAIResponsesRequestTest, SendsTheSessionsPromptCacheKey) {
+  const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
+  core::ProviderRequest request = responses_request(messages);
+  EXPECT_FALSE(json::parse(build_responses_request(request)).contains("prompt_cache_key"));
+  request.cache_key = "0f3a";
+  EXPECT_EQ(json::parse(build_responses_request(request))["prompt_cache_key"], "0f3a");
+}
+
 TEST(OpenAIResponsesRequestTest, OmitsEmptyInstructionsAndSendsTheTokenLimit) {
   const std::vector<core::Message> messages = {core::UserMessage{core::text_content("hi")}};
   core::ProviderRequest request = responses_request(messages);
@@ -128,26 +136,26 @@ TEST(OpenAIResponsesRequestTest, HistoryFromAnotherProtocolKeepsTextAndCalls) {
   EXPECT_EQ(input[4]["call_id"], "toolu_01A");
   // An id over the service's limit is shortened the same way for the call and its result.
   const std::string sent = input[3]["call_id"];
-  EXPECT_EQ(sent.size(), kMaxCallIdLength);
+  EXPECT_EQ(sent.size(), kMaxOpenAIIdLength);
   EXPECT_EQ(input[5]["call_id"], sent);
   EXPECT_EQ(input[5]["output"], "a.txt");
 }
 
 TEST(OpenAIResponsesRequestTest, CallIdsOverTheLimitAreShortenedDeterministically) {
-  EXPECT_EQ(responses_call_id("call_abc"), "call_abc");
-  const std::string at_limit(kMaxCallIdLength, 'a');
-  EXPECT_EQ(responses_call_id(at_limit), at_limit);
+  EXPECT_EQ(openai_id("call_abc"), "call_abc");
+  const std::string at_limit(kMaxOpenAIIdLength, 'a');
+  EXPECT_EQ(openai_id(at_limit), at_limit);
   const std::string one_more = at_limit + "b";
   const std::string other = at_limit + "c";
-  EXPECT_EQ(responses_call_id(one_more).size(), kMaxCallIdLength);
-  EXPECT_EQ(responses_call_id(one_more), responses_call_id(one_more));
-  EXPECT_NE(responses_call_id(one_more), responses_call_id(other));
-  EXPECT_EQ(responses_call_id(one_more).substr(0, 10), "aaaaaaaaaa");
+  EXPECT_EQ(openai_id(one_more).size(), kMaxOpenAIIdLength);
+  EXPECT_EQ(openai_id(one_more), openai_id(one_more));
+  EXPECT_NE(openai_id(one_more), openai_id(other));
+  EXPECT_EQ(openai_id(one_more).substr(0, 10), "aaaaaaaaaa");
   // Multi-byte characters are not cut.
   std::string wide;
   for (int i = 0; i < 40; ++i) wide += "é";
-  const std::string shortened = responses_call_id(wide);
-  EXPECT_LE(shortened.size(), kMaxCallIdLength);
+  const std::string shortened = openai_id(wide);
+  EXPECT_LE(shortened.size(), kMaxOpenAIIdLength);
   EXPECT_EQ(shortened.substr(0, 2), "é");
 }
 

@@ -46,7 +46,7 @@ std::vector<WireFormat> wire_formats() {
   return {
       {"chat",
        [](const core::ProviderRequest& request, WireHistory* cache) {
-         return build_chat_request(request, TokenLimitField::kMaxTokens, cache);
+         return build_chat_request(request, ChatDialect::kCompatible, cache);
        }},
       {"responses", [](const core::ProviderRequest& request,
                        WireHistory* cache) { return build_responses_request(request, cache); }},

@@ -41,7 +41,9 @@ class TodoWriteTest : public ::testing::Test {
 TEST_F(TodoWriteTest, SchemaAcceptsAPlanAndRefusesAnUnknownStatus) {
   EXPECT_EQ(tool_->name(), "todo_write");
   EXPECT_FALSE(tool_->spec().concurrency_safe);
-  EXPECT_TRUE(contains(tool_->spec().description, "3 or more steps"));
+  // When to keep a plan is the system prompt's (plan_e2e_test); the tool says how.
+  EXPECT_TRUE(contains(tool_->spec().description, "whole list"));
+  EXPECT_TRUE(contains(tool_->spec().description, "in_progress before starting it"));
   const auto compiled = core::CompiledSchema::compile(tool_->spec().parameters);
   ASSERT_TRUE(compiled.ok()) << compiled.error();
   EXPECT_TRUE(compiled.value()->validate(items({{"a", "pending"}, {"b", "completed"}})).empty());

@@ -104,6 +104,17 @@ TEST(Footer, ShowsTheRunningBackgroundJobsOnlyWhileSomeRun) {
   EXPECT_EQ(render_footer(info, 200).plain(), "m · /src · 3 jobs");
 }
 
+// How much of the latest request's prompt the service read from its cache.
+TEST(Footer, ShowsTheLatestRequestsCacheShare) {
+  FooterInfo info{.model = "m", .cwd = "/src"};
+  info.last_reply.input_tokens = 300;
+  info.last_reply.cache_read_tokens = 9'700;
+  info.usage = info.last_reply;
+  EXPECT_EQ(render_footer(info, 200).plain(), "m · /src · ↑10k ↓0 · 97% cached");
+  info.last_reply = {.input_tokens = 10, .cache_write_tokens = 5'000};
+  EXPECT_TRUE(render_footer(info, 200).plain().ends_with("· cache written"));
+}
+
 TEST(Footer, ShortCounts) {
   EXPECT_EQ(short_count(999), "999");
   EXPECT_EQ(short_count(1234), "1.2k");
