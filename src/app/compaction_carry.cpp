@@ -1,7 +1,8 @@
 #include "app/compaction_carry.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
-#include <map>
 #include <set>
 
 #include "session/compaction.hpp"

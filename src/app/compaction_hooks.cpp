@@ -3,6 +3,8 @@
 #include <algorithm>
 #include "app/compaction_carry.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "ui/footer.hpp"
 #include "util/plural.hpp"
 

@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/agent_loop.hpp"
 #include "core/history_edit.hpp"

@@ -89,15 +89,15 @@ util::Result<std::unique_ptr<ToolRegistry>> ToolRegistry::create(std::vector<Too
   for (const auto& [group, tools] : groups) {
     for (std::size_t i = 0; i < tools->size(); ++i) {
       const std::string origin = std::string(group) + " #" + std::to_string(i + 1);
-      const util::Status added =
-          registry->insert(std::move((*tools)[i]), origin, /*builtin=*/tools == &builtin);
+      const util::Status added = registry->insert(
+          std::move((*tools)[i]), origin, tools == &builtin ? Group::kBuiltin : Group::kExtra);
       if (!added.ok()) return Result::failure(added.error());
     }
   }
   return registry;
 }
 
-util::Status ToolRegistry::insert(ToolPtr tool, const std::string& origin, bool builtin) {
+util::Status ToolRegistry::insert(ToolPtr tool, const std::string& origin, Group group) {
   if (!tool) return util::Status::failure(origin + " is null");
   const std::string& name = tool->name();
   if (name.empty()) return util::Status::failure(origin + " has an empty name");
@@ -106,14 +106,15 @@ util::Status ToolRegistry::insert(ToolPtr tool, const std::string& origin, bool 
                                  seen->second.origin + " and by " + origin +
                                  "; each tool needs a unique name");
   }
-  nlohmann::json parameters =
-      builtin ? closed_to_unknown_fields(tool->spec().parameters) : tool->spec().parameters;
+  nlohmann::json parameters = group == Group::kBuiltin
+                                  ? closed_to_unknown_fields(tool->spec().parameters)
+                                  : tool->spec().parameters;
   auto schema = CompiledSchema::compile(parameters);
   if (!schema.ok()) {
     return util::Status::failure("tool \"" + name + "\" (" + origin +
                                  ") has invalid parameters schema: " + schema.error());
   }
-  if (origin.starts_with("added")) {
+  if (group == Group::kAdded) {
     added_.insert(std::upper_bound(added_.begin(), added_.end(), name), name);
     added_bytes_ += spec_bytes(tool->spec(), parameters);
   } else {
@@ -126,12 +127,12 @@ util::Status ToolRegistry::insert(ToolPtr tool, const std::string& origin, bool 
 
 util::Status ToolRegistry::add(ToolPtr tool) {
   std::unique_lock lock(mutex_);
-  util::Status added = insert(std::move(tool), "added tool #" + std::to_string(added_.size() + 1),
-                              /*builtin=*/false);
+  util::Status added =
+      insert(std::move(tool), "added tool #" + std::to_string(added_.size() + 1), Group::kAdded);
   if (added.ok() && !deferring_ && defer_over_bytes_ > 0 && added_bytes_ > defer_over_bytes_) {
     deferring_ = true;
     // Cannot fail: added tools are MCP tools, named mcp__<server>__<tool>.
-    (void)insert(std::make_shared<ToolSearchTool>(*this), "tool search", /*builtin=*/true);
+    (void)insert(std::make_shared<ToolSearchTool>(*this), "tool search", Group::kBuiltin);
   }
   return added;
 }

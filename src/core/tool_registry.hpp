@@ -93,9 +93,12 @@ class ToolRegistry {
 
  private:
   ToolRegistry() = default;
-  // Registers `tool` (the caller holds the lock); the reason it cannot be, naming `origin`.
-  // `builtin`: its arguments object is closed to fields its schema does not list.
-  util::Status insert(ToolPtr tool, const std::string& origin, bool builtin);
+  // Which list a tool joins: built-in and extra tools keep their registration order, added
+  // tools are kept by name (see above).
+  enum class Group { kBuiltin, kExtra, kAdded };
+  // Registers `tool` (the caller holds the lock); the reason it cannot be, naming `origin`. A
+  // built-in tool's arguments object is closed to fields its schema does not list.
+  util::Status insert(ToolPtr tool, const std::string& origin, Group group);
 
   // Whether `name`, an added tool, is listed (the caller holds the lock).
   bool listed(const std::string& name) const;

@@ -246,9 +246,9 @@ TEST(CliTest, TheClaudeAgentSdksCommandLinesAreTaken) {
   EXPECT_FALSE(options.thinking);  // adaptive: the model's default
   std::vector<std::string> unhonoured = options.unhonoured_flags;
   std::sort(unhonoured.begin(), unhonoured.end());
-  EXPECT_EQ(unhonoured, (std::vector<std::string>{"--add-dir", "--allowedTools", "--fallback-model",
-                                                  "--include-partial-messages",
-                                                  "--setting-sources"}));
+  EXPECT_EQ(unhonoured,
+            (std::vector<std::string>{"--add-dir", "--allowedTools", "--fallback-model",
+                                      "--include-partial-messages", "--setting-sources"}));
   // "--flag=" is the flag with an empty value, not the flag taking the next argument.
   EXPECT_TRUE(parse({"--setting-sources=", "--version"}).options->version);
   EXPECT_EQ(parse({"--thinking=disabled"}).options->thinking, "off");

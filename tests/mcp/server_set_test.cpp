@@ -150,8 +150,7 @@ TEST(ServerSet, ALongResultIsCutWithThePathOfTheWholeOne) {
   servers.wait_settled({});
   const std::string text =
       text_of(registry->find("mcp__fake__big")->tool->execute(nlohmann::json::object(), {}, {}));
-  EXPECT_NE(text.find("… [50,000 more bytes; it is about 37500 tokens"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("… [50,000 more bytes; it is about 37500 tokens"), std::string::npos) << text;
   EXPECT_NE(text.find("the whole result is in /"), std::string::npos);
 }
 
