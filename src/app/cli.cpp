@@ -183,51 +183,123 @@ void add_hooks(CLI::App& app, Subcommand& chosen) {
 }
 
 McpScope scope_named(const std::string& name) {
-  return name == "project" ? McpScope::kProject : McpScope::kUser;
+  if (name == "project") return McpScope::kProject;
+  if (name == "local") return McpScope::kLocal;
+  return McpScope::kUser;
 }
 
-// "user" or "project", for `mcp add` and `mcp remove`.
+// "user", "project" or "local", for `mcp add`, `add-json` and `remove`: Claude Code's scopes.
 CLI::Option* add_scope_option(CLI::App& command, std::string& into) {
   return command
-      .add_option("--scope", into,
-                  "user: ~/.config/nib/mcp.json (the default); project: the project's .mcp.json")
-      ->check(CLI::IsMember({"user", "project"}));
+      .add_option("-s,--scope", into,
+                  "user: ~/.config/nib/mcp.json (the default); project: the project's .mcp.json; "
+                  "local: yours, in this project only (kept in ~/.config/nib/mcp.json)")
+      ->check(CLI::IsMember({"user", "project", "local"}));
 }
 
 // What `nib mcp add` reads before its callback checks and splits it.
 struct McpAddInput {
   McpAddArgs args;
   std::string scope = "user";
-  std::vector<std::string> env;      // K=V
-  std::vector<std::string> headers;  // K: V
+  std::string transport;                // -t: stdio, http or sse; empty: as the words say
+  std::optional<std::string> url_word;  // the word after NAME, when it is the server's URL
+  std::vector<std::string> env;         // K=V
+  std::vector<std::string> headers;     // K: V
 };
 
-// Whether the command line ends with "--" and then the `words` words. A server's command comes
-// only after --, so that no word meant for an option is taken for the command (Claude Code's
-// `mcp add NAME COMMAND` is not nib's syntax).
-bool after_double_dash(int argc, const char* const* argv, std::size_t words) {
-  const auto count = static_cast<std::size_t>(argc);
-  return count > words + 1 && std::string_view(argv[count - words - 1]) == "--";
+// Whether `word`, the one after NAME, is the server's URL: always after --transport http or
+// sse, never after --transport stdio, else when it reads as one. The transport counts when
+// given before the word, as Claude Code has its options (before NAME).
+bool is_url_word(const McpAddInput& input, const std::string& word) {
+  if (input.transport.empty()) return word.starts_with("http://") || word.starts_with("https://");
+  return input.transport != "stdio";
 }
 
-void add_mcp_add(CLI::App& mcp, Subcommand& chosen, int argc, const char* const* argv) {
+// The words after NAME that are not the URL: the server's command and its arguments, each as
+// given, options of nib's among them too ("--" before them is optional, as in Claude Code).
+std::vector<std::string> command_words(const CLI::App& add) {
+  std::vector<std::string> words = add.remaining();
+  if (!words.empty() && words.front() == "--") words.erase(words.begin());
+  return words;
+}
+
+// Throws the usage error unless `args` give exactly one way to reach the server, the one
+// `transport` (-t) names when it names one.
+void check_reach(const McpAddArgs& args, const std::string& transport) {
+  if (transport == "stdio" && args.url) {
+    throw CLI::ValidationError("--transport stdio takes a command, not --url");
+  }
+  if (!args.command.empty() && args.url) {
+    throw CLI::ValidationError("give either a URL or a command, not both");
+  }
+  if (!transport.empty() && transport != "stdio" && !args.url) {
+    throw CLI::ValidationError("--transport " + transport +
+                               " needs the server's URL: nib mcp add --transport " + transport +
+                               " NAME URL");
+  }
+  if (args.command.empty() && !args.url) {
+    throw CLI::ValidationError(
+        "needs a command (nib mcp add NAME -- COMMAND [ARGS...]) or a URL (nib mcp add "
+        "--transport http NAME URL)");
+  }
+}
+
+// `input` and the command's words checked against each other and split; throws the usage error.
+McpAddArgs mcp_add_args(const McpAddInput& input, std::vector<std::string> command) {
+  McpAddArgs args = input.args;
+  args.scope = scope_named(input.scope);
+  args.command = std::move(command);
+  args.sse = input.transport == "sse";
+  for (const std::string& variable : input.env) {
+    const std::size_t equals = variable.find('=');
+    args.env.emplace_back(variable.substr(0, equals), variable.substr(equals + 1));
+  }
+  for (const std::string& header : input.headers) {
+    const std::size_t colon = header.find(':');
+    const std::size_t start = header.find_first_not_of(' ', colon + 1);
+    args.headers.emplace_back(header.substr(0, colon),
+                              start == std::string::npos ? "" : header.substr(start));
+  }
+  if (input.url_word && args.url) {
+    throw CLI::ValidationError("give the URL once: after NAME or with --url");
+  }
+  if (input.url_word) args.url = input.url_word;
+  check_reach(args, input.transport);
+  return args;
+}
+
+// Claude Code's syntax, `mcp add [OPTIONS] NAME COMMAND [ARGS...]` or `mcp add [OPTIONS]
+// --transport http NAME URL`, and nib's, with the options after NAME and the command after --.
+void add_mcp_add(CLI::App& mcp, Subcommand& chosen) {
   auto* add = mcp.add_subcommand(
-      "add", "Add a stdio server (-- COMMAND [ARGS...]) or an HTTP one (--url URL) to an MCP file");
-  add->footer("An entry of the same name in that file is replaced.");
+      "add", "Add a stdio server (its command and arguments) or an HTTP one (its URL)");
+  add->footer(
+      "Claude Code's forms work as they are: nib mcp add [OPTIONS] NAME [--] COMMAND [ARGS...] "
+      "(every word after COMMAND is its own), nib mcp add [OPTIONS] --transport http NAME URL "
+      "[-H 'NAME: VALUE']. An entry of the same name in that file is replaced.");
+  // The first word after NAME that is no URL ends nib's options: it and every word after it
+  // are the server's command (command_words).
+  add->prefix_command();
+  add->validate_positionals();
   auto input = std::make_shared<McpAddInput>();
   add_positional(*add, "NAME", input->args.name, "The server's name")->required();
   add_scope_option(*add, input->scope);
+  add->add_option("-t,--transport", input->transport,
+                  "stdio (a command, the default), http (streamable HTTP: a URL), or sse (MCP "
+                  "2024-11-05's SSE transport, which nib does not run)")
+      ->check(CLI::IsMember({"stdio", "http", "sse"}))
+      ->trigger_on_parse();  // set at once: is_url_word reads it for the words that follow
   add->add_option("-e,--env", input->env,
                   "An environment variable for the server's command; may be repeated")
       ->type_name("NAME=VALUE")
-      ->allow_extra_args(false)  // one value each, so that -- stays where it is
+      ->allow_extra_args(false)  // one value each, so that the next word stays where it is
       ->check([](const std::string& value) {
         return value.find('=') == std::string::npos ? "takes NAME=VALUE, not " + value
                                                     : std::string();
       });
   add->add_option("--url", input->args.url, "The address of a streamable-HTTP server");
-  add->add_option("--header", input->headers,
-                  "An HTTP header sent to the --url server, e.g. 'Authorization: Bearer "
+  add->add_option("-H,--header", input->headers,
+                  "An HTTP header sent to the server at the URL, e.g. 'Authorization: Bearer "
                   "${TOKEN}'; may be repeated")
       ->type_name("'NAME: VALUE'")
       ->allow_extra_args(false)
@@ -235,37 +307,35 @@ void add_mcp_add(CLI::App& mcp, Subcommand& chosen, int argc, const char* const*
         return value.find(':') == std::string::npos ? "takes 'NAME: VALUE', not " + value
                                                     : std::string();
       });
-  add_positional(*add, "COMMAND", input->args.command,
-                 "After --: the command that starts a stdio server, and its arguments");
-  add->callback([input, &chosen, argc, argv] {
-    McpAddArgs args = input->args;
-    args.scope = scope_named(input->scope);
-    for (const std::string& variable : input->env) {
-      const std::size_t equals = variable.find('=');
-      args.env.emplace_back(variable.substr(0, equals), variable.substr(equals + 1));
-    }
-    for (const std::string& header : input->headers) {
-      const std::size_t colon = header.find(':');
-      const std::size_t start = header.find_first_not_of(' ', colon + 1);
-      args.headers.emplace_back(header.substr(0, colon),
-                                start == std::string::npos ? "" : header.substr(start));
-    }
-    const bool has_command = !args.command.empty();
-    if (has_command && !after_double_dash(argc, argv, args.command.size())) {
-      throw CLI::ValidationError(
-          "the server's command goes after --: nib mcp add NAME -- COMMAND [ARGS...]");
-    }
-    if (has_command && args.url) {
-      throw CLI::ValidationError("give either --url or -- COMMAND, not both");
-    }
-    if (!has_command && !args.url) {
-      throw CLI::ValidationError("needs -- COMMAND [ARGS...] or --url URL");
-    }
-    chosen = McpArgs{std::move(args)};
+  add_positional(*add, "COMMAND|URL", input->url_word,
+                 "The command that starts a stdio server, with its arguments after it; or the "
+                 "server's URL (with --transport http, or one starting with http:// or https://)")
+      ->check([input](const std::string& word) {
+        return is_url_word(*input, word) ? std::string() : "not a URL";
+      });
+  add->callback(
+      [input, add, &chosen] { chosen = McpArgs{mcp_add_args(*input, command_words(*add))}; });
+}
+
+void add_mcp_add_json(CLI::App& mcp, Subcommand& chosen) {
+  auto* add_json = mcp.add_subcommand(
+      "add-json", "Add a server from its JSON entry, as Claude Code's mcp add-json takes it");
+  add_json->footer(
+      "The entry as .mcp.json holds it: '{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"]}' or "
+      "'{\"type\": \"http\", \"url\": \"https://...\"}'. An entry of the same name is replaced.");
+  auto args = std::make_shared<McpAddJsonArgs>();
+  auto scope = std::make_shared<std::string>("user");
+  add_positional(*add_json, "NAME", args->name, "The server's name")->required();
+  add_positional(*add_json, "JSON", args->entry, "The server's entry, a JSON object")->required();
+  add_scope_option(*add_json, *scope);
+  add_json->callback([args, scope, &chosen] {
+    McpAddJsonArgs added = *args;
+    added.scope = scope_named(*scope);
+    chosen = McpArgs{std::move(added)};
   });
 }
 
-void add_mcp(CLI::App& app, Subcommand& chosen, int argc, const char* const* argv) {
+void add_mcp(CLI::App& app, Subcommand& chosen) {
   auto* mcp = app.add_subcommand(
       "mcp", "MCP servers: list, add, remove and approve them; serve nib's tools to a client");
   mcp->require_subcommand(1);
@@ -279,10 +349,13 @@ void add_mcp(CLI::App& app, Subcommand& chosen, int argc, const char* const* arg
   add_positional(*get, "NAME", got->name, "The server's name")->required();
   get->callback([got, &chosen] { chosen = McpArgs{*got}; });
 
-  add_mcp_add(*mcp, chosen, argc, argv);
+  add_mcp_add(*mcp, chosen);
+  add_mcp_add_json(*mcp, chosen);
 
-  auto* remove =
-      mcp->add_subcommand("remove", "Remove a server from your MCP file, else from the project's");
+  auto* remove = mcp->add_subcommand(
+      "remove",
+      "Remove a server: from your servers of this project, else your MCP file, else the "
+      "project's");
   auto removed = std::make_shared<McpRemoveArgs>();
   auto remove_scope = std::make_shared<std::string>();
   add_positional(*remove, "NAME", removed->name, "The server's name")->required();
@@ -440,7 +513,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   add_acp(app, subcommand);
   add_permissions(app, subcommand);
   add_hooks(app, subcommand);
-  add_mcp(app, subcommand, argc, argv);
+  add_mcp(app, subcommand);
   CLI::TriggerOff(
       prompt, app.get_subcommands([](CLI::App* command) { return !command->get_name().empty(); }));
 

@@ -89,8 +89,10 @@ struct HooksTestArgs {
   std::optional<std::string> input;  // a JSON object of the event's fields; none: a sample
 };
 
-// Where `nib mcp add` and `remove` write: ~/.config/nib/mcp.json, or the project's .mcp.json.
-enum class McpScope { kUser, kProject };
+// Where `nib mcp add` and `remove` write: the user's ~/.config/nib/mcp.json, the project's
+// .mcp.json, or the user's servers of this project only (local: in ~/.config/nib/mcp.json,
+// under "projects", mcp/scoped_servers.hpp). Claude Code's names for the same three.
+enum class McpScope { kUser, kProject, kLocal };
 
 // `nib mcp list`
 struct McpListArgs {};
@@ -98,21 +100,31 @@ struct McpListArgs {};
 struct McpGetArgs {
   std::string name;
 };
-// `nib mcp add NAME [--scope S] [-e K=V]... -- COMMAND [ARGS...]` or
+// `nib mcp add [OPTIONS] NAME [--] COMMAND [ARGS...]` (every word after COMMAND is its own) or
+// `nib mcp add [OPTIONS] --transport http|sse NAME URL`, and nib's
 // `nib mcp add NAME [--scope S] --url URL [--header 'K: V']...`: exactly one of `command` and
 // `url` is set (the parser sees to it).
 struct McpAddArgs {
   std::string name;
   McpScope scope = McpScope::kUser;
   std::vector<std::pair<std::string, std::string>> env;  // -e K=V, for a command
-  std::vector<std::string> command;                      // after --: the command and its arguments
+  std::vector<std::string> command;                      // the command and its arguments
   std::optional<std::string> url;
-  std::vector<std::pair<std::string, std::string>> headers;  // --header 'K: V', for a URL
+  // --transport sse: the URL is a server of MCP 2024-11-05's SSE transport (written as such, for
+  // the reader to say whether nib runs it).
+  bool sse = false;
+  std::vector<std::pair<std::string, std::string>> headers;  // -H 'K: V', for a URL
+};
+// `nib mcp add-json NAME JSON [--scope S]`: a server's entry as Claude Code's add-json takes it.
+struct McpAddJsonArgs {
+  std::string name;
+  std::string entry;  // JSON text, as given
+  McpScope scope = McpScope::kUser;
 };
 // `nib mcp remove NAME [--scope S]`
 struct McpRemoveArgs {
   std::string name;
-  std::optional<McpScope> scope;  // none: the user's file, else the project's
+  std::optional<McpScope> scope;  // none: the first scope that has it: local, user, project
 };
 // `nib mcp approve NAME`
 struct McpApproveArgs {
@@ -122,8 +134,8 @@ struct McpApproveArgs {
 struct McpServeArgs {
   std::vector<std::string> ask;  // added to the global --ask
 };
-using McpArgs =
-    std::variant<McpListArgs, McpGetArgs, McpAddArgs, McpRemoveArgs, McpApproveArgs, McpServeArgs>;
+using McpArgs = std::variant<McpListArgs, McpGetArgs, McpAddArgs, McpAddJsonArgs, McpRemoveArgs,
+                             McpApproveArgs, McpServeArgs>;
 
 // The subcommand the command line names, with its arguments; std::monostate when it names
 // none: a run (interactive, or print mode).

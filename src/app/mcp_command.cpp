@@ -6,10 +6,12 @@
 
 #include "app/mcp_setup.hpp"
 #include "mcp/approval_store.hpp"
+#include "mcp/scoped_servers.hpp"
 #include "mcp/status_report.hpp"
 #include "mcp/tool_server.hpp"
 #include "process/json_file.hpp"
 #include "tools/builtin.hpp"
+#include "util/json_depth.hpp"
 #include "util/json_text.hpp"
 
 namespace nib::app {
@@ -62,15 +64,19 @@ int get(const std::string& name, const CliOptions& flags, const RunContext& cont
     err << "nib: no MCP server is named " << name << " (nib mcp list shows them)\n";
     return 1;
   }
-  out << name << " (" << config->file.string() << ")\n"
-      << util::json_text(mcp::to_json(*config), 2) << '\n';
   auto registry = core::ToolRegistry::create({}, {});
   auto start = started(flags, context, *registry.value(), stop);
-  if (!start.ok() || !start.value().servers) return 1;
-  for (const mcp::ServerStatus& status : start.value().servers->statuses()) {
-    if (status.name != name) continue;
-    out << "state: " << mcp::state_name(status.state) << '\n';
-    if (!status.detail.empty()) out << status.detail << (status.detail.ends_with('\n') ? "" : "\n");
+  std::vector<mcp::ServerStatus> statuses;
+  if (start.ok() && start.value().servers) statuses = start.value().servers->statuses();
+  const auto status = std::find_if(statuses.begin(), statuses.end(),
+                                   [&](const auto& server) { return server.name == name; });
+  // The status's origin also says where a project's server was approved.
+  out << name << "  " << (status != statuses.end() ? status->origin : config->origin) << '\n'
+      << util::json_text(mcp::to_json(*config), 2) << '\n';
+  if (status == statuses.end()) return 1;
+  out << "state: " << mcp::state_name(status->state) << '\n';
+  if (!status->detail.empty()) {
+    out << status->detail << (status->detail.ends_with('\n') ? "" : "\n");
   }
   for (const std::string& tool : registry.value()->names()) {
     if (tool.starts_with("mcp__" + name + "__")) out << "  " << tool << '\n';
@@ -78,17 +84,37 @@ int get(const std::string& name, const CliOptions& flags, const RunContext& cont
   return 0;
 }
 
-std::filesystem::path scope_file(McpScope scope, const RunContext& context) {
-  return scope == McpScope::kProject ? mcp::project_servers_file(context.cwd)
-                                     : mcp::user_servers_file(context.user_config_dir);
+// Where a scope's servers are kept: the file, and for local scope the project whose entry in it
+// holds them (mcp/scoped_servers.hpp).
+struct ScopePlace {
+  std::filesystem::path file;
+  std::optional<std::filesystem::path> project;
+};
+
+ScopePlace scope_place(McpScope scope, const RunContext& context) {
+  switch (scope) {
+    case McpScope::kProject:
+      return {mcp::project_servers_file(context.cwd), std::nullopt};
+    case McpScope::kLocal:
+      return {mcp::user_servers_file(context.user_config_dir), context.cwd};
+    case McpScope::kUser:
+      break;
+  }
+  return {mcp::user_servers_file(context.user_config_dir), std::nullopt};
+}
+
+// "/home/me/.config/nib/mcp.json", with " for /work/p only (local scope)" when it is.
+std::string place_text(const ScopePlace& place) {
+  return place.file.string() +
+         (place.project ? " for " + place.project->string() + " only (local scope)" : "");
 }
 
 // The server's entry as the MCP files write it: a command with its arguments and environment,
-// or an HTTP server's URL and headers.
+// or a server's URL and headers.
 nlohmann::json entry_of(const McpAddArgs& args) {
   nlohmann::json entry = nlohmann::json::object();
   if (args.url) {
-    entry["type"] = "http";
+    entry["type"] = args.sse ? "sse" : "http";
     entry["url"] = *args.url;
     nlohmann::json headers = nlohmann::json::object();
     for (const auto& [name, value] : args.headers) headers[name] = value;
@@ -103,60 +129,85 @@ nlohmann::json entry_of(const McpAddArgs& args) {
   return entry;
 }
 
-int add(const McpAddArgs& args, const RunContext& context, std::ostream& out, std::ostream& err) {
-  const std::string& name = args.name;
-  const nlohmann::json entry = entry_of(args);
-  const std::filesystem::path file = scope_file(args.scope, context);
+// Writes `entry` as the server `name` of `scope`, replacing one of the same name there.
+int write_entry(const std::string& name, const nlohmann::json& entry, McpScope scope,
+                const RunContext& context, std::ostream& out, std::ostream& err) {
+  const ScopePlace place = scope_place(scope, context);
   // Checked as a run would read it, so what is written is known to work.
-  const auto parsed = mcp::parse_servers({{name, entry}}, file, false);
+  const auto parsed = mcp::parse_servers({{name, entry}}, place.file, false);
   if (!parsed.ok()) {
     err << "nib: " << parsed.error() << '\n';
     return 2;
   }
-  auto document = process::read_json_file(file);
+  auto document = process::read_json_file(place.file);
   if (!document.ok()) {
     err << "nib: " << document.error() << '\n';
     return 1;
   }
-  const bool replaced = document.value()["mcpServers"].contains(name);
-  document.value()["mcpServers"][name] = entry;
-  const util::Status written = process::write_json_file(file, document.value());
+  auto servers = mcp::scope_servers(document.value(), place.project);
+  if (!servers.ok()) {
+    err << "nib: " << place.file.string() << ": " << servers.error() << '\n';
+    return 1;
+  }
+  const bool replaced = servers.value()->contains(name);
+  (*servers.value())[name] = entry;
+  const util::Status written = process::write_json_file(place.file, document.value());
   if (!written.ok()) {
     err << "nib: " << written.error() << '\n';
     return 1;
   }
-  out << (replaced ? "Replaced" : "Added") << " the MCP server " << name << " in " << file.string()
-      << '\n';
+  out << (replaced ? "Replaced" : "Added") << " the MCP server " << name << " in "
+      << place_text(place) << '\n';
   return 0;
+}
+
+int add_json(const McpAddJsonArgs& args, const RunContext& context, std::ostream& out,
+             std::ostream& err) {
+  const nlohmann::json entry = util::parse_untrusted_json(args.entry);
+  if (!entry.is_object()) {
+    err << "nib: the entry of " << args.name
+        << " must be a JSON object, e.g. '{\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"]}'\n";
+    return 2;
+  }
+  return write_entry(args.name, entry, args.scope, context, out, err);
+}
+
+// Removes the server `name` of `place`; false when it has none (or cannot be read).
+util::Result<bool> remove_from(const ScopePlace& place, const std::string& name) {
+  auto document = process::read_json_file(place.file);
+  if (!document.ok()) return false;
+  auto servers = mcp::scope_servers(document.value(), place.project);
+  if (!servers.ok() || servers.value()->erase(name) == 0) return false;
+  const util::Status written = process::write_json_file(place.file, document.value());
+  if (!written.ok()) return util::Result<bool>::failure(written.error());
+  return true;
 }
 
 int remove(const McpRemoveArgs& args, const RunContext& context, std::ostream& out,
            std::ostream& err) {
-  std::vector<std::filesystem::path> files;
+  std::vector<ScopePlace> places;
   if (args.scope) {
-    files.push_back(scope_file(*args.scope, context));
+    places.push_back(scope_place(*args.scope, context));
   } else {
-    files = {mcp::user_servers_file(context.user_config_dir),
-             mcp::project_servers_file(context.cwd)};
-  }
-  for (const auto& file : files) {
-    auto document = process::read_json_file(file);
-    if (!document.ok() || !document.value().contains("mcpServers") ||
-        !document.value()["mcpServers"].is_object() ||
-        document.value()["mcpServers"].erase(args.name) == 0) {
-      continue;
+    for (const McpScope scope : {McpScope::kLocal, McpScope::kUser, McpScope::kProject}) {
+      places.push_back(scope_place(scope, context));
     }
-    const util::Status written = process::write_json_file(file, document.value());
-    if (!written.ok()) {
-      err << "nib: " << written.error() << '\n';
+  }
+  for (const ScopePlace& place : places) {
+    const auto removed = remove_from(place, args.name);
+    if (!removed.ok()) {
+      err << "nib: " << removed.error() << '\n';
       return 1;
     }
-    out << "Removed the MCP server " << args.name << " from " << file.string() << '\n';
+    if (!removed.value()) continue;
+    out << "Removed the MCP server " << args.name << " from " << place_text(place) << '\n';
     return 0;
   }
-  err << "nib: no MCP server " << args.name << " in " << files.front().string()
-      << (files.size() > 1 ? " or " + files.back().string() : "")
-      << " (one configured in a settings file is removed there)\n";
+  std::string looked;
+  for (const ScopePlace& place : places) looked += (looked.empty() ? "" : ", ") + place_text(place);
+  err << "nib: no MCP server " << args.name << " in " << looked
+      << " (one configured in a settings file or in Claude Code's ~/.claude.json is removed "
+         "there)\n";
   return 1;
 }
 
@@ -170,7 +221,7 @@ int approve(const std::string& name, const RunContext& context, std::ostream& ou
   for (const mcp::ServerConfig& config : catalog.value().servers) {
     if (config.name != name) continue;
     if (!config.from_project) {
-      out << "The MCP server " << name << " is yours (" << config.file.string()
+      out << "The MCP server " << name << " is yours (" << config.origin
           << "); it needs no approval.\n";
       return 0;
     }
@@ -221,7 +272,12 @@ int run_mcp_command(const McpArgs& args, const CliOptions& flags, const RunConte
   if (const auto* got = std::get_if<McpGetArgs>(&args)) {
     return get(got->name, flags, context, stop, out, err);
   }
-  if (const auto* added = std::get_if<McpAddArgs>(&args)) return add(*added, context, out, err);
+  if (const auto* added = std::get_if<McpAddArgs>(&args)) {
+    return write_entry(added->name, entry_of(*added), added->scope, context, out, err);
+  }
+  if (const auto* added = std::get_if<McpAddJsonArgs>(&args)) {
+    return add_json(*added, context, out, err);
+  }
   if (const auto* removed = std::get_if<McpRemoveArgs>(&args)) {
     return remove(*removed, context, out, err);
   }

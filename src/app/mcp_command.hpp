@@ -2,7 +2,9 @@
 // `nib mcp ...`: the MCP servers from the command line (the arguments of each: cli.hpp).
 //   list      every configured server: state, tool count, file
 //   get       one server's entry, state, tools (or why it failed)
-//   add       a server in the user's file (~/.config/nib/mcp.json) or the project's .mcp.json
+//   add       a server in the user's file (~/.config/nib/mcp.json), the project's .mcp.json,
+//             or the user's servers of this project (local scope, in the user's file)
+//   add-json  the same, the server given as its JSON entry (Claude Code's mcp add-json)
 //   remove    a server from one of them
 //   approve   let the project's server run (remembered)
 //   serve     nib's tools over stdio MCP (tool_server.hpp), guarded as `nib -p` is: the same

@@ -1,12 +1,22 @@
 #pragma once
 // The wiring of a run's MCP servers: which files configure them and in which order, and their
-// start. Weakest first, a later entry of the same name replacing an earlier one:
-// ~/.config/nib/mcp.json, the "mcpServers" of nib's user settings, the project's .mcp.json,
-// the "mcpServers" of nib's project (and local) settings, then every --mcp-config file (Claude
-// Code's settings files hold no MCP servers). Reading them, the "mcp" settings section and the
-// approvals are MCP's own (mcp/mcp_settings.hpp, mcp/server_catalog.hpp,
-// mcp/server_approval.hpp): servers from the project directory run only once approved (`nib mcp
-// approve NAME`, or the interactive mode's question at start), or when --mcp-allow or the
+// start. By scope, as Claude Code orders them (the user's everywhere, then the project's, then
+// the user's in this project), and within a scope Claude Code's file before nib's own; weakest
+// first, a later entry of the same name replacing an earlier one:
+//   the user's:    ~/.claude.json's "mcpServers" (Claude Code's user scope),
+//   ~/.config/nib/mcp.json,
+//                  the "mcpServers" of nib's user settings;
+//   the project's: the project's .mcp.json, the "mcpServers" of nib's project (and local)
+//                  settings;
+//   local scope:   the project's entry of ~/.claude.json, then of ~/.config/nib/mcp.json
+//                  (scoped_servers.hpp: the user's servers of this project only);
+//   then every --mcp-config file, and the servers a client brings.
+// Claude Code's settings files hold no MCP servers. ~/.claude.json is Claude Code's: when it
+// cannot be read (broken, or too large) that is reported and the run goes on without it.
+// Reading the files, the "mcp" settings section and the approvals are MCP's own
+// (mcp/mcp_settings.hpp, mcp/server_catalog.hpp, mcp/server_approval.hpp): servers from the
+// project directory run only once approved (`nib mcp approve NAME`, or the interactive mode's
+// question at start, or in Claude Code: mcp/claude_answers.hpp), or when --mcp-allow or the
 // user's settings "mcp": {"allow": [...]} name them.
 //
 // Not thread-safe by itself; the ServerSet it returns is.
@@ -20,6 +30,7 @@
 #include "app/run_context.hpp"
 #include "app/settings.hpp"
 #include "core/tool_registry.hpp"
+#include "mcp/claude_answers.hpp"
 #include "mcp/mcp_settings.hpp"
 #include "mcp/server_catalog.hpp"
 #include "mcp/server_config.hpp"
@@ -28,14 +39,19 @@
 
 namespace nib::app {
 
-// The files MCP's configuration comes from, in the order above, and last the servers a client
-// brings (RunContext::client_servers); they point into `configuration` and `client_servers`,
-// which must outlive them.
-std::vector<mcp::ConfigSource> mcp_config_sources(const Configuration& configuration,
-                                                  const std::filesystem::path& user_config_dir,
-                                                  const std::filesystem::path& cwd,
-                                                  const std::vector<std::string>& extra_files,
-                                                  const nlohmann::json* client_servers = nullptr);
+// The MCP configuration of a run, read once (~/.claude.json may be large).
+struct McpSources {
+  std::vector<mcp::ConfigSource> sources;  // in the order above
+  // Claude Code's answers about the project's .mcp.json servers, from its settings files and
+  // the project's entry of ~/.claude.json.
+  std::vector<mcp::ClaudeAnswers> claude_answers;
+  std::vector<std::string> problems;  // files that could not be read and were left out, and why
+};
+
+// Everything `context`'s run reads MCP servers from, with the --mcp-config files `extra_files`
+// (see above).
+McpSources mcp_config_sources(const RunContext& context,
+                              const std::vector<std::string>& extra_files);
 
 // Every server configured for `context`'s run, with the --mcp-config files `extra_files`.
 util::Result<mcp::ServerCatalog> find_mcp_servers(const RunContext& context,

@@ -10,9 +10,9 @@ namespace nib::mcp {
 McpSettings read_mcp_settings(const std::vector<ConfigSource>& sources) {
   McpSettings settings;
   for (const ConfigSource& source : sources) {
-    if (source.settings == nullptr || !source.settings->is_object()) continue;
-    const auto section = source.settings->find("mcp");
-    if (section == source.settings->end() || !section->is_object()) continue;
+    if (source.document == nullptr || !source.document->is_object()) continue;
+    const auto section = source.document->find("mcp");
+    if (section == source.document->end() || !section->is_object()) continue;
     for (const auto& [field, target] : {std::pair{"startupTimeoutMs", &settings.startup_timeout},
                                         std::pair{"callTimeoutMs", &settings.call_timeout}}) {
       const auto value = section->find(field);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,18 +19,21 @@
 
 namespace nib::mcp {
 
-// One file MCP's configuration is read from (app::SettingsSource without the app layer, or an
-// MCP server file); the app lists them weakest first.
+// One place MCP's configuration is read from (app::SettingsSource without the app layer, an
+// MCP server file, or one scope of one: scoped_servers.hpp); the app lists them weakest first.
 struct ConfigSource {
   std::filesystem::path file;
   // The project's (.mcp.json, a project's or this checkout's settings): its servers run only
   // once approved (server_approval.hpp), and its "mcp.allow" is not read.
   bool from_project = false;
-  // A settings file, already read: its "mcpServers" and "mcp" sections are taken. Null: `file`
-  // is an MCP server file ({"mcpServers": {...}}), read when the servers are looked for.
-  const nlohmann::json* settings = nullptr;
+  // What was read already (a settings file, or one scope of a file of servers): its
+  // "mcpServers" and "mcp" sections are taken. Null: `file` is an MCP server file
+  // ({"mcpServers": {...}}), read when the servers are looked for.
+  std::shared_ptr<const nlohmann::json> document;
   // Named on the command line (--mcp-config): a broken one is a failure, not a problem.
   bool named = false;
+  // How people are told of it (ServerConfig::origin); empty: the file's path.
+  std::string origin;
 };
 
 // A tool's schema is commonly 0.3-1 KB: a few servers of a dozen tools each stay listed, while

@@ -9,6 +9,12 @@ namespace {
 
 using Servers = std::vector<ServerConfig>;
 
+// What one source holds: the servers nib can run, and what is wrong with each other entry.
+struct Found {
+  Servers servers;
+  std::vector<std::string> problems;
+};
+
 // Adds `found`, replacing servers of the same name.
 void merge(Servers& servers, Servers found) {
   for (ServerConfig& config : found) {
@@ -22,19 +28,42 @@ void merge(Servers& servers, Servers found) {
   }
 }
 
+// Each entry of `servers` read by itself, so that one nib cannot run (an SSE server Claude Code
+// was given) leaves the others be: its problem is said instead.
+Found each_entry(const nlohmann::json& servers, const ConfigSource& source) {
+  Found found;
+  for (const auto& [name, entry] : servers.items()) {
+    auto parsed = parse_servers({{name, entry}}, source.file, source.from_project);
+    if (!parsed.ok()) {
+      found.problems.push_back(parsed.error());
+      continue;
+    }
+    for (ServerConfig& config : parsed.value()) {
+      config.origin = source.origin.empty() ? source.file.string() : source.origin;
+      found.servers.push_back(std::move(config));
+    }
+  }
+  return found;
+}
+
 // The servers of `source`'s "mcpServers" (none when it has none); a failure names its file.
-util::Result<Servers> servers_of(const ConfigSource& source) {
+util::Result<Found> servers_of(const ConfigSource& source) {
   nlohmann::json read;
-  if (source.settings == nullptr) {
+  if (source.document == nullptr) {
     auto document = process::read_json_file(source.file);
-    if (!document.ok()) return util::Result<Servers>::failure(document.error());
+    if (!document.ok()) return util::Result<Found>::failure(document.error());
     read = std::move(document.value());
   }
-  const nlohmann::json& document = source.settings != nullptr ? *source.settings : read;
-  if (!document.is_object()) return Servers{};
+  const nlohmann::json& document = source.document != nullptr ? *source.document : read;
+  if (!document.is_object()) return Found{};
   const auto servers = document.find("mcpServers");
-  if (servers == document.end()) return Servers{};
-  return parse_servers(*servers, source.file, source.from_project);
+  if (servers == document.end()) return Found{};
+  if (!servers->is_object()) {
+    // parse_servers says what is wrong with it.
+    return util::Result<Found>::failure(
+        parse_servers(*servers, source.file, source.from_project).error());
+  }
+  return each_entry(*servers, source);
 }
 
 }  // namespace
@@ -51,13 +80,16 @@ util::Result<ServerCatalog> find_servers(const std::vector<ConfigSource>& source
   ServerCatalog catalog;
   for (const ConfigSource& source : sources) {
     auto found = servers_of(source);
-    if (found.ok()) {
-      merge(catalog.servers, std::move(found.value()));
-    } else if (source.named) {
-      return util::Result<ServerCatalog>::failure(found.error());
-    } else {
+    if (!found.ok()) {
+      if (source.named) return util::Result<ServerCatalog>::failure(found.error());
       catalog.problems.push_back(found.error() + "; the MCP servers of this file are left out");
+      continue;
     }
+    for (const std::string& problem : found.value().problems) {
+      if (source.named) return util::Result<ServerCatalog>::failure(problem);
+      catalog.problems.push_back(problem + "; this server is left out");
+    }
+    merge(catalog.servers, std::move(found.value().servers));
   }
   return catalog;
 }

@@ -1,9 +1,11 @@
 #pragma once
 // Where a run's MCP servers come from: the "mcpServers" of every ConfigSource
 // (mcp_settings.hpp), in the order the app lists them, weakest first, a later entry of the same
-// name replacing an earlier one. A broken file or entry that was found by itself is a problem
-// and its servers are left out; a broken file named on the command line is a failure. Reads
-// the MCP server files; thread-safe as the file system is.
+// name replacing an earlier one. A broken file that was found by itself is a problem and its
+// servers are left out; a broken entry in it is a problem and only that server is left out
+// (one nib cannot run, like an SSE server in Claude Code's ~/.claude.json, spoils no other); a
+// broken file or entry named on the command line is a failure. Reads the MCP server files;
+// thread-safe as the file system is.
 
 #include <filesystem>
 #include <string>
@@ -16,7 +18,8 @@
 namespace nib::mcp {
 
 // The user's MCP server file, <user config dir>/mcp.json (where `nib mcp add` writes by
-// default).
+// default); its "projects" hold the user's servers of one project (local scope,
+// scoped_servers.hpp).
 std::filesystem::path user_servers_file(const std::filesystem::path& user_config_dir);
 // The project's, <project>/.mcp.json (`nib mcp add --scope project`).
 std::filesystem::path project_servers_file(const std::filesystem::path& project);

@@ -44,6 +44,10 @@ struct ServerConfig {
   // the server runs only once the user approved it, approval_store.hpp).
   std::filesystem::path file;
   bool from_project = false;
+  // Where it came from, for people, as `nib mcp list` and /mcp name it: the file as the user
+  // knows it, and what else tells this entry apart: "~/.claude.json (local scope)",
+  // ".mcp.json (approved in .claude/settings.local.json)". Set by the catalog and the approval.
+  std::string origin;
   // A hash of the entry as written (before expansion), so an approval is for this very
   // command: a changed command or URL must be approved again.
   std::string fingerprint;

@@ -47,7 +47,7 @@ TransportFactory real_transports(std::filesystem::path cwd,
 ServerConnection::ServerConnection(ServerConfig config, ConnectionOptions options)
     : config_(std::move(config)), options_(std::move(options)) {
   status_.name = config_.name;
-  status_.file = config_.file;
+  status_.origin = config_.origin;
   status_.transport = describe_transport(config_);
 }
 

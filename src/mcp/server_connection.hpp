@@ -38,7 +38,7 @@ struct ServerStatus {
   // Failed: why, with the end of its stderr. Ready: tools left out and why. Not approved: how
   // to approve it.
   std::string detail;
-  std::filesystem::path file;         // where it is configured
+  std::string origin;                 // where it is configured (ServerConfig::origin)
   std::vector<ServerPrompt> prompts;  // when it offers the prompts capability
   std::string transport;              // describe_transport (server_config.hpp)
 };

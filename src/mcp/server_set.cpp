@@ -62,7 +62,7 @@ std::unique_ptr<ServerSet::Entry> ServerSet::make_entry(ServerConfig config) con
     entry->failed_early = {.name = config.name,
                            .state = ServerState::kFailed,
                            .detail = config.file.string() + ": " + expanded.error(),
-                           .file = config.file,
+                           .origin = config.origin,
                            .transport = describe_transport(config)};
   }
   return entry;

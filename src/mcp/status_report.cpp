@@ -35,7 +35,7 @@ std::string status_line(const ServerStatus& status) {
     case ServerState::kConnecting:
       break;
   }
-  return line + "  " + status.file.string();
+  return status.origin.empty() ? line : line + "  " + status.origin;
 }
 
 std::string status_report(const ServerStatus& status) {

@@ -1,7 +1,7 @@
 #pragma once
 // How MCP servers' statuses read for people, one owner for `nib mcp list` and the interactive
 // mode's /mcp: a line per server (name, state, tool count or the failure's first line or how to
-// approve it, the file it comes from), and below it, for /mcp, how it is reached, its tools'
+// approve it, where it comes from), and below it, for /mcp, how it is reached, its tools'
 // and prompts' names, and the rest of its detail (the end of a failed server's stderr, tools
 // left out). Pure functions; thread-safe.
 
@@ -12,7 +12,7 @@
 
 namespace nib::mcp {
 
-// "everything  ready  13 tools  /home/me/.config/nib/mcp.json" (no newline).
+// "everything  ready  13 tools  ~/.claude.json (local scope)" (no newline).
 std::string status_line(const ServerStatus& status);
 
 // The status line, then the details indented by two spaces, each line ending in '\n'.

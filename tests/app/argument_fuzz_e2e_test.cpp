@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/fake_mcp_server.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
 #include "support/temp_dir.hpp"
@@ -78,14 +79,11 @@ class ArgumentFuzzTest : public ::testing::Test {
     // A skill, so that the skill tool is offered; an MCP server with a tool.
     dir_.write(".nib/skills/demo/SKILL.md",
                "---\nname: demo\ndescription: A demo skill\n---\nDo the demo.\n");
-    dir_.write("servers.json",
-               json{{"mcpServers",
-                     {{"fake",
-                       {{"command", "python3"},
-                        {"args",
-                         {std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py",
-                          "normal"}}}}}}}
-                   .dump());
+    dir_.write(
+        "servers.json",
+        json{{"mcpServers",
+              {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
+            .dump());
     dir_.write(".nib/settings.json", R"({"permissions": {"allow": ["mcp__fake"]}})");
   }
   NibResult run() {

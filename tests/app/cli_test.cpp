@@ -99,6 +99,7 @@ TEST(CliTest, EverySubcommandAndActionAnswersHelp) {
                                              {"mcp", "list"},
                                              {"mcp", "get"},
                                              {"mcp", "add"},
+                                             {"mcp", "add-json"},
                                              {"mcp", "remove"},
                                              {"mcp", "approve"},
                                              {"mcp", "serve"}}) {
@@ -125,7 +126,8 @@ TEST(CliTest, AnUnknownActionOrAMissingArgumentExitsTwoSayingWhereTheHelpIs) {
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(
       unknown.message.find(
-          "nib mcp: no action \"frobnicate\"; one of: list, get, add, remove, approve, serve"),
+          "nib mcp: no action \"frobnicate\"; one of: list, get, add, add-json, remove, approve, "
+          "serve"),
       std::string::npos)
       << unknown.message;
   EXPECT_NE(unknown.message.find("Run 'nib mcp --help' for usage."), std::string::npos);
@@ -193,8 +195,6 @@ TEST(CliTest, McpAddKeepsItsSyntax) {
   for (const auto& args : std::vector<std::vector<const char*>>{
            {"mcp", "add", "x"},                                  // neither a command nor a URL
            {"mcp", "add", "x", "--"},                            // nothing after --
-           {"mcp", "add", "x", "python3", "server.py"},          // a command without --
-           {"mcp", "add", "x", "-e", "K=v", "python3"},          // -e takes one value
            {"mcp", "add", "x", "--url", "http://h", "--", "c"},  // both
            {"mcp", "add", "x", "-e", "K", "--", "c"},            // not NAME=VALUE
            {"mcp", "add", "x", "--url", "http://h", "--header", "K"},
@@ -203,6 +203,86 @@ TEST(CliTest, McpAddKeepsItsSyntax) {
     EXPECT_EQ(outcome.exit_code, 2) << args.back() << ": " << outcome.message;
     EXPECT_NE(outcome.message.find("nib mcp add --help"), std::string::npos) << outcome.message;
   }
+}
+
+McpAddArgs parsed_mcp_add(std::vector<const char*> args) {
+  const auto outcome = parse(std::move(args));
+  EXPECT_TRUE(outcome.options) << outcome.message;
+  if (!outcome.options) return {};
+  return std::get<McpAddArgs>(std::get<McpArgs>(outcome.subcommand));
+}
+
+// Claude Code's `mcp add`: options before NAME, the command without -- (every word after it its
+// own, nib's options among them), a URL with --transport, -H, -s and its three scopes.
+TEST(CliTest, McpAddTakesClaudeCodesSyntax) {
+  const McpAddArgs fs = parsed_mcp_add(
+      {"mcp", "add", "fs", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"});
+  EXPECT_EQ(fs.name, "fs");
+  EXPECT_EQ(fs.scope, McpScope::kUser);
+  EXPECT_EQ(fs.command, (std::vector<std::string>{
+                            "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}));
+  EXPECT_FALSE(fs.url);
+
+  const McpAddArgs db =
+      parsed_mcp_add({"mcp", "add", "-s", "project", "-e", "K=v", "--env", "L=w", "db", "python3",
+                      "-m", "srv", "-e", "x", "--", "-s", "local"});
+  EXPECT_EQ(db.scope, McpScope::kProject);
+  EXPECT_EQ(db.env, (std::vector<std::pair<std::string, std::string>>{{"K", "v"}, {"L", "w"}}));
+  EXPECT_EQ(db.command,
+            (std::vector<std::string>{"python3", "-m", "srv", "-e", "x", "--", "-s", "local"}));
+  const McpAddArgs dashes =
+      parsed_mcp_add({"mcp", "add", "--scope", "local", "x", "-e", "K=v", "--", "npx", "-y"});
+  EXPECT_EQ(dashes.scope, McpScope::kLocal);
+  EXPECT_EQ(dashes.command, (std::vector<std::string>{"npx", "-y"}));
+  EXPECT_EQ(parsed_mcp_add({"mcp", "add", "x", "-e", "K=v", "python3"}).command,
+            std::vector<std::string>{"python3"});
+
+  const McpAddArgs web =
+      parsed_mcp_add({"mcp", "add", "-s", "user", "--transport", "http", "web", "https://h/mcp",
+                      "-H", "Authorization: Bearer x", "--header", "X-Team:  core"});
+  EXPECT_EQ(web.scope, McpScope::kUser);
+  EXPECT_EQ(web.url, "https://h/mcp");
+  EXPECT_FALSE(web.sse);
+  EXPECT_EQ(web.headers, (std::vector<std::pair<std::string, std::string>>{
+                             {"Authorization", "Bearer x"}, {"X-Team", "core"}}));
+  EXPECT_TRUE(web.command.empty());
+  EXPECT_EQ(parsed_mcp_add({"mcp", "add", "-t", "http", "local", "localhost:8080/mcp"}).url,
+            "localhost:8080/mcp");
+  EXPECT_EQ(parsed_mcp_add({"mcp", "add", "site", "https://h/mcp"}).url, "https://h/mcp");
+  const McpAddArgs old = parsed_mcp_add({"mcp", "add", "-t", "sse", "old", "https://h/sse"});
+  EXPECT_TRUE(old.sse);
+  EXPECT_EQ(old.url, "https://h/sse");
+  EXPECT_EQ(parsed_mcp_add({"mcp", "add", "-t", "stdio", "x", "https://h"}).command,
+            std::vector<std::string>{"https://h"});
+
+  for (const auto& args : std::vector<std::vector<const char*>>{
+           {"mcp", "add", "-t", "http", "web"},                       // no URL
+           {"mcp", "add", "-t", "websocket", "web", "wss://h"},       // no such transport
+           {"mcp", "add", "x", "https://h", "--url", "https://i"},    // two URLs
+           {"mcp", "add", "-t", "stdio", "x", "--url", "https://h"},  // a URL for stdio
+           {"mcp", "add", "-s", "global", "x", "npx"}}) {
+    const auto outcome = parse(args);
+    EXPECT_EQ(outcome.exit_code, 2) << args.back() << ": " << outcome.message;
+    EXPECT_NE(outcome.message.find("nib mcp add --help"), std::string::npos) << outcome.message;
+  }
+}
+
+TEST(CliTest, McpAddJsonAndRemoveTakeClaudeCodesScopes) {
+  const auto outcome = parse(
+      {"mcp", "add-json", "fs", R"({"command": "npx", "args": ["-y", "pkg"]})", "-s", "local"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  const auto added = std::get<McpAddJsonArgs>(std::get<McpArgs>(outcome.subcommand));
+  EXPECT_EQ(added.name, "fs");
+  EXPECT_EQ(added.entry, R"({"command": "npx", "args": ["-y", "pkg"]})");
+  EXPECT_EQ(added.scope, McpScope::kLocal);
+  EXPECT_EQ(
+      std::get<McpAddJsonArgs>(std::get<McpArgs>(parse({"mcp", "add-json", "a", "{}"}).subcommand))
+          .scope,
+      McpScope::kUser);
+  EXPECT_EQ(parse({"mcp", "add-json", "fs"}).exit_code, 2);
+  const auto removed = std::get<McpRemoveArgs>(
+      std::get<McpArgs>(parse({"mcp", "remove", "-s", "local", "fs"}).subcommand));
+  EXPECT_EQ(removed.scope, McpScope::kLocal);
 }
 
 TEST(CliTest, McpServeAsksAboutItsToolsAndTheGlobalOnes) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/fake_mcp_server.hpp"
 #include "support/mock_anthropic_replies.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/mock_responses_replies.hpp"
@@ -21,10 +22,6 @@ namespace {
 using nlohmann::json;
 
 enum class Protocol { kChat, kResponses, kAnthropic };
-
-std::string fake_server_script() {
-  return std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
-}
 
 // `value` without its "cache_control" members: the breakpoints move from turn to turn, but
 // they mark the prefix rather than being part of it.
@@ -133,7 +130,7 @@ TEST_P(CostContextTest, EachRequestExtendsThePreviousOneByteForByte) {
   dir_.write(
       "servers.json",
       json{{"mcpServers",
-            {{"fake", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}}}}
+            {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
           .dump());
   dir_.write(".nib/settings.json", R"({"permissions": {"allow": ["mcp__fake"]}})");
   server_.enqueue(calls({{"c1", "read", R"({"path":"notes.txt"})"}}));

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 
+#include "support/fake_mcp_server.hpp"
 #include "support/mcp_packages.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
@@ -23,10 +25,6 @@ namespace {
 using nlohmann::json;
 
 const std::string kEverything = "@modelcontextprotocol/server-everything";
-
-std::string fake_server_script() {
-  return std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py";
-}
 
 class McpE2eTest : public ::testing::Test {
  protected:
@@ -185,7 +183,7 @@ TEST_F(McpE2eTest, AServerThatNeverStartsFailsAtItsTimeoutAndIsNamedToTheModel) 
   server_.enqueue(MockReply::text("ok"));
   const NibResult result = run({{"mute",
                                  {{"command", "python3"},
-                                  {"args", {fake_server_script(), "silent"}},
+                                  {"args", {fake_mcp_server_script(), "silent"}},
                                   {"startupTimeoutMs", 300}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // The call waited for the server, which failed: an unknown tool, and the note says why.
@@ -201,7 +199,7 @@ TEST_F(McpE2eTest, AServerThatCrashesMidCallIsAnErrorAndIsRestartedOnce) {
   server_.enqueue(MockReply::tool_calls({{"c2", "mcp__fake__echo", R"({"text":"back"})"}}));
   server_.enqueue(MockReply::text("ok"));
   const NibResult result =
-      run({{"fake", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}});
+      run({{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(tool_content(1, "c1").find("the MCP server fake stopped before it answered: the "
                                        "server exited with status 1"),
@@ -215,7 +213,7 @@ TEST_F(McpE2eTest, GarbageOnStdoutIsSkipped) {
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__noisy__echo", R"({"text":"clean"})"}}));
   server_.enqueue(MockReply::text("ok"));
   const NibResult result =
-      run({{"noisy", {{"command", "python3"}, {"args", {fake_server_script(), "garbage"}}}}});
+      run({{"noisy", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "garbage"}}}}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(tool_content(1, "c1"), "echo: clean");
   // The tool whose schema cannot be compiled is left out; the others are offered.
@@ -243,7 +241,7 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
   dir_.write(
       ".mcp.json",
       json{{"mcpServers",
-            {{"repo", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}}}}
+            {{"repo", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
           .dump());
   server_.enqueue(MockReply::text("one"));
   const NibResult refused = run_nib({"-p", "hi"}, dir_.path(), env());
@@ -266,13 +264,12 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
   const NibResult approved = run_nib({"mcp", "approve", "repo"}, dir_.path(), env());
   ASSERT_EQ(approved.exit_code, 0) << approved.err;
   const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), env());
-  EXPECT_EQ(listed.out, "repo  ready  4 tools  " + (dir_.path() / ".mcp.json").string() + "\n")
-      << listed.err;
+  EXPECT_EQ(listed.out, "repo  ready  4 tools  .mcp.json\n") << listed.err;
   // A changed entry must be approved again.
   dir_.write(
       ".mcp.json",
       json{{"mcpServers",
-            {{"repo", {{"command", "python3"}, {"args", {fake_server_script(), "garbage"}}}}}}}
+            {{"repo", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "garbage"}}}}}}}
           .dump());
   EXPECT_NE(run_nib({"mcp", "list"}, dir_.path(), env()).out.find("repo  not approved"),
             std::string::npos);
@@ -284,7 +281,7 @@ TEST_F(McpE2eTest, AToolCallWithoutARuleIsRefusedInAutoModeNamingTheRule) {
   dir_.write(
       "servers.json",
       json{{"mcpServers",
-            {{"fake", {{"command", "python3"}, {"args", {fake_server_script(), "normal"}}}}}}}
+            {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
           .dump());
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__fake__echo", R"({"text":"x"})"}}));
   server_.enqueue(MockReply::text("done"));
@@ -340,9 +337,9 @@ TEST_F(McpE2eTest, PromptsOfEverythingAreSlashCommandsInPrintMode) {
 }
 
 TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
-  const NibResult added =
-      run_nib({"mcp", "add", "fake", "-e", "K=v", "--", "python3", fake_server_script(), "normal"},
-              dir_.path(), env());
+  const NibResult added = run_nib(
+      {"mcp", "add", "fake", "-e", "K=v", "--", "python3", fake_mcp_server_script(), "normal"},
+      dir_.path(), env());
   ASSERT_EQ(added.exit_code, 0) << added.err;
   const std::string file = (dir_.path() / ".config/nib/mcp.json").string();
   EXPECT_EQ(added.out, "Added the MCP server fake in " + file + "\n");
@@ -352,7 +349,8 @@ TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
                 .exit_code,
             0);
   const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), env());
-  EXPECT_NE(listed.out.find("fake  ready  4 tools  " + file), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("fake  ready  4 tools  ~/.config/nib/mcp.json\n"), std::string::npos)
+      << listed.out;
   EXPECT_NE(listed.out.find("web  failed  "), std::string::npos) << listed.out;
   const NibResult got = run_nib({"mcp", "get", "fake"}, dir_.path(), env());
   EXPECT_NE(got.out.find("state: ready"), std::string::npos) << got.out;
@@ -365,8 +363,140 @@ TEST_F(McpE2eTest, AddGetListAndRemoveServers) {
   EXPECT_EQ(run_nib({"mcp", "add", "x"}, dir_.path(), env()).exit_code, 2);
 }
 
+// Claude Code's habits: its scopes, --transport http with -H after the URL, add-json, the
+// command without --; and what nib cannot run is refused before anything is written.
+TEST_F(McpE2eTest, ClaudeCodesAddAndAddJsonWriteTheFileOfTheirScope) {
+  const NibResult web = run_nib({"mcp", "add", "-s", "user", "--transport", "http", "web",
+                                 "http://127.0.0.1:1/mcp", "-H", "Authorization: Bearer ${TOKEN}"},
+                                dir_.path(), env());
+  ASSERT_EQ(web.exit_code, 0) << web.err;
+  const std::filesystem::path file = dir_.path() / ".config/nib/mcp.json";
+  EXPECT_EQ(web.out, "Added the MCP server web in " + file.string() + "\n");
+  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  const NibResult local =
+      run_nib({"mcp", "add-json", "-s", "local", "fake", fake.dump()}, dir_.path(), env());
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  EXPECT_EQ(local.out, "Added the MCP server fake in " + file.string() + " for " +
+                           dir_.path().string() + " only (local scope)\n");
+  const json written = json::parse(file_contents(file));
+  EXPECT_EQ(written,
+            (json{{"mcpServers",
+                   {{"web",
+                     {{"type", "http"},
+                      {"url", "http://127.0.0.1:1/mcp"},
+                      {"headers", {{"Authorization", "Bearer ${TOKEN}"}}}}}}},
+                  {"projects", {{dir_.path().string(), {{"mcpServers", {{"fake", fake}}}}}}}}))
+      << written.dump();
+
+  ASSERT_EQ(run_nib({"mcp", "add", "-s", "project", "repo", "python3", "server.py", "-e", "x"},
+                    dir_.path(), env())
+                .exit_code,
+            0);
+  EXPECT_EQ(json::parse(file_contents(dir_.path() / ".mcp.json")),
+            (json{{"mcpServers",
+                   {{"repo", {{"command", "python3"}, {"args", {"server.py", "-e", "x"}}}}}}}));
+
+  const NibResult sse = run_nib(
+      {"mcp", "add", "--transport", "sse", "old", "http://127.0.0.1:1/sse"}, dir_.path(), env());
+  EXPECT_EQ(sse.exit_code, 2);
+  EXPECT_NE(sse.err.find("the SSE transport of MCP 2024-11-05 is not supported"), std::string::npos)
+      << sse.err;
+  EXPECT_EQ(json::parse(file_contents(file)), written);
+
+  // A local server is the user's own: it runs without approval, and says where it is kept.
+  const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), env());
+  EXPECT_NE(listed.out.find("fake  ready  4 tools  ~/.config/nib/mcp.json (local scope)\n"),
+            std::string::npos)
+      << listed.out << listed.err;
+  const NibResult removed = run_nib({"mcp", "remove", "fake"}, dir_.path(), env());
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_EQ(removed.out, "Removed the MCP server fake from " + file.string() + " for " +
+                             dir_.path().string() + " only (local scope)\n");
+}
+
+// A Claude Code user's own servers, in ~/.claude.json: its user scope everywhere, its local
+// scope in this project only (another project's stays there). The file is Claude Code's: a
+// broken one is said, and nib goes on without it.
+TEST_F(McpE2eTest, ServersOfClaudeCodesOwnFileAreListedByScope) {
+  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  dir_.write(".claude.json", json{{"numStartups", 3},
+                                  {"mcpServers", {{"claude-user", fake}}},
+                                  {"projects",
+                                   {{dir_.path().string(),
+                                     {{"mcpServers", {{"claude-local", fake}}},
+                                      {"history", {{{"display", "an old prompt"}}}}}},
+                                    {"/elsewhere", {{"mcpServers", {{"elsewhere", fake}}}}}}}}
+                                 .dump());
+  const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), env());
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("claude-user  ready  4 tools  ~/.claude.json\n"), std::string::npos)
+      << listed.out << listed.err;
+  EXPECT_NE(listed.out.find("claude-local  ready  4 tools  ~/.claude.json (local scope)\n"),
+            std::string::npos)
+      << listed.out;
+  EXPECT_EQ(listed.out.find("elsewhere"), std::string::npos) << listed.out;
+
+  dir_.write(".claude.json", R"({"mcpServers": )");
+  ASSERT_EQ(run_nib({"mcp", "add", "mine", "--", "python3", fake_mcp_server_script(), "normal"},
+                    dir_.path(), env())
+                .exit_code,
+            0);
+  const NibResult broken = run_nib({"mcp", "list"}, dir_.path(), env());
+  ASSERT_EQ(broken.exit_code, 0) << broken.err;
+  EXPECT_NE(
+      broken.err.find("nib: " + (dir_.path() / ".claude.json").string() + ": not valid JSON: "),
+      std::string::npos)
+      << broken.err;
+  EXPECT_NE(broken.err.find("Claude Code's MCP servers and answers in it are left out"),
+            std::string::npos)
+      << broken.err;
+  EXPECT_NE(broken.out.find("mine  ready  4 tools"), std::string::npos) << broken.out;
+}
+
+// Claude Code's answers about .mcp.json's servers count where the user wrote them: never in the
+// project's committed .claude/settings.json (a cloned repository must not start a program), in
+// .claude/settings.local.json once git ignores it (else the repository may have brought it); a
+// refusal counts anywhere. HOME is apart from the project, so that ~/.claude/settings.json is
+// not the project's.
+TEST_F(McpE2eTest, ClaudeCodesAnswersCountFromTheUsersFilesOnly) {
+  TempDir home;
+  ASSERT_EQ(std::system(("git -C '" + dir_.path().string() + "' init -q").c_str()), 0);
+  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  dir_.write(".mcp.json",
+             json{{"mcpServers", {{"mine", fake}, {"off", fake}, {"theirs", fake}, {"kept", fake}}}}
+                 .dump());
+  dir_.write(".claude/settings.local.json",
+             json{{"enabledMcpjsonServers", {"mine"}}, {"disabledMcpjsonServers", {"off"}}}.dump());
+  dir_.write(".claude/settings.json", json{{"enableAllProjectMcpServers", true},
+                                           {"enabledMcpjsonServers", {"theirs", "off"}}}
+                                          .dump());
+  home.write(
+      ".claude.json",
+      json{{"projects", {{dir_.path().string(), {{"enabledMcpjsonServers", {"kept"}}}}}}}.dump());
+  auto environment = env();
+  environment["HOME"] = home.path().string();
+  const auto list_has = [&](const std::vector<std::string>& lines) {
+    const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), environment);
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    for (const std::string& line : lines) {
+      EXPECT_NE(listed.out.find(line + "\n"), std::string::npos) << line << "\n"
+                                                                 << listed.out << listed.err;
+    }
+  };
+  list_has({"mine  not approved  (nib mcp approve mine)  .mcp.json",
+            "kept  ready  4 tools  .mcp.json (approved in ~/.claude.json)",
+            "theirs  not approved  (nib mcp approve theirs)  .mcp.json",
+            "off  not approved  (nib mcp approve off)  .mcp.json (declined in "
+            ".claude/settings.local.json)"});
+
+  dir_.write(".gitignore", ".claude/settings.local.json\n");
+  home.write(".claude/settings.json", json{{"enabledMcpjsonServers", {"theirs"}}}.dump());
+  list_has({"mine  ready  4 tools  .mcp.json (approved in .claude/settings.local.json)",
+            "theirs  ready  4 tools  .mcp.json (approved in ~/.claude/settings.json)"});
+}
+
 TEST_F(McpE2eTest, HelpIsHelpAndAnUnknownActionIsAUsageError) {
-  ASSERT_EQ(run_nib({"mcp", "add", "fake", "--", "python3", fake_server_script(), "normal"},
+  ASSERT_EQ(run_nib({"mcp", "add", "fake", "--", "python3", fake_mcp_server_script(), "normal"},
                     dir_.path(), env())
                 .exit_code,
             0);
@@ -379,8 +509,8 @@ TEST_F(McpE2eTest, HelpIsHelpAndAnUnknownActionIsAUsageError) {
   EXPECT_TRUE(help.err.empty()) << help.err;
   const NibResult unknown = run_nib({"mcp", "frobnicate", "fake"}, dir_.path(), env());
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("nib mcp: no action \"frobnicate\"; one of: list, get, add, remove, "
-                             "approve, serve\nRun 'nib mcp --help' for usage."),
+  EXPECT_NE(unknown.err.find("nib mcp: no action \"frobnicate\"; one of: list, get, add, add-json, "
+                             "remove, approve, serve\nRun 'nib mcp --help' for usage."),
             std::string::npos)
       << unknown.err;
   EXPECT_TRUE(unknown.out.empty()) << unknown.out;

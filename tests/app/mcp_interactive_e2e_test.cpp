@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/fake_mcp_server.hpp"
 #include "support/mcp_packages.hpp"
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
@@ -19,8 +20,7 @@ namespace {
 using nlohmann::json;
 
 json fake_server(const std::string& mode) {
-  return {{"command", "python3"},
-          {"args", {std::string(NIB_SOURCE_DIR) + "/tests/mcp/fixtures/fake_server.py", mode}}};
+  return {{"command", "python3"}, {"args", {fake_mcp_server_script(), mode}}};
 }
 
 class McpInteractiveTest : public ::testing::Test {

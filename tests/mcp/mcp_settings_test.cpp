@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace nib::mcp {
 namespace {
 
@@ -14,7 +16,8 @@ using std::chrono::milliseconds;
 TEST(McpSettings, DefaultsWithoutASection) {
   const json settings = {{"model", "m"}};
   const McpSettings read = read_mcp_settings(
-      {{.file = "/u/settings.json", .settings = &settings}, {.file = "/u/mcp.json"}});
+      {{.file = "/u/settings.json", .document = std::make_shared<const json>(settings)},
+       {.file = "/u/mcp.json"}});
   EXPECT_EQ(read.startup_timeout, kDefaultStartupTimeout);
   EXPECT_EQ(read.call_timeout, kDefaultCallTimeout);
   EXPECT_TRUE(read.allow.empty());
@@ -25,8 +28,9 @@ TEST(McpSettings, ALaterFilesTimeoutWinsAndTheAllowListsAddUp) {
   const json user = {
       {"mcp", {{"startupTimeoutMs", 1000}, {"callTimeoutMs", 2000}, {"allow", {"a"}}}}};
   const json local = {{"mcp", {{"callTimeoutMs", 3000}, {"allow", {"b"}}}}};
-  const McpSettings read = read_mcp_settings({{.file = "/u/settings.json", .settings = &user},
-                                              {.file = "/u/other.json", .settings = &local}});
+  const McpSettings read = read_mcp_settings(
+      {{.file = "/u/settings.json", .document = std::make_shared<const json>(user)},
+       {.file = "/u/other.json", .document = std::make_shared<const json>(local)}});
   EXPECT_EQ(read.startup_timeout, milliseconds(1000));
   EXPECT_EQ(read.call_timeout, milliseconds(3000));
   EXPECT_EQ(read.allow, (std::vector<std::string>{"a", "b"}));
@@ -35,7 +39,8 @@ TEST(McpSettings, ALaterFilesTimeoutWinsAndTheAllowListsAddUp) {
 
 TEST(McpSettings, ABadTimeoutIsReportedAndTheDefaultKept) {
   const json settings = {{"mcp", {{"startupTimeoutMs", 0}, {"callTimeoutMs", "soon"}}}};
-  const McpSettings read = read_mcp_settings({{.file = "/u/settings.json", .settings = &settings}});
+  const McpSettings read = read_mcp_settings(
+      {{.file = "/u/settings.json", .document = std::make_shared<const json>(settings)}});
   EXPECT_EQ(read.startup_timeout, kDefaultStartupTimeout);
   EXPECT_EQ(read.call_timeout, kDefaultCallTimeout);
   ASSERT_EQ(read.problems.size(), 2u);
@@ -47,8 +52,9 @@ TEST(McpSettings, ABadTimeoutIsReportedAndTheDefaultKept) {
 
 TEST(McpSettings, AProjectCannotAllowItsOwnServers) {
   const json project = {{"mcp", {{"allow", {"all"}}, {"callTimeoutMs", 5000}}}};
-  const McpSettings read = read_mcp_settings(
-      {{.file = "/p/.nib/settings.json", .from_project = true, .settings = &project}});
+  const McpSettings read = read_mcp_settings({{.file = "/p/.nib/settings.json",
+                                               .from_project = true,
+                                               .document = std::make_shared<const json>(project)}});
   EXPECT_TRUE(read.allow.empty());
   EXPECT_EQ(read.call_timeout, milliseconds(5000));  // its timeouts are fine
   ASSERT_EQ(read.problems.size(), 1u);

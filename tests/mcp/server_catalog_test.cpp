@@ -39,14 +39,14 @@ TEST(ServerCatalog, ReadsFilesAndSettingsInOrderALaterEntryReplacingAnEarlierOne
   const json user_settings = catalog_servers_document("c", "settings-c");
   const json project_settings = catalog_servers_document("b", "settings-b");
   const auto named = dir.write("named.json", catalog_servers_document("c", "named-c").dump());
-  const auto found =
-      find_servers({{.file = user_file},
-                    {.file = dir.path() / "config/settings.json", .settings = &user_settings},
-                    {.file = project_file, .from_project = true},
-                    {.file = dir.path() / "p/.nib/settings.json",
-                     .from_project = true,
-                     .settings = &project_settings},
-                    {.file = named, .named = true}});
+  const auto found = find_servers({{.file = user_file},
+                                   {.file = dir.path() / "config/settings.json",
+                                    .document = std::make_shared<const json>(user_settings)},
+                                   {.file = project_file, .from_project = true},
+                                   {.file = dir.path() / "p/.nib/settings.json",
+                                    .from_project = true,
+                                    .document = std::make_shared<const json>(project_settings)},
+                                   {.file = named, .named = true}});
   ASSERT_TRUE(found.ok()) << found.error();
   EXPECT_TRUE(found.value().problems.empty());
   ASSERT_EQ(found.value().servers.size(), 3u);
@@ -70,9 +70,10 @@ TEST(ServerCatalog, ReadsFilesAndSettingsInOrderALaterEntryReplacingAnEarlierOne
 TEST(ServerCatalog, MissingFilesAndSettingsWithoutServersHoldNone) {
   nib::testing::TempDir dir;
   const json settings = {{"model", "m"}};
-  const auto found = find_servers({{.file = dir.path() / "mcp.json"},
-                                   {.file = dir.path() / "settings.json", .settings = &settings},
-                                   {.file = dir.path() / ".mcp.json", .from_project = true}});
+  const auto found = find_servers(
+      {{.file = dir.path() / "mcp.json"},
+       {.file = dir.path() / "settings.json", .document = std::make_shared<const json>(settings)},
+       {.file = dir.path() / ".mcp.json", .from_project = true}});
   ASSERT_TRUE(found.ok()) << found.error();
   EXPECT_TRUE(found.value().servers.empty());
   EXPECT_TRUE(found.value().problems.empty());
@@ -83,9 +84,10 @@ TEST(ServerCatalog, ABrokenFileFoundByItselfIsLeftOutNamingIt) {
   const auto broken = dir.write(".mcp.json", "{\"mcpServers\": ");
   const json bad_entry = {{"mcpServers", {{"x", {{"args", json::array()}}}}}};
   const auto good = dir.write("mcp.json", catalog_servers_document("ok", "run-ok").dump());
-  const auto found = find_servers({{.file = broken, .from_project = true},
-                                   {.file = dir.path() / "settings.json", .settings = &bad_entry},
-                                   {.file = good}});
+  const auto found = find_servers(
+      {{.file = broken, .from_project = true},
+       {.file = dir.path() / "settings.json", .document = std::make_shared<const json>(bad_entry)},
+       {.file = good}});
   ASSERT_TRUE(found.ok()) << found.error();
   ASSERT_EQ(found.value().servers.size(), 1u);
   EXPECT_EQ(found.value().servers[0].name, "ok");
@@ -96,6 +98,42 @@ TEST(ServerCatalog, ABrokenFileFoundByItselfIsLeftOutNamingIt) {
   EXPECT_NE(found.value().problems[1].find((dir.path() / "settings.json").string()),
             std::string::npos)
       << found.value().problems[1];
+}
+
+// An SSE server of Claude Code's ~/.claude.json (nib does not run them) spoils none of the
+// file's other servers.
+TEST(ServerCatalog, AnEntryNibCannotRunIsLeftOutAloneAndNamed) {
+  const auto document = std::make_shared<const json>(
+      json{{"mcpServers",
+            {{"linear", {{"type", "sse"}, {"url", "https://mcp.linear.app/sse"}}},
+             {"fs", {{"command", "npx"}}}}}});
+  const auto found = find_servers({{.file = "/home/u/.claude.json", .document = document}});
+  ASSERT_TRUE(found.ok()) << found.error();
+  ASSERT_EQ(found.value().servers.size(), 1u);
+  EXPECT_EQ(found.value().servers[0].name, "fs");
+  ASSERT_EQ(found.value().problems.size(), 1u);
+  const std::string& problem = found.value().problems[0];
+  EXPECT_EQ(problem.find("/home/u/.claude.json: mcpServers.linear: the SSE transport"), 0u)
+      << problem;
+  EXPECT_TRUE(problem.ends_with("; this server is left out")) << problem;
+  // Named on the command line, the file is to be used as written.
+  const auto named =
+      find_servers({{.file = "/tmp/servers.json", .document = document, .named = true}});
+  ASSERT_FALSE(named.ok());
+  EXPECT_NE(named.error().find("mcpServers.linear"), std::string::npos) << named.error();
+}
+
+TEST(ServerCatalog, EachServerSaysWhereItCameFromAsTheSourceNamesIt) {
+  const auto document = std::make_shared<const json>(catalog_servers_document("db", "run-db"));
+  nib::testing::TempDir dir;
+  const auto file = dir.write(".mcp.json", catalog_servers_document("repo", "run-repo").dump());
+  const auto found = find_servers({{.file = "/home/u/.claude.json",
+                                    .document = document,
+                                    .origin = "~/.claude.json (local scope)"},
+                                   {.file = file, .from_project = true}});
+  ASSERT_TRUE(found.ok()) << found.error();
+  EXPECT_EQ(catalog_server_named(found.value(), "db")->origin, "~/.claude.json (local scope)");
+  EXPECT_EQ(catalog_server_named(found.value(), "repo")->origin, file.string());
 }
 
 TEST(ServerCatalog, ABrokenFileNamedOnTheCommandLineIsAFailure) {

@@ -58,7 +58,7 @@ TEST(ServerSet, AFailedServerIsNamedWithItsStderrAndNotApprovedOnesAreShown) {
   ServerStatus blocked{.name = "repo",
                        .state = ServerState::kNotApproved,
                        .detail = "approve it",
-                       .file = ".mcp.json"};
+                       .origin = ".mcp.json"};
   ServerSet servers({testing::fake_server("broken", "exit")}, {blocked}, options_for(*registry));
   servers.start();
   servers.wait_settled({});
@@ -217,7 +217,7 @@ TEST(ServerSet, PromptsAreListedAcrossPagesAndAgainWhenTheServerSaysTheyChanged)
 
 TEST(ServerSet, AServerApprovedLaterStartsAndItsNotApprovedStatusGoes) {
   auto registry = nib::testing::registry_of({});
-  ServerStatus waiting{.name = "later", .state = ServerState::kNotApproved, .file = ".mcp.json"};
+  ServerStatus waiting{.name = "later", .state = ServerState::kNotApproved, .origin = ".mcp.json"};
   ServerSet servers({}, {waiting}, options_for(*registry));
   servers.start();
   EXPECT_NE(registry->note().find("- later (tools mcp__later__*): configured by the project"),

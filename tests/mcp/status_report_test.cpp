@@ -9,19 +9,22 @@ TEST(StatusReport, OneLinePerServerAsNibMcpListPrintsIt) {
   ServerStatus ready{.name = "fs",
                      .state = ServerState::kReady,
                      .tools = {"read", "write"},
-                     .file = "/home/me/.config/nib/mcp.json"};
-  EXPECT_EQ(status_line(ready), "fs  ready  2 tools  /home/me/.config/nib/mcp.json");
+                     .origin = "~/.config/nib/mcp.json"};
+  EXPECT_EQ(status_line(ready), "fs  ready  2 tools  ~/.config/nib/mcp.json");
   ready.tools = {"read"};
-  EXPECT_EQ(status_line(ready), "fs  ready  1 tool  /home/me/.config/nib/mcp.json");
+  ready.origin = "~/.claude.json (local scope)";
+  EXPECT_EQ(status_line(ready), "fs  ready  1 tool  ~/.claude.json (local scope)");
+  ready.origin.clear();  // a server made without one says nothing of it
+  EXPECT_EQ(status_line(ready), "fs  ready  1 tool");
   const ServerStatus failed{.name = "web",
                             .state = ServerState::kFailed,
                             .detail = "the server exited with status 3\nstderr:\nno key",
-                            .file = "m.json"};
+                            .origin = "m.json"};
   EXPECT_EQ(status_line(failed), "web  failed  the server exited with status 3  m.json");
   const ServerStatus waiting{
-      .name = "repo", .state = ServerState::kNotApproved, .file = ".mcp.json"};
+      .name = "repo", .state = ServerState::kNotApproved, .origin = ".mcp.json"};
   EXPECT_EQ(status_line(waiting), "repo  not approved  (nib mcp approve repo)  .mcp.json");
-  const ServerStatus connecting{.name = "slow", .file = "m.json"};
+  const ServerStatus connecting{.name = "slow", .origin = "m.json"};
   EXPECT_EQ(status_line(connecting), "slow  connecting  m.json");
 }
 
@@ -30,7 +33,7 @@ TEST(StatusReport, TheReportAddsTransportToolsPromptsAndTheRestOfTheDetail) {
                      .state = ServerState::kReady,
                      .tools = {"echo", "get-sum"},
                      .detail = "tool bad left out: its schema does not compile\n",
-                     .file = "s.json",
+                     .origin = "s.json",
                      .prompts = {{"simple-prompt", "", {}}, {"args-prompt", "", {}}},
                      .transport = "stdio: node index.js stdio"};
   EXPECT_EQ(status_report(ready),
@@ -42,7 +45,7 @@ TEST(StatusReport, TheReportAddsTransportToolsPromptsAndTheRestOfTheDetail) {
   const ServerStatus failed{.name = "web",
                             .state = ServerState::kFailed,
                             .detail = "the server exited with status 3\nstderr:\nno key\n",
-                            .file = "m.json",
+                            .origin = "m.json",
                             .transport = "http: https://example.com/mcp"};
   EXPECT_EQ(status_report(failed),
             "web  failed  the server exited with status 3  m.json\n"
