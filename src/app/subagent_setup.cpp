@@ -59,11 +59,18 @@ std::vector<std::string> offer_tools_to_subagents(agent::SubagentEnvironment& en
     return tools;
   };
   std::vector<std::string> problems;
-  for (const auto& problem : environment.agents->problems) problems.push_back(problem.text());
+  const auto report = [&](const extensions::Problem& problem) {
+    problems.push_back("an agent definition was left out or changed: " + problem.text());
+  };
+  for (const auto& problem : environment.agents->problems) report(problem);
   for (const auto& definition : environment.agents->agents) {
     for (const auto& problem : extensions::validate_agent_tools(definition, tool_names)) {
-      problems.push_back(problem.text());
+      report(problem);
     }
+  }
+  if (std::string notice = extensions::claude_tools_nib_lacks_notice(environment.agents->agents);
+      !notice.empty()) {
+    problems.push_back(std::move(notice));
   }
   return problems;
 }

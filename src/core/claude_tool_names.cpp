@@ -14,9 +14,10 @@ struct ToolNameAlias {
 // Read → read, Grep → grep, Glob → find, LS → ls, Bash → bash, Edit → edit, MultiEdit → edit
 // (nib's edit takes several replacements), Write → write, Task and Agent → task (Claude Code
 // renamed Task to Agent in 2.1.63 and kept Task as an alias), TodoWrite → todo_write, Skill →
-// skill, WebFetch → web_fetch. The first alias of each nib tool is the name Claude Code's hooks
-// receive for it.
-constexpr std::array<ToolNameAlias, 13> kAliases = {{
+// skill, WebFetch → web_fetch, BashOutput → job_output and KillShell → job_kill (the output and
+// the end of a command bash started in the background). The first alias of each nib tool is
+// the name Claude Code's hooks receive for it.
+constexpr std::array<ToolNameAlias, 15> kAliases = {{
     {"Read", "read"},
     {"Grep", "grep"},
     {"Glob", "find"},
@@ -30,7 +31,19 @@ constexpr std::array<ToolNameAlias, 13> kAliases = {{
     {"TodoWrite", "todo_write"},
     {"Skill", "skill"},
     {"WebFetch", "web_fetch"},
+    {"BashOutput", "job_output"},
+    {"KillShell", "job_kill"},
 }};
+
+// Claude Code's tools (as of 2.1, with TodoRead of the versions before) that no nib tool does
+// the job of: notebooks, questions to the user in the middle of a call, leaving plan mode,
+// running slash commands, MCP resources, and the hosted web search, which nib offers the
+// user's run when asked (--web-search) but no subagent.
+constexpr std::array<std::string_view, 9> kClaudeToolsNibLacks = {
+    "AskUserQuestion", "ExitPlanMode", "ListMcpResourcesTool",
+    "NotebookEdit",    "NotebookRead", "ReadMcpResourceTool",
+    "SlashCommand",    "TodoRead",     "WebSearch",
+};
 
 }  // namespace
 
@@ -56,6 +69,11 @@ std::vector<std::string_view> claude_tools_covering(std::string_view name) {
     if (alias.nib == name || patch_covers) covering.push_back(alias.claude);
   }
   return covering;
+}
+
+bool is_claude_tool_nib_lacks(std::string_view name) {
+  return std::find(kClaudeToolsNibLacks.begin(), kClaudeToolsNibLacks.end(), name) !=
+         kClaudeToolsNibLacks.end();
 }
 
 bool list_names_tool(const std::vector<std::string>& list, std::string_view name) {

@@ -2,8 +2,9 @@
 // Claude Code's tool names and nib's, in one table: agent definitions' `tools` lists,
 // permission rules such as "Bash(git:*)" and hook matchers are written with Claude Code's
 // capitalised names, nib's tools answer to their own, and hook scripts expect Claude's names in
-// their input. In core so that every layer that reads such configuration (extensions,
-// permissions, hooks) shares it. Pure; thread-safe.
+// their input. Also Claude Code's tools that nib has no tool for, so that configuration naming
+// them is told from a typing mistake. In core so that every layer that reads such configuration
+// (extensions, permissions, hooks) shares it. Pure; thread-safe.
 
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ bool list_names_tool(const std::vector<std::string>& list, std::string_view name
 // nib's name for a tool written as `name`: the alias's target for one of Claude Code's names
 // (matched exactly: "read" is already nib's name, "READ" is neither), else `name` unchanged.
 std::string_view nib_tool_name(std::string_view name);
+
+// Whether `name` (matched exactly) is one of Claude Code's tools that no nib tool does the job
+// of, such as NotebookEdit or WebSearch (which nib's subagents never get): a list written for
+// Claude Code names it on purpose, and whoever reads the list goes without it.
+bool is_claude_tool_nib_lacks(std::string_view name);
 
 // Claude Code's name for nib's tool `name`: the first alias that maps to it ("edit" → "Edit",
 // "task" → "Task"), else `name` unchanged (an MCP tool's "mcp__server__tool", a tool Claude

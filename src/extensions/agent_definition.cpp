@@ -84,6 +84,18 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+std::string comma_joined(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+// A Claude Code tool nib does not have, with the agents whose `tools` name it.
+struct LackedTool {
+  std::string tool;
+  std::vector<std::string> agents;
+};
+
 }  // namespace
 
 std::vector<AgentDefinition> builtin_agents() {
@@ -159,12 +171,14 @@ AgentParse parse_agent_definition(const MarkdownDocument& document,
 
 std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
                                           const std::vector<std::string>& available) {
-  std::string listed;
-  for (const std::string& name : available) listed += (listed.empty() ? "" : ", ") + name;
+  const std::string listed = comma_joined(available);
   std::vector<Problem> problems;
   const auto check = [&](const std::vector<std::string>& names, std::string_view key, int line) {
     for (const std::string& name : names) {
-      if (contains(available, name) || name.starts_with(kMcpToolPrefix)) continue;
+      if (contains(available, name) || name.starts_with(kMcpToolPrefix) ||
+          core::is_claude_tool_nib_lacks(name)) {
+        continue;
+      }
       std::string message = std::string(key) + ": unknown tool \"" + name + "\"";
       if (const std::string suggestion = util::closest_name(name, available, kSuggestionDistance);
           !suggestion.empty()) {
@@ -176,6 +190,27 @@ std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
   if (definition.tools) check(*definition.tools, "tools", definition.tools_line);
   check(definition.disallowed_tools, "disallowedTools", definition.disallowed_tools_line);
   return problems;
+}
+
+std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions) {
+  std::vector<LackedTool> lacked;
+  for (const AgentDefinition& definition : definitions) {
+    if (!definition.tools) continue;
+    for (const std::string& tool : *definition.tools) {
+      if (!core::is_claude_tool_nib_lacks(tool)) continue;
+      auto it = std::find_if(lacked.begin(), lacked.end(),
+                             [&](const LackedTool& entry) { return entry.tool == tool; });
+      if (it == lacked.end()) it = lacked.insert(lacked.end(), LackedTool{tool, {}});
+      it->agents.push_back(definition.name);
+    }
+  }
+  if (lacked.empty()) return {};
+  std::vector<std::string> named;
+  for (const LackedTool& entry : lacked) {
+    named.push_back(entry.tool + " (" + comma_joined(entry.agents) + ")");
+  }
+  return "agents name Claude Code tools nib does not have, so they run without them: " +
+         comma_joined(named);
 }
 
 std::vector<std::string> agent_tool_names(const AgentDefinition& definition,

@@ -41,8 +41,9 @@ struct AgentDefinition {
   std::string system_prompt;  // the body, without leading and trailing blank lines
 
   // The tools the agent may use, by nib's names (Claude Code's are mapped through
-  // core/claude_tool_names: Read → read, Glob → find), in the order written, each once. Names nib
-  // does not know are kept as written for validate_agent_tools to report.
+  // core/claude_tool_names: Read → read, Glob → find), in the order written, each once. Other
+  // names are kept as written: Claude Code's tools nib does not have (NotebookEdit) for
+  // claude_tools_nib_lacks_notice to name, unknown ones for validate_agent_tools to report.
   // nullopt (no `tools` key): every tool of the parent but task. Claude Code's subagents
   // inherit every tool when `tools` is absent and can never start subagents themselves; nib
   // lets a definition grant task by naming it (Task or Agent).
@@ -82,10 +83,19 @@ AgentParse parse_agent_definition(const MarkdownDocument& document,
 
 // Problems for the names in `definition`'s tools and disallowedTools that are not among
 // `available` (the run's tool names, task included when it exists), with the closest name.
-// MCP tools (mcp__<server>__<tool>) are not checked: their servers may not be ready yet.
+// MCP tools (mcp__<server>__<tool>) are not checked: their servers may not be ready yet. Nor
+// are Claude Code's tools that nib does not have (core::is_claude_tool_nib_lacks): a definition
+// written for Claude Code names them on purpose, and the agent runs without them.
 //   "<file>:3: tools: unknown tool \"Wirte\" (did you mean \"write\"?); available: ..."
 std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
                                           const std::vector<std::string>& available);
+
+// One line for the whole session, where each agent would cost one per start: the Claude Code
+// tools nib does not have that the `tools` lists of `definitions` name, in the order first
+// named, each with the agents naming it; "" when none do.
+//   "agents name Claude Code tools nib does not have, so they run without them: NotebookRead
+//   (code-reviewer, docs-writer), WebSearch (researcher)"
+std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions);
 
 // The tools `definition` gets out of `available`, in available's order: the allowlist (or
 // every tool but task without one), less the denylist. Unknown names are passed over.

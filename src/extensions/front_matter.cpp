@@ -101,6 +101,15 @@ bool load_yaml(const std::string& text, YAML::Node& root) {
   }
 }
 
+// The first of the lenient readings of `yaml` (yaml_leniency) that loads, into `root`; nullopt
+// when none does.
+std::optional<RewrittenYaml> load_leniently(std::string_view yaml, YAML::Node& root) {
+  for (RewrittenYaml& reading : lenient_readings(yaml)) {
+    if (load_yaml(reading.text, root)) return std::move(reading);
+  }
+  return std::nullopt;
+}
+
 // Parses the YAML between the delimiters; `first_line` is the file line it starts on.
 MarkdownParse parse_front_matter(const std::string& yaml, int first_line,
                                  const std::filesystem::path& file, FrontMatter& out) {
@@ -108,19 +117,22 @@ MarkdownParse parse_front_matter(const std::string& yaml, int first_line,
     return MarkdownParse{std::nullopt, Problem{file, line, std::move(message)}};
   };
   YAML::Node root;
+  // What was loaded, to take its lines back to the file's; no lines added when strict YAML was.
+  RewrittenYaml loaded;
   try {
     root = YAML::Load(yaml);
   } catch (const YAML::DeepRecursion& error) {
     return fail(first_line + std::max(error.mark.line, 0),
                 "front matter is nested too deeply for YAML to be read");
   } catch (const YAML::Exception& error) {
-    // Claude Code reads some values strict YAML refuses as the text written; so does nib. When
-    // that does not help either, the first error is the one that names the real mistake.
-    const std::optional<std::string> lenient = quote_unparseable_values(yaml);
-    if (!lenient || !load_yaml(*lenient, root)) {
+    // Claude Code reads some front matter strict YAML refuses; so does nib. When that does not
+    // help either, the first error is the one that names the real mistake.
+    std::optional<RewrittenYaml> lenient = load_leniently(yaml, root);
+    if (!lenient) {
       return fail(first_line + std::max(error.mark.line, 0),
                   "front matter is not valid YAML: " + error.msg);
     }
+    loaded = std::move(*lenient);
   }
   if (root.IsNull()) return {};
   if (!root.IsMap()) {
@@ -130,7 +142,7 @@ MarkdownParse parse_front_matter(const std::string& yaml, int first_line,
   }
   Converter converter;
   for (const auto& entry : root) {
-    const int line = first_line + std::max(entry.first.Mark().line, 0);
+    const int line = first_line + loaded.original_line(std::max(entry.first.Mark().line, 0));
     if (!entry.first.IsScalar() || entry.first.Scalar().empty()) {
       return fail(line, "front matter keys must be plain names such as \"description\"");
     }

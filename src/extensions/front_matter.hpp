@@ -16,9 +16,11 @@
 // "off", and the format decides what they mean), a sequence an array, a mapping an object, and
 // an empty value or `~`/`null` is null. Aliases are expanded, within kMaxFrontMatterValues.
 //
-// Leniency: front matter strict YAML refuses is read again with the plain values it cannot
-// parse taken as the text written (yaml_leniency), as Claude Code reads them, so the
-// documented `argument-hint: [issue] [priority]` is the text "[issue] [priority]".
+// Leniency: front matter strict YAML refuses is read as Claude Code reads it (yaml_leniency):
+// with the plain values it cannot parse taken as the text written, so the documented
+// `argument-hint: [issue] [priority]` is the text "[issue] [priority]", and with a value that
+// runs on in lines at the left edge (Anthropic's agents' descriptions with their <example>
+// blocks) taken whole, up to the next front-matter key. Lines in problems are the file's.
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -2,9 +2,10 @@
 // Typed reading of front matter fields for the three formats (agents, skills, commands): each
 // accessor returns the value or nullopt (absent, or null as in "model:"), and a value of the
 // wrong type becomes a problem at its key's line, so the format can leave the definition out.
-// Unknown keys are never looked at: Claude Code's files carry many (color, hooks, ...). Also
-// the frame agents and skills share around reading a whole definition (parse_definition). Not
-// thread-safe (one reader per file).
+// Unknown keys are never looked at: Claude Code's files carry many (color, hooks, ...). A key a
+// format reads must be among the front-matter keys yaml_leniency knows, or a value running on
+// above it would swallow it. Also the frame agents and skills share around reading a whole
+// definition (parse_definition). Not thread-safe (one reader per file).
 
 #include <filesystem>
 #include <optional>

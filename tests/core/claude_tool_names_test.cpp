@@ -19,6 +19,8 @@ TEST(ClaudeToolNamesTest, MapsClaudeCodesNamesToNibsTools) {
   EXPECT_EQ(nib_tool_name("TodoWrite"), "todo_write");
   EXPECT_EQ(nib_tool_name("Skill"), "skill");
   EXPECT_EQ(nib_tool_name("WebFetch"), "web_fetch");
+  EXPECT_EQ(nib_tool_name("BashOutput"), "job_output");
+  EXPECT_EQ(nib_tool_name("KillShell"), "job_kill");
 }
 
 // Configuration written for Claude's tools covers the nib tool doing their job: apply_patch
@@ -46,8 +48,26 @@ TEST(ClaudeToolNamesTest, NibsToolsAnswerToTheirFirstClaudeName) {
   EXPECT_EQ(claude_tool_name("edit"), "Edit");
   EXPECT_EQ(claude_tool_name("task"), "Task");
   EXPECT_EQ(claude_tool_name("web_fetch"), "WebFetch");
+  EXPECT_EQ(claude_tool_name("job_output"), "BashOutput");
+  EXPECT_EQ(claude_tool_name("job_kill"), "KillShell");
+  EXPECT_EQ(claude_tool_name("job_list"), "job_list");
   EXPECT_EQ(claude_tool_name("mcp__github__create_issue"), "mcp__github__create_issue");
   EXPECT_EQ(claude_tool_name("Bash"), "Bash");
+}
+
+// Configuration written for Claude Code names these on purpose; they are not typing mistakes.
+TEST(ClaudeToolNamesTest, KnowsClaudesToolsNibLacks) {
+  for (const char* name :
+       {"NotebookRead", "NotebookEdit", "WebSearch", "ExitPlanMode", "TodoRead", "AskUserQuestion",
+        "SlashCommand", "ListMcpResourcesTool", "ReadMcpResourceTool"}) {
+    EXPECT_TRUE(is_claude_tool_nib_lacks(name)) << name;
+    EXPECT_EQ(nib_tool_name(name), name);
+  }
+  // Tools nib has, under Claude's name or its own, typing mistakes, and case matters.
+  for (const char* name : {"Read", "BashOutput", "read", "web_search", "NoteBookRead", "websearch",
+                           "mcp__notes__NotebookRead"}) {
+    EXPECT_FALSE(is_claude_tool_nib_lacks(name)) << name;
+  }
 }
 
 }  // namespace

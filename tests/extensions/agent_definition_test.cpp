@@ -55,6 +55,46 @@ TEST(AgentDefinitionTest, ReadsClaudeCodesFormat) {
   EXPECT_EQ(agent.file, "agents/foo.md");
 }
 
+// Anthropic's published agents write examples at the left edge inside the description, which
+// strict YAML refuses; Claude Code loads them with the whole text as the description.
+TEST(AgentDefinitionTest, AnthropicsMultiLineDescriptionsLoadWhole) {
+  const AgentDefinition agent = parsed_agent(
+      "---\n"
+      "name: agent-creator\n"
+      "description: Use this agent when the user asks to \"create an agent\". Examples:\n"
+      "\n"
+      "<example>\n"
+      "Context: The user wants a code review agent\n"
+      "user: \"Create an agent that reviews code\"\n"
+      "assistant: \"I'll use the agent-creator agent.\"\n"
+      "<commentary>\n"
+      "User requests new agent creation.\n"
+      "</commentary>\n"
+      "</example>\n"
+      "\n"
+      "model: sonnet\n"
+      "color: magenta\n"
+      "tools: [\"Read\", \"Write\", \"Grep\"]\n"
+      "---\n"
+      "You create agents.\n");
+  EXPECT_EQ(agent.name, "agent-creator");
+  EXPECT_EQ(agent.description,
+            "Use this agent when the user asks to \"create an agent\". Examples:\n"
+            "\n"
+            "<example>\n"
+            "Context: The user wants a code review agent\n"
+            "user: \"Create an agent that reviews code\"\n"
+            "assistant: \"I'll use the agent-creator agent.\"\n"
+            "<commentary>\n"
+            "User requests new agent creation.\n"
+            "</commentary>\n"
+            "</example>");
+  EXPECT_EQ(agent.model, "sonnet");
+  EXPECT_EQ(agent.tools, (Names{"read", "write", "grep"}));
+  EXPECT_EQ(agent.tools_line, 16);
+  EXPECT_EQ(agent.system_prompt, "You create agents.");
+}
+
 TEST(AgentDefinitionTest, ToolsAsAYamlListAndNibsOwnNames) {
   const AgentDefinition agent = parsed_agent(
       "---\nname: a\ndescription: d\ntools:\n  - Read\n  - edit\n  - MultiEdit\n  - Edit\n---\n");
@@ -208,14 +248,14 @@ TEST(AgentDefinitionTest, SeveralProblemsAreAllReported) {
 
 TEST(AgentDefinitionTest, UnknownToolsAreReportedAgainstTheAvailableOnes) {
   const AgentDefinition agent = parsed_agent(
-      "---\nname: a\ndescription: d\ntools: Read, Wirte, WebSearch\ndisallowedTools: Bsh\n---\n");
+      "---\nname: a\ndescription: d\ntools: Read, Wirte, Deploy\ndisallowedTools: Bsh\n---\n");
   const std::vector<Problem> problems = validate_agent_tools(agent, kAvailable);
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0].text(),
             "agents/foo.md:4: tools: unknown tool \"Wirte\" (did you mean \"write\"?); "
             "available: read, grep, find, ls, bash, edit, write, task");
   EXPECT_EQ(problems[1].text(),
-            "agents/foo.md:4: tools: unknown tool \"WebSearch\"; available: read, grep, find, ls, "
+            "agents/foo.md:4: tools: unknown tool \"Deploy\"; available: read, grep, find, ls, "
             "bash, edit, write, task");
   EXPECT_EQ(problems[2].line, 5);
   EXPECT_NE(problems[2].message.find("disallowedTools: unknown tool \"Bsh\" (did you mean "
@@ -229,6 +269,35 @@ TEST(AgentDefinitionTest, UnknownToolsAreReportedAgainstTheAvailableOnes) {
   EXPECT_TRUE(validate_agent_tools(mcp, {"read"}).empty());
   EXPECT_EQ(agent_tool_names(mcp, {"read", "mcp__github__get_issue", "mcp__github__other"}),
             (Names{"read", "mcp__github__get_issue"}));
+}
+
+// A definition written for Claude Code names its tools on purpose: the ones nib does not have
+// are not reported per agent, but named once for all agents.
+TEST(AgentDefinitionTest, ClaudeToolsNibLacksAreNamedOnceForAllAgents) {
+  const AgentDefinition reviewer = parsed_agent(
+      "---\nname: code-reviewer\ndescription: d\ntools: Read, NotebookRead, WebSearch, Wirte\n"
+      "disallowedTools: NotebookEdit\n---\n");
+  const AgentDefinition writer = parsed_agent(
+      "---\nname: docs-writer\ndescription: d\ntools: [NotebookRead, Write, BashOutput]\n---\n");
+  const AgentDefinition unlisted =
+      parsed_agent("---\nname: helper\ndescription: d\ndisallowedTools: WebSearch\n---\n");
+  EXPECT_EQ(reviewer.tools, (Names{"read", "NotebookRead", "WebSearch", "Wirte"}));
+  // Only the typing mistake is a problem; the agent simply goes without the others.
+  const std::vector<Problem> problems = validate_agent_tools(reviewer, kAvailable);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].message.find("unknown tool \"Wirte\""), std::string::npos);
+  EXPECT_EQ(agent_tool_names(reviewer, kAvailable), Names{"read"});
+  EXPECT_TRUE(validate_agent_tools(unlisted, kAvailable).empty());
+  // BashOutput is nib's job_output: not missing.
+  EXPECT_TRUE(validate_agent_tools(writer, {"write", "job_output"}).empty());
+  EXPECT_EQ(agent_tool_names(writer, {"read", "write", "job_output"}),
+            (Names{"write", "job_output"}));
+
+  EXPECT_EQ(claude_tools_nib_lacks_notice({reviewer, writer, unlisted}),
+            "agents name Claude Code tools nib does not have, so they run without them: "
+            "NotebookRead (code-reviewer, docs-writer), WebSearch (code-reviewer)");
+  EXPECT_EQ(claude_tools_nib_lacks_notice({unlisted}), "");
+  EXPECT_EQ(claude_tools_nib_lacks_notice(builtin_agents()), "");
 }
 
 TEST(AgentDefinitionTest, NotesFromTheFileAreKept) {

@@ -143,6 +143,55 @@ TEST(FrontMatterTest, PlainValuesStrictYamlRefusesAreReadAsWritten) {
   EXPECT_TRUE(document.notes.empty());
 }
 
+// Anthropic's agents (agent-creator, code-simplifier) write their examples at the left edge
+// inside the description; Claude Code reads all of it, up to the next key, as the description.
+TEST(FrontMatterTest, ADescriptionRunningOnAtTheLeftEdgeIsReadWhole) {
+  const MarkdownDocument document = parsed(
+      "---\n"
+      "name: agent-creator\n"
+      "description: Use this agent when the user asks to \"create an agent\". Examples:\n"
+      "\n"
+      "<example>\n"
+      "Context: The user wants a code review agent\n"
+      "user: \"Create an agent that reviews code\"\n"
+      "</example>\n"
+      "\n"
+      "model: sonnet\n"
+      "argument-hint: [name] [purpose]\n"
+      "tools: [\"Read\", \"Write\"]\n"
+      "---\n"
+      "Body.\n");
+  const FrontMatter& fm = *document.front_matter;
+  EXPECT_EQ(fm.find("description")->value,
+            "Use this agent when the user asks to \"create an agent\". Examples:\n"
+            "\n"
+            "<example>\n"
+            "Context: The user wants a code review agent\n"
+            "user: \"Create an agent that reviews code\"\n"
+            "</example>");
+  EXPECT_EQ(fm.find("description")->line, 3);
+  EXPECT_EQ(fm.find("model")->value, "sonnet");
+  EXPECT_EQ(fm.find("model")->line, 10);  // the file's line, not the rewritten YAML's
+  EXPECT_EQ(fm.find("argument-hint")->value, "[name] [purpose]");
+  EXPECT_EQ(fm.find("tools")->value, json::array({"Read", "Write"}));
+  EXPECT_EQ(fm.find("tools")->line, 12);
+  EXPECT_EQ(fm.find("Context"), nullptr);
+  EXPECT_EQ(fm.find("user"), nullptr);
+  EXPECT_EQ(document.body, "Body.\n");
+  EXPECT_EQ(document.body_line, 14);
+}
+
+TEST(FrontMatterTest, WhenLeniencyDoesNotHelpStrictYamlsErrorIsReported) {
+  // The description runs on, and a list is left open: the first error names the line.
+  Problem problem = problem_of(
+      "---\nname: a\ndescription: Use it. Examples:\n<example>\nx\n</example>\n"
+      "tools: [Read, Grep\n---\n");
+  EXPECT_EQ(problem.text(), "agents/a.md:3: front matter is not valid YAML: illegal map value");
+  // A key given twice in the folded front matter is named at the file's line.
+  problem = problem_of("---\nname: a\ndescription: d:\nmore\n\nname: b\n---\n");
+  EXPECT_EQ(problem.text(), "agents/a.md:6: name: given twice (first on line 2); keep one");
+}
+
 TEST(FrontMatterTest, UnclosedFrontMatterIsAProblem) {
   const Problem problem = problem_of("---\nname: a\ndescription: b\n\nThe body.\n");
   EXPECT_EQ(problem.line, 1);
