@@ -16,7 +16,10 @@ AgentCatalog load_agent_definitions(const ExtensionRoots& roots) {
   for (const DefinitionFolder& folder :
        definition_folders(roots, "agents", ScopeOrder::kProjectFirst)) {
     for (const auto& file : markdown_files(folder.path, true, catalog.problems)) {
-      read_definition(file, folder.origin, parse_agent_definition, found, catalog.problems);
+      read_definition(
+          file, folder.origin,
+          parse_in_folder(folder, parse_agent_definition, &AgentDefinition::system_prompt), found,
+          catalog.problems);
     }
   }
   for (AgentDefinition& builtin : builtin_agents()) found.push_back(std::move(builtin));

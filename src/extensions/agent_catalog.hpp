@@ -9,7 +9,8 @@
 // as in Claude Code (project over user); a file may also replace a built-in by taking its name
 // (Claude Code lets a custom agent named like a built-in override it), so a project can give
 // `explore` the tools it needs. Two files in one folder with the same name are a problem, and
-// the first by path is kept.
+// the first by path is kept. The enabled plugins' agents come last, named after their plugin
+// (my-plugin:reviewer), with ${CLAUDE_PLUGIN_ROOT} in their prompts replaced.
 
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "extensions/front_matter_fields.hpp"
+#include "extensions/tool_list.hpp"
 
 namespace nib::extensions {
 namespace {
@@ -60,6 +61,16 @@ CommandParse parse_command(const MarkdownDocument& document, const fs::path& fil
   if (command.description.empty()) command.description = default_description(command.body);
   command.argument_hint = reader.display_text("argument-hint").value_or("");
   command.model = read_model(reader);
+  if (const std::optional<std::vector<std::string>> allowed =
+          reader.text_or_list("allowed-tools")) {
+    for (const std::string& item : *allowed) {
+      // As written: the rule parser, not the list's, judges each (an unclosed "(" included).
+      for (ToolEntry& entry : split_tool_list(item)) {
+        command.allowed_tools.push_back(std::move(entry.written));
+      }
+    }
+    command.allowed_tools_line = reader.line("allowed-tools");
+  }
   if (reader.ok()) parse.definition = std::move(command);
   parse.problems.insert(parse.problems.end(), reader.problems().begin(), reader.problems().end());
   return parse;
@@ -96,11 +107,20 @@ CommandCatalog load_commands(const ExtensionRoots& roots,
   for (const DefinitionFolder& folder :
        definition_folders(roots, "commands", ScopeOrder::kProjectFirst)) {
     for (const fs::path& file : markdown_files(folder.path, true, catalog.problems)) {
-      const fs::path relative = file.lexically_relative(folder.path);
+      // A plugin may list a single file; its commands are namespaced by the plugin's name, as
+      // sub-folders are: /my-plugin:hello, or /hello when no other command has that name.
+      fs::path relative =
+          file == folder.path ? file.filename() : file.lexically_relative(folder.path);
+      if (folder.plugin) relative = folder.plugin->name / relative;
       read_definition(
           file, folder.origin,
           [&](const MarkdownDocument& document, const fs::path& path, Origin origin) {
-            return parse_command(document, path, relative, origin);
+            CommandParse parse = parse_command(document, path, relative, origin);
+            if (folder.plugin && parse.definition) {
+              parse.definition->body =
+                  expand_plugin_root(parse.definition->body, folder.plugin->root);
+            }
+            return parse;
           },
           found, catalog.problems);
     }

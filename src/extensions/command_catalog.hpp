@@ -11,7 +11,12 @@
 //   ---
 //   Fix issue #$1 with priority $2: $ARGUMENTS
 //
-// Other keys (allowed-tools, disable-model-invocation, ...) are accepted and ignored.
+//   allowed-tools: Bash(git status:*), Bash(git diff:*)
+//                                  optional; permission rules that allow what they name while
+//                                  the command's run lasts and for its !`command`s (a string
+//                                  or a list)
+//
+// Other keys (disable-model-invocation, ...) are accepted and ignored.
 //
 // Sub-folders: as in Claude Code, .claude/commands/frontend/component.md is /component, and its
 // folder shows in the description's label "(project:frontend)". Two files may then share a
@@ -21,7 +26,10 @@
 //
 // Folders, best first: <project>/.nib/commands, <project>/.claude/commands, <user
 // config>/commands (~/.config/nib/commands), ~/.claude/commands: the project's commands win, as
-// in Claude Code.
+// in Claude Code. Then the enabled plugins' commands, the plugin's name as their first folder:
+// my-plugin's hello.md is /my-plugin:hello, and /hello while no better folder has a hello (the
+// user's own commands win), labelled "(plugin:my-plugin)"; ${CLAUDE_PLUGIN_ROOT} in their body
+// is the plugin's folder.
 
 #include <filesystem>
 #include <optional>
@@ -43,6 +51,10 @@ struct CommandDefinition {
   std::string argument_hint;
   std::optional<std::string> model;  // as written; nullopt: the session's model
   std::string body;                  // without leading and trailing blank lines
+  // allowed-tools, as permission rules written in Claude Code's form ("Bash(git add:*)"), and
+  // the line they are on.
+  std::vector<std::string> allowed_tools;
+  int allowed_tools_line = 0;
   Origin origin = Origin::kProjectNib;
   std::filesystem::path file;
 

@@ -147,10 +147,14 @@ std::string substitute_arguments(std::string_view body, std::string_view argumen
   return out;
 }
 
-std::string expand_command(std::string_view body, std::string_view arguments,
-                           const std::filesystem::path& working_dir) {
+CommandPrompt expand_command(std::string_view body, std::string_view arguments,
+                             const std::filesystem::path& working_dir) {
   const Positions base = uses_dollar_zero(body) ? Positions::kZeroBased : Positions::kOneBased;
-  return include_files(substitute_arguments(body, arguments, base), working_dir);
+  const std::string text = substitute_arguments(body, arguments, base);
+  // include_files keeps the text as it is and appends the files, so the spans stay in place;
+  // it leaves code spans alone, so no @path inside a command is included.
+  std::vector<PromptCommand> commands = find_prompt_commands(text);
+  return {include_files(text, working_dir), std::move(commands)};
 }
 
 std::string expand_skill(const SkillDefinition& skill, std::string_view arguments) {

@@ -15,12 +15,17 @@
 // as Claude Code does, so what the user typed is never dropped. Arguments are not scanned again.
 //
 // Includes: see file_includes.
+//
+// Commands: the body's !`command` spans and "```!" blocks (prompt_commands.hpp), found after
+// the arguments are filled in (so `!`git show $1`` shows what was asked) and before files are
+// included (a command written in an included file is text, not something to run).
 
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "extensions/prompt_commands.hpp"
 #include "extensions/skill_catalog.hpp"
 
 namespace nib::extensions {
@@ -38,11 +43,18 @@ enum class Positions { kOneBased, kZeroBased };
 // `body` with its placeholders filled from `arguments` (trimmed for $ARGUMENTS).
 std::string substitute_arguments(std::string_view body, std::string_view arguments, Positions base);
 
+// A command's prompt before its commands ran: `text` as expanded, and the spans of it that
+// `commands` replace by their output (with_command_outputs).
+struct CommandPrompt {
+  std::string text;
+  std::vector<PromptCommand> commands;
+};
+
 // What a command with `body` sends for `arguments`: substitute_arguments (zero-based when the
-// body uses $0, else one-based), then include_files from `working_dir` (so an @path among the
-// arguments is included too; included files are not scanned again).
-std::string expand_command(std::string_view body, std::string_view arguments,
-                           const std::filesystem::path& working_dir);
+// body uses $0, else one-based), its commands found, then include_files from `working_dir` (so
+// an @path among the arguments is included too; included files are not scanned again).
+CommandPrompt expand_command(std::string_view body, std::string_view arguments,
+                             const std::filesystem::path& working_dir);
 
 // What `/<skill> <arguments>` loads for the next turn: the skill's instructions with its
 // placeholders filled (zero-based) and ${CLAUDE_SKILL_DIR} replaced by the skill's folder, so

@@ -68,6 +68,15 @@ void list_folder(const fs::path& folder, std::size_t depth, Listing& listing) {
   }
 }
 
+// The folders and files of `kind` ("agents", ...) that `plugin` has.
+const std::vector<fs::path>& plugin_paths(const Plugin& plugin, std::string_view kind) {
+  static const std::vector<fs::path> kNone;
+  if (kind == "agents") return plugin.agents;
+  if (kind == "commands") return plugin.commands;
+  if (kind == "skills") return plugin.skills;
+  return kNone;
+}
+
 }  // namespace
 
 std::string_view scope_label(Origin origin) {
@@ -77,6 +86,8 @@ std::string_view scope_label(Origin origin) {
     case Origin::kProjectNib:
     case Origin::kProjectClaude:
       return "project";
+    case Origin::kPlugin:
+      return "plugin";
     case Origin::kUserNib:
     case Origin::kUserClaude:
       break;
@@ -107,11 +118,18 @@ std::vector<DefinitionFolder> definition_folders(const ExtensionRoots& roots, st
     });
     if (!seen) first.push_back(std::move(folder));
   }
+  for (const Plugin& plugin : roots.plugins) {
+    for (const fs::path& path : plugin_paths(plugin, kind)) {
+      first.push_back({path, Origin::kPlugin, &plugin});
+    }
+  }
   return first;
 }
 
 std::vector<fs::path> markdown_files(const fs::path& folder, bool recursive,
                                      std::vector<Problem>& problems) {
+  std::error_code error;
+  if (folder.extension() == ".md" && fs::is_regular_file(folder, error)) return {folder};
   Listing listing{folder, recursive, problems, {}};
   list_folder(folder, 0, listing);
   return std::move(listing.files);

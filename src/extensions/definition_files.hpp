@@ -7,7 +7,9 @@
 // <user config>/<kind> (~/.config/nib) and <home>/.claude/<kind>. Within one scope nib's own
 // folder comes before Claude Code's, since a file in .nib is written for nib. Across scopes the
 // order is the format's (Claude Code's documented precedence): the project's before the user's
-// for agents and commands, the user's before the project's for skills.
+// for agents and commands, the user's before the project's for skills. The enabled plugins'
+// folders of that kind come last: their definitions are named after the plugin
+// ("my-plugin:reviewer"), so they rarely meet the user's own, and when they do the user's win.
 
 #include <algorithm>
 #include <filesystem>
@@ -17,14 +19,16 @@
 #include <vector>
 
 #include "extensions/front_matter.hpp"
+#include "extensions/plugin.hpp"
 #include "extensions/problem.hpp"
 
 namespace nib::extensions {
 
-// Where a definition was found.
-enum class Origin { kBuiltin, kProjectNib, kProjectClaude, kUserNib, kUserClaude };
+// Where a definition was found, best first.
+enum class Origin { kBuiltin, kProjectNib, kProjectClaude, kUserNib, kUserClaude, kPlugin };
 
-// "built-in", "project", "user": the scope, as Claude Code labels commands "(project)".
+// "built-in", "project", "user", "plugin": the scope, as Claude Code labels commands
+// "(project)".
 std::string_view scope_label(Origin origin);
 
 // The directories searched. An empty path is not searched (no HOME, say).
@@ -32,24 +36,28 @@ struct ExtensionRoots {
   std::filesystem::path project_dir;      // the working directory (its .nib and .claude)
   std::filesystem::path user_config_dir;  // nib's global directory: $XDG_CONFIG_HOME/nib
   std::filesystem::path home_dir;         // for ~/.claude
+  std::vector<Plugin> plugins;            // the enabled ones (plugin_catalog), sorted by name
 };
 
 struct DefinitionFolder {
-  std::filesystem::path path;
+  std::filesystem::path path;  // a folder; a plugin's may also be one Markdown file
   Origin origin;
+  const Plugin* plugin = nullptr;  // the plugin it belongs to (origin kPlugin), else nullptr
 };
 
 enum class ScopeOrder { kProjectFirst, kUserFirst };
 
 // The folders holding `kind` ("agents", "skills", "commands"), best first; a folder that is
 // both the project's and the user's (nib started in the home directory) is listed once, first.
+// Then each plugin's of that kind (Plugin::agents, ...), pointing into roots.plugins.
 std::vector<DefinitionFolder> definition_folders(const ExtensionRoots& roots, std::string_view kind,
                                                  ScopeOrder order);
 
 // The Markdown (".md") files under `folder`, sorted by path, in sub-folders too when
 // `recursive` (up to kMaxDefinitionFolderDepth levels, symbolic links followed). Hidden
-// entries (".name") are skipped; a missing folder has none. Problems: an unreadable folder,
-// more than kMaxDefinitionFilesPerFolder files.
+// entries (".name") are skipped; a missing folder has none; a Markdown file given as `folder`
+// (a plugin may list single definitions) is the only one. Problems: an unreadable folder, more
+// than kMaxDefinitionFilesPerFolder files.
 std::vector<std::filesystem::path> markdown_files(const std::filesystem::path& folder,
                                                   bool recursive, std::vector<Problem>& problems);
 
@@ -123,6 +131,23 @@ void read_definition(const std::filesystem::path& file, Origin origin, Parse par
   auto parsed = parse(*read.document, file, origin);
   problems.insert(problems.end(), parsed.problems.begin(), parsed.problems.end());
   if (parsed.definition) found.push_back(std::move(*parsed.definition));
+}
+
+// `parse` (a format's parse function) for the files of `folder`: a plugin's definitions are
+// named "<plugin>:<name>" and have ${CLAUDE_PLUGIN_ROOT} in their `text` replaced by the
+// plugin's folder, as Claude Code loads them. `folder` must outlive the result.
+template <class Definition, class Parse>
+auto parse_in_folder(const DefinitionFolder& folder, Parse parse, std::string Definition::*text) {
+  return [&folder, parse, text](const MarkdownDocument& document, const std::filesystem::path& file,
+                                Origin origin) {
+    auto parsed = parse(document, file, origin);
+    if (folder.plugin != nullptr && parsed.definition) {
+      Definition& definition = *parsed.definition;
+      definition.name = plugin_part_name(*folder.plugin, definition.name);
+      definition.*text = expand_plugin_root(definition.*text, folder.plugin->root);
+    }
+    return parsed;
+  };
 }
 
 // The definition in `all` (sorted or not) whose `name` is `name`, or nullptr.

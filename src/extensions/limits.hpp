@@ -44,4 +44,16 @@ inline constexpr std::size_t kMaxIncludedBytes = 256 * 1024;
 // whole tree (node_modules, a dataset) must not flood the context.
 inline constexpr std::size_t kMaxListedSkillResources = 50;
 
+// Plugins (plugin_catalog). Their JSON files (plugin.json, marketplace.json, hooks files, MCP
+// files, ~/.claude/plugins/installed_plugins.json and known_marketplaces.json) are read whole; a
+// bigger one is reported and not used. A marketplace listing a few hundred plugins is some tens
+// of kilobytes, so 1 MB is far past any real file.
+inline constexpr std::size_t kMaxPluginJsonFileBytes = 1024 * 1024;
+// Enabled plugins loaded at start: each adds folders to scan and files to read; the rest are
+// reported as not loaded.
+inline constexpr std::size_t kMaxLoadedPlugins = 100;
+// Paths one plugin lists for one kind of part (commands, agents, skills, hooks, MCP servers);
+// a manifest lists a handful.
+inline constexpr std::size_t kMaxPluginPartPaths = 64;
+
 }  // namespace nib::extensions

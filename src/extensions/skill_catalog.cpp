@@ -10,25 +10,35 @@ namespace {
 
 constexpr const char* kSkillFileName = "SKILL.md";
 
+// The skill's name: its `name` when that is a valid name, as Claude Code names skills (the
+// folder "pdf-forms-v2" may hold the skill pdf-forms), else its folder's, which must then be
+// valid. An invalid `name` is noted, not fatal: the folder's name still serves.
+std::string read_skill_name(FieldReader& reader, const std::filesystem::path& file,
+                            std::vector<Problem>& notes) {
+  const std::optional<std::string> name = reader.text("name");
+  if (name && is_valid_name(*name)) return *name;
+  std::string folder = file.parent_path().filename().string();
+  if (name) {
+    notes.push_back({file, reader.line("name"),
+                     "name: \"" + *name + "\" is not a valid skill name, so the folder's name (/" +
+                         folder + ") is used; " + std::string(kNameRule)});
+  }
+  if (!is_valid_name(folder)) {
+    reader.problems().push_back({file, 0,
+                                 "the folder name \"" + folder +
+                                     "\" is not a valid skill name (a skill without a valid "
+                                     "name: line is named after its folder); " +
+                                     std::string(kNameRule)});
+  }
+  return folder;
+}
+
 }  // namespace
 
 SkillParse parse_skill(const MarkdownDocument& document, const std::filesystem::path& file,
                        Origin origin) {
   const auto read = [&](FieldReader& reader, SkillDefinition& skill, std::vector<Problem>& notes) {
-    skill.name = file.parent_path().filename().string();
-    if (!is_valid_name(skill.name)) {
-      reader.problems().push_back({file, 0,
-                                   "the folder name \"" + skill.name +
-                                       "\" is not a valid skill name (it is the skill's name); " +
-                                       std::string(kNameRule)});
-    }
-    if (const std::optional<std::string> name = reader.text("name"); name && *name != skill.name) {
-      notes.push_back({file, reader.line("name"),
-                       "name: \"" + *name +
-                           "\" differs from the folder's name; nib names "
-                           "the skill after its folder (/" +
-                           skill.name + "), as the Agent Skills specification has them equal"});
-    }
+    skill.name = read_skill_name(reader, file, notes);
     skill.instructions = trimmed_body(document.body);
     skill.description = reader.text("description").value_or("");
     if (skill.description.empty()) {
@@ -63,12 +73,17 @@ SkillCatalog load_skills(const ExtensionRoots& roots) {
   std::vector<SkillDefinition> found;
   for (const DefinitionFolder& folder :
        definition_folders(roots, "skills", ScopeOrder::kUserFirst)) {
-    for (const auto& skill_folder : subfolders(folder.path, catalog.problems)) {
+    std::error_code error;
+    // A plugin's skills path may be one skill's folder (Claude Code's "skills": ["./"]).
+    const bool one_skill =
+        folder.plugin && std::filesystem::exists(folder.path / kSkillFileName, error);
+    for (const auto& skill_folder : one_skill ? std::vector<std::filesystem::path>{folder.path}
+                                              : subfolders(folder.path, catalog.problems)) {
       const std::filesystem::path file = skill_folder / kSkillFileName;
-      std::error_code error;
-      if (std::filesystem::exists(file, error)) {
-        read_definition(file, folder.origin, parse_skill, found, catalog.problems);
-      }
+      if (!std::filesystem::exists(file, error)) continue;
+      read_definition(file, folder.origin,
+                      parse_in_folder(folder, parse_skill, &SkillDefinition::instructions), found,
+                      catalog.problems);
     }
   }
   catalog.skills = keep_first_of_each_name(

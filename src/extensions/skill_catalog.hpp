@@ -6,7 +6,7 @@
 // reads a skill is the system prompt's business. Reads files only; thread-safe.
 //
 //   ---
-//   name: pdf-forms              optional; the folder's name, which it should equal
+//   name: pdf-forms              optional; the skill's name, else the folder's
 //   description: Fills PDF...    recommended; the model picks skills by it
 //   argument-hint: [file]        optional; shown beside /pdf-forms in the menu
 //   model: haiku                 optional; absent or "inherit": the session's model
@@ -14,17 +14,19 @@
 //   user-invocable: false            optional: only the model can use it (no /name)
 //   ---
 //
-// The skill's identity is its folder's name, as in Claude Code (the command name comes from the
-// directory); it must be a valid name (definition_files' rule). A `name` that differs is noted
-// and the folder's name used, so the skill still works as it does in Claude Code. Without a
-// description the body's first line stands in (noted), as in Claude Code. Other keys
-// (allowed-tools, context, agent, license, metadata, ...) are accepted and ignored.
+// The skill's identity is its `name`, as in Claude Code, or without one its folder's name; either
+// must be a valid name (definition_files' rule). A `name` that is not valid is noted and the
+// folder's name used, so the skill still loads. Without a description the body's first line
+// stands in (noted), as in Claude Code. Other keys (allowed-tools, context, agent, license,
+// metadata, ...) are accepted and ignored.
 //
 // Folders, best first: ~/.config/nib/skills, ~/.claude/skills, <project>/.nib/skills,
 // <project>/.claude/skills. The user's come first because Claude Code documents skills so
 // (enterprise, then personal, then project): a repository cannot replace a skill the user
 // relies on with its own instructions. Within a folder every sub-folder with a SKILL.md is a
-// skill; other sub-folders are passed over.
+// skill; other sub-folders are passed over. Then the enabled plugins' skills, named after their
+// plugin (my-plugin:pdf), with ${CLAUDE_PLUGIN_ROOT} in their instructions replaced; a plugin's
+// skills folder may also be one skill's, holding SKILL.md itself.
 
 #include <filesystem>
 #include <optional>
@@ -38,7 +40,7 @@
 namespace nib::extensions {
 
 struct SkillDefinition {
-  std::string name;  // the folder's name
+  std::string name;  // its `name`, else the folder's
   std::string description;
   std::string instructions;          // the body, without leading and trailing blank lines
   std::string argument_hint;         // "" when none
@@ -52,8 +54,8 @@ struct SkillDefinition {
 using SkillParse = DefinitionParse<SkillDefinition>;
 
 // The skill in `document`, read from `file` (".../<folder>/SKILL.md"). Problems that leave it
-// out: no front matter, neither description nor instructions, a folder name that is not a
-// valid name, a known key of the wrong type. Notes: a `name` that differs from the folder's, a
+// out: no front matter, neither description nor instructions, no valid `name` and a folder name
+// that is not valid either, a known key of the wrong type. Notes: a `name` that is not valid, a
 // missing description.
 SkillParse parse_skill(const MarkdownDocument& document, const std::filesystem::path& file,
                        Origin origin);

@@ -1,7 +1,7 @@
 #pragma once
 // The splitting of a tool list, as Claude Code writes one in agent definitions' `tools` and
-// `disallowedTools`, into its entries. The names themselves map to nib's through
-// core/claude_tool_names.hpp. Pure; thread-safe.
+// `disallowedTools` and commands' `allowed-tools`, into its entries. The names themselves map to
+// nib's through core/claude_tool_names.hpp. Pure; thread-safe.
 
 #include <optional>
 #include <string>
@@ -14,6 +14,7 @@ namespace nib::extensions {
 struct ToolEntry {
   std::string name;                      // as written, before any "("
   std::optional<std::string> specifier;  // inside the parentheses, trimmed
+  std::string written;                   // the whole entry as written, for a rule's parser
 
   friend bool operator==(const ToolEntry&, const ToolEntry&) = default;
 };

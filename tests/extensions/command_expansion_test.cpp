@@ -98,15 +98,15 @@ TEST(CommandExpansionTest, ArgumentsAreNeverDropped) {
 TEST(CommandExpansionTest, ExpandsArgumentsThenIncludes) {
   testing::TempDir dir;
   dir.write("src/a.cpp", "int a;\n");
-  EXPECT_EQ(expand_command("Review @$1 carefully.", "src/a.cpp", dir.path()),
+  EXPECT_EQ(expand_command("Review @$1 carefully.", "src/a.cpp", dir.path()).text,
             "Review @src/a.cpp carefully.\n\n<file path=\"src/a.cpp\">\nint a;\n</file>");
 }
 
 TEST(CommandExpansionTest, ACommandUsingDollarZeroCountsFromZero) {
   testing::TempDir dir;
-  EXPECT_EQ(expand_command("Fix #$1, priority $2.", "456 high", dir.path()),
+  EXPECT_EQ(expand_command("Fix #$1, priority $2.", "456 high", dir.path()).text,
             "Fix #456, priority high.");
-  EXPECT_EQ(expand_command("Migrate $0 from $1.", "SearchBar React", dir.path()),
+  EXPECT_EQ(expand_command("Migrate $0 from $1.", "SearchBar React", dir.path()).text,
             "Migrate SearchBar from React.");
 }
 
@@ -121,6 +121,43 @@ TEST(CommandExpansionTest, ASkillGetsItsArgumentsAndItsFolder) {
   const SkillDefinition plain{.name = "p", .instructions = "Read @notes.md first."};
   EXPECT_EQ(expand_skill(plain, "now"), "Read @notes.md first.\n\nARGUMENTS: now");
   EXPECT_EQ(expand_skill(plain, ""), "Read @notes.md first.");
+}
+
+TEST(PromptCommandsTest, FindsInlineCommandsAfterABlankOrAtTheStart) {
+  const std::string text = "- Status: !`git status`\n!`git diff HEAD` and (!`ls -a`)";
+  const std::vector<PromptCommand> commands = find_prompt_commands(text);
+  ASSERT_EQ(commands.size(), 3U);
+  EXPECT_EQ(commands[0].command, "git status");
+  EXPECT_EQ(text.substr(commands[0].begin, commands[0].end - commands[0].begin), "!`git status`");
+  EXPECT_EQ(commands[1].command, "git diff HEAD");
+  EXPECT_EQ(commands[2].command, "ls -a");
+  EXPECT_EQ(with_command_outputs(text, commands, {"clean", "", "a b"}),
+            "- Status: clean\n and (a b)");
+}
+
+TEST(PromptCommandsTest, ProseAndCodeSpansAndExampleBlocksAreNotCommands) {
+  EXPECT_TRUE(find_prompt_commands("Done!`x` and `!`y`` and !`` and !`open").empty());
+  EXPECT_TRUE(find_prompt_commands("```\nValidate: !`echo $1 | grep x`\n```\n").empty());
+}
+
+TEST(PromptCommandsTest, AFencedBangBlockIsOneCommand) {
+  const std::string text = "Setup:\n```!\n./setup.sh \"a b\"\necho done\n```\nThen go on.";
+  const std::vector<PromptCommand> commands = find_prompt_commands(text);
+  ASSERT_EQ(commands.size(), 1U);
+  EXPECT_EQ(commands[0].command, "./setup.sh \"a b\"\necho done");
+  EXPECT_EQ(with_command_outputs(text, commands, {"ok"}), "Setup:\nok\nThen go on.");
+  EXPECT_TRUE(find_prompt_commands("```!\nnever closed\n").empty());
+}
+
+TEST(CommandExpansionTest, CommandsAreFoundAfterArgumentsAndNotInIncludedFiles) {
+  testing::TempDir dir;
+  dir.write("notes.md", "!`rm -rf x`\n");
+  const CommandPrompt prompt =
+      expand_command("Show !`git show $1` and @notes.md", "abc", dir.path());
+  ASSERT_EQ(prompt.commands.size(), 1U);
+  EXPECT_EQ(prompt.commands[0].command, "git show abc");
+  EXPECT_EQ(with_command_outputs(prompt.text, prompt.commands, {"diff"}),
+            "Show diff and @notes.md\n\n<file path=\"notes.md\">\n!`rm -rf x`\n</file>");
 }
 
 }  // namespace

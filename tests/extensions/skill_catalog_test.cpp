@@ -71,9 +71,9 @@ TEST(SkillCatalogTest, BrokenSkillsAreReportedAndLeftOut) {
   EXPECT_EQ(texts(catalog.problems),
             (std::vector<std::string>{
                 (folder / "Bad_Folder/SKILL.md").string() +
-                    ": the folder name \"Bad_Folder\" is not a valid skill name (it is the "
-                    "skill's name); use 1 to 64 lowercase letters, digits and hyphens, such as "
-                    "\"code-reviewer\"",
+                    ": the folder name \"Bad_Folder\" is not a valid skill name (a skill "
+                    "without a valid name: line is named after its folder); use 1 to 64 "
+                    "lowercase letters, digits and hyphens, such as \"code-reviewer\"",
                 (folder / "bare/SKILL.md").string() +
                     ":1: no front matter: SKILL.md starts with a \"---\" line, a description: "
                     "line, and another \"---\" line",
@@ -100,14 +100,31 @@ TEST(SkillCatalogTest, WhatClaudeCodeToleratesIsKeptWithANote) {
   EXPECT_EQ(texts(catalog.problems),
             (std::vector<std::string>{
                 (folder / "other-name/SKILL.md").string() +
-                    ":2: name: \"Other Name\" differs from the folder's name; nib names the "
-                    "skill after its folder (/other-name), as the Agent Skills specification "
-                    "has them equal",
+                    ":2: name: \"Other Name\" is not a valid skill name, so the folder's name "
+                    "(/other-name) is used; use 1 to 64 lowercase letters, digits and hyphens, "
+                    "such as \"code-reviewer\"",
                 (folder / "silent/SKILL.md").string() +
                     ":1: description: missing or empty, so the first line of the instructions "
                     "stands in; the model picks skills by their descriptions, so say what the "
                     "skill does and when to use it",
             }));
+}
+
+// As in Claude Code, a skill is named by its `name`, whatever its folder is called.
+TEST(SkillCatalogTest, AValidNameNamesTheSkillWhateverTheFolder) {
+  TempDir dir;
+  dir.write(".claude/skills/pdf-forms-v2/SKILL.md",
+            "---\nname: pdf-forms\ndescription: d\n---\nDo.\n");
+  dir.write(".claude/skills/Release_Notes/SKILL.md",
+            "---\nname: release-notes\ndescription: d\n---\nDo.\n");
+  dir.write(".claude/skills/tidy/SKILL.md", "---\nname:\ndescription: d\n---\nDo.\n");
+  const SkillCatalog catalog = load_skills({dir.path(), "", ""});
+  ASSERT_EQ(catalog.skills.size(), 3u);
+  EXPECT_EQ(catalog.skills[0].name, "pdf-forms");
+  EXPECT_EQ(catalog.skills[0].file, dir.path() / ".claude/skills/pdf-forms-v2/SKILL.md");
+  EXPECT_EQ(catalog.skills[1].name, "release-notes");  // the folder's name need not be valid
+  EXPECT_EQ(catalog.skills[2].name, "tidy");           // an empty name: the folder's
+  EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
 }
 
 TEST(SkillCatalogTest, ArgumentHintAndModel) {
