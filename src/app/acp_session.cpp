@@ -234,9 +234,11 @@ void AcpSession::run_prompt(const json& id, const json& prompt, std::stop_token 
     peer_.respond(id, {{"stopReason", "refusal"}});
     return;
   }
-  core::AgentLoop loop(
-      assemble_loop(options_, input.model, setup_->context, *provider_,
-                    {run_.session, *run_.subagents, run_.hooks, *run_.tools, run_.plan}, wiring()));
+  FrontEndWiring run_wiring = wiring();
+  run_wiring.grants = input.grants;
+  core::AgentLoop loop(assemble_loop(
+      options_, input.model, setup_->context, *provider_,
+      {run_.session, *run_.subagents, run_.hooks, *run_.tools, run_.plan}, std::move(run_wiring)));
   const core::RunEndEvent end = loop.run(run_.session.history(), stop);
   announce_commands();
   if (end.reason == core::RunStopReason::kError) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "app/command_shell.hpp"
 #include "app/interactive_session.hpp"
 #include "app/session_list.hpp"
 #include "app/slash_prompt.hpp"
@@ -85,7 +86,20 @@ void InteractiveSession::run_user_command(const ui::CommandLine& command, const 
              ui::NoticeKind::kWarning);
     }
   }
-  start_run(text, std::move(slash.value()->text), model);
+  SlashPrompt expanded = *slash.value();
+  if (expanded.prompt.commands.empty()) {
+    return start_run(text, std::move(expanded.prompt.text), model, {}, expanded.grants);
+  }
+  // The command's !`command`s run on the worker's thread, where a slow one can be interrupted.
+  start_run(
+      text, "", model,
+      [this, prompt = std::move(expanded.prompt), name = expanded.name,
+       grants = expanded.grants](std::stop_token stop) -> util::Result<McpPromptTurn> {
+        auto ran = run_prompt_commands(prompt, name, *context_.guard, grants, stop);
+        if (!ran.ok()) return util::Result<McpPromptTurn>::failure(ran.error());
+        return McpPromptTurn{std::move(ran.value()), {}};
+      },
+      expanded.grants);
 }
 
 void InteractiveSession::pick_argument(const std::string& command) {

@@ -120,7 +120,8 @@ void InteractiveSession::start_run(std::string prompt) {
 }
 
 void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model,
-                                   FetchTurn fetch) {
+                                   FetchTurn fetch,
+                                   std::shared_ptr<const permissions::RuleSet> grants) {
   transcript_.add_user(shown);
   const std::string session_start =
       session_started_.exchange(true) ? std::string() : session_source_;
@@ -137,6 +138,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
                      std::stop_token stop) { return worker_.ask_approval(question, stop); },
        .save_rules = [this](const std::vector<std::string>& rules) { save_rules(rules); },
        .notice = job_notice(),
+       .grants = std::move(grants),
        .take_steering = [this] { return worker_.take_steering(); }});
   start_working("Working");
   worker_.start([this, loop = std::move(loop), sent = std::move(sent),

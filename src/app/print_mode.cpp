@@ -117,7 +117,8 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
       assemble_loop(options, run_model, context, *provider,
                     {session, *run.subagents, run.hooks, registry, run.plan},
                     {.show = [&output](const core::Event& event) { output.on_event(event); },
-                     .notice = hook_notice});
+                     .notice = hook_notice,
+                     .grants = input.grants});
 
   const ScopedProcessHook record_interruption(ProcessHook::kForcedQuit,
                                               [&session] { session.record_forced_quit(); });

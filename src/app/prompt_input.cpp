@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "app/command_shell.hpp"
 #include "app/mcp_prompts.hpp"
 #include "app/slash_prompt.hpp"
 #include "ui/slash_commands.hpp"
@@ -28,7 +29,10 @@ std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& promp
   if (!expanded.ok()) return PromptFailure{expanded.error(), true};
   if (!expanded.value()) return input;
   const SlashPrompt& slash = *expanded.value();
-  input.text = slash.text;
+  auto text = run_prompt_commands(slash.prompt, slash.name, *context.guard, slash.grants, stop);
+  if (!text.ok()) return PromptFailure{text.error(), false};
+  input.text = std::move(text.value());
+  input.grants = slash.grants;
   if (slash.model && context.configuration != nullptr) {
     auto named = with_named_model(model, *context.configuration, *slash.model);
     if (named.ok()) {

@@ -2,8 +2,8 @@
 // A prompt as the user typed it, turned into what the model receives, alike for every front end
 // (print mode, `nib acp`, the Agent SDK's transport; the interactive mode admits its own):
 // /mcp__SERVER__PROMPT ARGS fetched from its MCP server (its text, then its images), /NAME ARGS
-// expanded as the custom command or skill NAME (on the model it names, when its provider has it),
-// anything else as it is.
+// expanded as the custom command or skill NAME (on the model it names, when its provider has it,
+// its !`command`s run through the run's guard: command_shell.hpp), anything else as it is.
 
 #include <optional>
 #include <stop_token>
@@ -24,6 +24,8 @@ struct PromptInput {
   core::Content media;                // after the text in the user's turn
   ModelConfig model;                  // the run's: `model`, or the one a command names
   std::vector<std::string> warnings;  // a named model that could not be had, and the like
+  // What a custom command's allowed-tools allow during the run (FrontEndWiring::grants).
+  std::shared_ptr<const permissions::RuleSet> grants;
 };
 
 struct PromptFailure {
@@ -31,8 +33,9 @@ struct PromptFailure {
   bool usage = false;  // the prompt names no such command or prompt (print mode: exit 2)
 };
 
-// `prompt` resolved; a failure says why nothing can be sent. An MCP prompt's server may still be
-// starting: waited for (within its startup timeout) or until `stop`.
+// `prompt` resolved; a failure says why nothing can be sent (a command's !`command` refused
+// among the reasons). An MCP prompt's server may still be starting: waited for (within its
+// startup timeout) or until `stop`.
 std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& prompt,
                                                         const ModelConfig& model,
                                                         const RunContext& context,

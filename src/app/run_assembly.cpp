@@ -48,9 +48,6 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
       plan->replace(std::move(*restored));
     }
   }
-  for (std::string& problem : problems) {
-    problem = "an agent definition was left out or changed: " + problem;
-  }
   for (std::string& problem : extension_problems(context.extensions)) {
     problems.push_back(std::move(problem));
   }
@@ -99,7 +96,8 @@ core::LoopOptions assemble_loop(const CliOptions& options, const ModelConfig& mo
     if (show) show(event);
   };
   loop.take_steering = std::move(front_end.take_steering);
-  context.guard->guard(loop, std::move(front_end.ask), std::move(front_end.save_rules));
+  context.guard->guard(loop, std::move(front_end.ask), std::move(front_end.save_rules),
+                       std::move(front_end.grants));
   install_compaction(loop, context.compaction,
                      compaction_work(context, parts, "auto", "", front_end.notice));
   lend_run_to_subagents(parts.subagents, loop, model, parts.session.file());

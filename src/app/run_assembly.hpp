@@ -63,6 +63,8 @@ struct FrontEndWiring {
   permissions::AskUser ask;  // a person or a client; empty: calls that need asking are refused
   permissions::RuleSaver save_rules;  // where "always" answers go; empty: this run only
   HookNotice notice;                  // the hooks' and compaction's lines, from the run's thread
+  // What the custom command that started the run allows by its allowed-tools (PromptInput).
+  std::shared_ptr<const permissions::RuleSet> grants;
   std::function<std::vector<core::UserMessage>()> take_steering;  // optional (steering)
 };
 

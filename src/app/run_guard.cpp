@@ -111,14 +111,16 @@ void RunGuard::follow_session(std::function<std::string()> session_file) {
 }
 
 void RunGuard::guard(core::LoopOptions& loop, permissions::AskUser ask,
-                     permissions::RuleSaver save_rules) {
+                     permissions::RuleSaver save_rules,
+                     std::shared_ptr<const permissions::RuleSet> grants) {
   loop.pre_tool = pre_tool();
-  loop.gate = gate(std::move(ask), std::move(save_rules));
+  loop.gate = gate(std::move(ask), std::move(save_rules), std::move(grants));
   loop.after_tool = after_tool();
 }
 
-core::Gate RunGuard::gate(permissions::AskUser ask, permissions::RuleSaver save_rules) {
-  return approvals_->gate(std::move(ask), std::move(save_rules));
+core::Gate RunGuard::gate(permissions::AskUser ask, permissions::RuleSaver save_rules,
+                          std::shared_ptr<const permissions::RuleSet> grants) {
+  return approvals_->gate(std::move(ask), std::move(save_rules), std::move(grants));
 }
 
 core::PreToolCheck RunGuard::pre_tool() const {

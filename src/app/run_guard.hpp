@@ -85,9 +85,12 @@ class RunGuard {
   // `ask` (a person; empty: nobody, and a call that needs asking is refused) and saving
   // "always" answers with `save_rules`, and the PostToolUse hooks. Before the loop's options are
   // lent to subagents, which take them whole.
+  // `grants`: the allow rules a custom command's allowed-tools give its run (null: none).
   void guard(core::LoopOptions& loop, permissions::AskUser ask,
-             permissions::RuleSaver save_rules = {});
-  core::Gate gate(permissions::AskUser ask, permissions::RuleSaver save_rules = {});
+             permissions::RuleSaver save_rules = {},
+             std::shared_ptr<const permissions::RuleSet> grants = nullptr);
+  core::Gate gate(permissions::AskUser ask, permissions::RuleSaver save_rules = {},
+                  std::shared_ptr<const permissions::RuleSet> grants = nullptr);
   core::PreToolCheck pre_tool() const;
   core::AfterTool after_tool() const;
 

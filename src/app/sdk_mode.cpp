@@ -340,6 +340,7 @@ class SdkSession {
         return ask(question, stop, facts.denials);
       };
     }
+    front_end.grants = input.grants;
     core::AgentLoop loop(
         assemble_loop(run_options_, input.model, context_with_servers_, *provider_,
                       {run_->session, *run_->subagents, run_->hooks, *run_->tools, run_->plan},

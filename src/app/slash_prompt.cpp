@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "app/command_shell.hpp"
 #include "extensions/command_expansion.hpp"
 #include "extensions/skill_tool.hpp"
 #include "ui/slash_commands.hpp"
@@ -47,8 +48,10 @@ util::Result<std::optional<SlashPrompt>> expand_slash_prompt(std::string_view pr
   if (!command || fs::exists("/" + command->name, error)) return std::optional<SlashPrompt>();
   const extensions::SkillDefinition* skill = extensions.skills->find(command->name);
   if (skill != nullptr && skill->user_invocable) {
-    return std::optional<SlashPrompt>(SlashPrompt{
-        command->name, extensions::loaded_skill_text(*skill, command->argument), skill->model});
+    return std::optional<SlashPrompt>(
+        SlashPrompt{command->name,
+                    {extensions::loaded_skill_text(*skill, command->argument), {}},
+                    skill->model});
   }
   const auto found = extensions.commands->find(command->name);
   if (!found.ok()) {
@@ -59,9 +62,11 @@ util::Result<std::optional<SlashPrompt>> expand_slash_prompt(std::string_view pr
     return Result::failure(found.error());
   }
   const extensions::CommandDefinition& definition = *found.value();
+  auto grants = command_grants(definition, cwd);
+  if (!grants.ok()) return Result::failure(grants.error());
   return std::optional<SlashPrompt>(SlashPrompt{
       command->name, extensions::expand_command(definition.body, command->argument, cwd),
-      definition.model});
+      definition.model, std::move(grants.value())});
 }
 
 util::Result<ModelConfig> with_named_model(const ModelConfig& current,

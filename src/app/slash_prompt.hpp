@@ -7,6 +7,7 @@
 // includes; thread-safe.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,19 +15,25 @@
 #include "app/extension_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/settings.hpp"
+#include "extensions/command_expansion.hpp"
+#include "permissions/rule_set.hpp"
 #include "util/result.hpp"
 
 namespace nib::app {
 
 struct SlashPrompt {
-  std::string name;                  // "review", as typed
-  std::string text;                  // what the model receives as the user's message
+  std::string name;  // "review", as typed
+  // What the model receives as the user's message once its !`command`s ran (command_shell).
+  extensions::CommandPrompt prompt;
   std::optional<std::string> model;  // the command's or skill's `model`, as written
+  // What a command's allowed-tools allow during its run (command_shell); null for none.
+  std::shared_ptr<const permissions::RuleSet> grants;
 };
 
 // The meaning of `prompt`; nullopt when it is not a "/NAME" prompt, or when /NAME is an
 // existing path ("/tmp is full"): then it is plain text. A failure names the unknown command
-// and the closest commands and skills, or the folders between which /NAME is ambiguous.
+// and the closest commands and skills, or the folders between which /NAME is ambiguous, or a
+// broken allowed-tools rule.
 util::Result<std::optional<SlashPrompt>> expand_slash_prompt(std::string_view prompt,
                                                              const UserExtensions& extensions,
                                                              const std::filesystem::path& cwd);

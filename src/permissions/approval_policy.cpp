@@ -50,16 +50,18 @@ std::optional<core::ChangePreview> preview_of(const core::GateRequest& request,
 
 ApprovalPolicy::ApprovalPolicy(PolicyOptions options) : policy_(std::move(options)) {}
 
-core::Gate ApprovalPolicy::gate(AskUser ask, RuleSaver save_rules) {
-  return [this, ask = std::move(ask), save_rules = std::move(save_rules)](
-             const core::GateRequest& request, std::stop_token stop) {
-    return decide(request, ask, save_rules, std::move(stop));
+core::Gate ApprovalPolicy::gate(AskUser ask, RuleSaver save_rules,
+                                std::shared_ptr<const RuleSet> grants) {
+  return [this, ask = std::move(ask), save_rules = std::move(save_rules),
+          grants = std::move(grants)](const core::GateRequest& request, std::stop_token stop) {
+    return decide(request, ask, save_rules, grants.get(), std::move(stop));
   };
 }
 
 core::GateDecision ApprovalPolicy::decide(const core::GateRequest& request, const AskUser& ask,
-                                          const RuleSaver& save_rules, std::stop_token stop) {
-  const Assessment assessment = policy_.assess(request);
+                                          const RuleSaver& save_rules, const RuleSet* grants,
+                                          std::stop_token stop) {
+  const Assessment assessment = policy_.assess(request, grants);
   switch (assessment.verdict) {
     case CallVerdict::kAllow:
       return {};

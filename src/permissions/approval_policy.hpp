@@ -8,6 +8,7 @@
 // Thread-safe: the gate runs on the loops' threads (subagents' included) at once.
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -68,9 +69,11 @@ class ApprovalPolicy {
 
   // The gate for a run: calls the policy asks about (a hook's "ask" among them,
   // GateRequest::hook_asks) go to `ask` (interactive mode) or, when `ask` is empty, are refused
-  // (print mode). "Always" answers are saved with `save_rules` (nothing saved when empty). The
-  // policy must outlive the gate.
-  core::Gate gate(AskUser ask, RuleSaver save_rules = {});
+  // (print mode). "Always" answers are saved with `save_rules` (nothing saved when empty).
+  // `grants`: allow rules for this gate's run only (PermissionPolicy::assess). The policy must
+  // outlive the gate.
+  core::Gate gate(AskUser ask, RuleSaver save_rules = {},
+                  std::shared_ptr<const RuleSet> grants = nullptr);
 
   PermissionPolicy& policy() { return policy_; }
   const PermissionPolicy& policy() const { return policy_; }
@@ -81,7 +84,8 @@ class ApprovalPolicy {
 
  private:
   core::GateDecision decide(const core::GateRequest& request, const AskUser& ask,
-                            const RuleSaver& save_rules, std::stop_token stop);
+                            const RuleSaver& save_rules, const RuleSet* grants,
+                            std::stop_token stop);
   bool remembered(const std::vector<std::string>& rules) const;
 
   PermissionPolicy policy_;

@@ -93,11 +93,16 @@ bool read_only_command(const CallDecision& ruled) {
 PermissionPolicy::PermissionPolicy(PolicyOptions options)
     : options_(std::move(options)), mode_(options_.mode) {}
 
-Assessment PermissionPolicy::assess(const core::GateRequest& request) const {
+Assessment PermissionPolicy::assess(const core::GateRequest& request, const RuleSet* grants) const {
   const core::CallAccess& access = access_of(request);
   const RuleSet& rules = options_.rules ? *options_.rules : built_in_rules();
-  const CallDecision ruled =
-      rules.decide({request.name, access, options_.working_tree, options_.home});
+  const CallFacts facts{request.name, access, options_.working_tree, options_.home};
+  CallDecision ruled = rules.decide(facts);
+  if (grants != nullptr && ruled.decision.verdict == Verdict::kNone) {
+    if (CallDecision granted = grants->decide(facts); granted.decision.verdict == Verdict::kAllow) {
+      ruled = std::move(granted);
+    }
+  }
   const Verdict rule = ruled.decision.verdict;
   if (rule == Verdict::kDeny) {
     return {CallVerdict::kDeny, ruled.decision.reason, "permission rule", {}, {}};

@@ -9,6 +9,10 @@
 // (for a command leaving the sandbox, only a rule that says so: rule.hpp). read-only refuses
 // what changes something whatever the rules say.
 //
+// Grants: a custom command's allowed-tools (Claude Code's front matter) allow what they name
+// for the run the command starts, as allow rules do, where no rule of the user's speaks: they
+// never undo a deny or ask rule, a built-in default, a hook asking or read-only mode.
+//
 // The policy owns the permission mode: it starts as the options say and set_mode changes it
 // (Shift+Tab); everything that follows the mode (the sandbox, the hooks' input, the footer)
 // reads mode() at each use.
@@ -61,7 +65,8 @@ class PermissionPolicy {
  public:
   explicit PermissionPolicy(PolicyOptions options);
 
-  Assessment assess(const core::GateRequest& request) const;
+  // `grants`: allow rules in force for this run only (see above); null for none.
+  Assessment assess(const core::GateRequest& request, const RuleSet* grants = nullptr) const;
 
   // The mode now; the interactive mode changes it between (and during) runs (Shift+Tab).
   PermissionMode mode() const { return mode_.load(); }

@@ -227,6 +227,33 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   EXPECT_NE(denied.reason.find("settings.json"), std::string::npos) << "names the file";
 }
 
+TEST_F(PermissionPolicyTest, ACommandsGrantsAllowWhatTheyNameButUndoNoRuleOrMode) {
+  const PolicyOptions granting = with_rules(PermissionMode::kAsk, {{"allow", {"Bash(make:*)"}}});
+  const std::shared_ptr<const RuleSet> grants =
+      with_rules(PermissionMode::kAsk, {{"allow", {"Bash(ls:*)", "Edit"}}}).rules;
+  const auto granted = [&](const PolicyOptions& policy, const Call& call) {
+    const json args = json::object();
+    const core::CallAccess access = access_of(call);
+    return PermissionPolicy(policy)
+        .assess({"call_1", call.tool, &args, &access}, grants.get())
+        .verdict;
+  };
+  EXPECT_EQ(granted(granting, kLs), CallVerdict::kAllow) << "granted for the run";
+  EXPECT_EQ(verdict(granting, kLs), CallVerdict::kAsk) << "not without the grant";
+  EXPECT_EQ(granted(granting, kBash), CallVerdict::kAllow) << "the user's own rule still holds";
+  EXPECT_EQ(granted(granting, Call{"bash", AccessKind::kExecute, "", "rm -rf build"}),
+            CallVerdict::kAsk);
+  EXPECT_EQ(granted(with_rules(PermissionMode::kAsk, {{"deny", {"Bash(ls:*)"}}}), kLs),
+            CallVerdict::kDeny);
+  EXPECT_EQ(granted(with_rules(PermissionMode::kAsk, {{"ask", {"Bash(ls:*)"}}}), kLs),
+            CallVerdict::kAsk);
+  EXPECT_EQ(granted(options(PermissionMode::kReadOnly), kEditInside), CallVerdict::kDeny);
+  EXPECT_EQ(granted(options(PermissionMode::kAsk),
+                    Call{"bash", AccessKind::kExecute, "", "ls", Confinement::kSandboxedNetwork}),
+            CallVerdict::kAsk)
+      << "a grant reaches no further than an allow rule: not the network";
+}
+
 TEST_F(PermissionPolicyTest, AHookThatAllowsSparesTheQuestionButNotADenyRule) {
   const PolicyOptions ruled = with_rules(PermissionMode::kAsk, {{"deny", {"Bash(rm:*)"}}});
   EXPECT_EQ(assess(ruled, kBash, "", /*hook_allows=*/true).verdict, CallVerdict::kAllow);
