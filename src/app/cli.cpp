@@ -110,6 +110,14 @@ void add_sessions(CLI::App& app, Subcommand& chosen) {
   sessions->callback([&chosen] { chosen = SessionsArgs{}; });
 }
 
+void add_plugins(CLI::App& app, Subcommand& chosen) {
+  auto* plugins = app.add_subcommand(
+      "plugins",
+      "List the Claude Code plugins nib loads (enabledPlugins) with their commands, agents, "
+      "skills, hooks and MCP servers, and the ones left out");
+  plugins->callback([&chosen] { chosen = PluginsArgs{}; });
+}
+
 void add_rewind(CLI::App& app, Subcommand& chosen) {
   auto* rewind = app.add_subcommand(
       "rewind",
@@ -513,6 +521,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv) {
   add_acp(app, subcommand);
   add_permissions(app, subcommand);
   add_hooks(app, subcommand);
+  add_plugins(app, subcommand);
   add_mcp(app, subcommand);
   CLI::TriggerOff(
       prompt, app.get_subcommands([](CLI::App* command) { return !command->get_name().empty(); }));

@@ -74,6 +74,9 @@ struct RewindArgs {
 // `nib acp`: an Agent Client Protocol agent on stdin/stdout (app/acp_agent.hpp)
 struct AcpArgs {};
 
+// `nib plugins`: the Claude Code plugins nib loads, with their parts (app/plugin_setup.hpp)
+struct PluginsArgs {};
+
 // `nib permissions explain 'COMMAND'` or `nib permissions explain TOOL 'JSON'`
 struct PermissionsExplainArgs {
   std::optional<std::string> tool;  // the tool called; none: bash
@@ -140,7 +143,7 @@ using McpArgs = std::variant<McpListArgs, McpGetArgs, McpAddArgs, McpAddJsonArgs
 // The subcommand the command line names, with its arguments; std::monostate when it names
 // none: a run (interactive, or print mode).
 using Subcommand = std::variant<std::monostate, ToolArgs, SessionsArgs, PermissionsArgs,
-                                HooksTestArgs, McpArgs, AcpArgs, RewindArgs>;
+                                HooksTestArgs, McpArgs, AcpArgs, RewindArgs, PluginsArgs>;
 
 struct ParseOutcome {
   // Set when the program should run: the flags of the run, or those given before the

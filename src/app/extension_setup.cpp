@@ -9,18 +9,23 @@ namespace nib::app {
 namespace fs = std::filesystem;
 
 extensions::ExtensionRoots extension_roots(const util::UserPlaces& places, const fs::path& cwd,
-                                           const fs::path& user_config_dir) {
-  return {cwd, user_config_dir, places.home};
+                                           const fs::path& user_config_dir,
+                                           const extensions::PluginCatalog* plugins) {
+  extensions::ExtensionRoots roots{cwd, user_config_dir, places.home, {}};
+  if (plugins != nullptr) roots.plugins = plugins->plugins;
+  return roots;
 }
 
-UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots) {
+UserExtensions load_user_extensions(const extensions::ExtensionRoots& roots,
+                                    std::shared_ptr<const extensions::PluginCatalog> plugins) {
   std::vector<std::string> built_in;
   for (const ui::SlashCommand& command : ui::slash_commands()) {
     built_in.emplace_back(command.name);
   }
   return {std::make_shared<const extensions::SkillCatalog>(extensions::load_skills(roots)),
           std::make_shared<const extensions::CommandCatalog>(
-              extensions::load_commands(roots, built_in))};
+              extensions::load_commands(roots, built_in)),
+          std::move(plugins)};
 }
 
 std::vector<std::string> extension_problems(const UserExtensions& extensions) {
@@ -30,6 +35,11 @@ std::vector<std::string> extension_problems(const UserExtensions& extensions) {
   }
   for (const extensions::Problem& problem : extensions.commands->problems) {
     lines.push_back("a custom command was left out or changed: " + problem.text());
+  }
+  if (extensions.plugins) {
+    for (const extensions::Problem& problem : extensions.plugins->problems) {
+      lines.push_back("a plugin was left out or changed: " + problem.text());
+    }
   }
   return lines;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "app/plugin_setup.hpp"
 #include "hooks/limits.hpp"
 #include "permissions/shell_split.hpp"
 
@@ -48,6 +49,11 @@ util::Result<hooks::HookConfig> load_hook_config(const Configuration& configurat
   for (const SettingsSource& source : configuration.sources) {
     const auto section = source.document.find("hooks");
     if (section != source.document.end()) sources.push_back({source.file, &*section});
+  }
+  if (configuration.plugins) {
+    for (hooks::HookSource& source : plugin_hook_sources(*configuration.plugins)) {
+      sources.push_back(source);
+    }
   }
   return hooks::parse_hook_config(sources);
 }

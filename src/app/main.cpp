@@ -19,6 +19,7 @@
 #include "app/mcp_command.hpp"
 #include "app/model_config.hpp"
 #include "app/permissions_command.hpp"
+#include "app/plugin_setup.hpp"
 #include "app/print_mode.hpp"
 #include "app/process_hooks.hpp"
 #include "app/rewind_command.hpp"
@@ -97,6 +98,11 @@ int dispatch(const CliOptions& options, const Subcommand& subcommand,
     if (!loaded) return 2;
     return run_rewind_command(*rewind, places, cwd, checkpoint_store_cap(loaded->settings),
                               std::cout, std::cerr);
+  }
+  if (std::holds_alternative<PluginsArgs>(subcommand)) {
+    const auto loaded = load();
+    if (!loaded) return 2;
+    return run_plugins_command(*loaded->plugins, std::cout, std::cerr);
   }
   if (const auto* permissions = std::get_if<PermissionsArgs>(&subcommand)) {
     return run_permissions_command(*permissions, options, places, cwd, std::cout, std::cerr);

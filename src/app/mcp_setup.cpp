@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/plugin_setup.hpp"
 #include "mcp/approval_store.hpp"
 #include "mcp/scoped_servers.hpp"
 #include "mcp/server_approval.hpp"
@@ -104,6 +105,30 @@ bool written_by_user(const SettingsSource& source, const fs::path& project) {
   return source.scope == SettingsSource::Scope::kUser;
 }
 
+// The servers of the plugins the settings enable, each under its plugin's name. A plugin the
+// user turned on runs its servers as theirs; one a repository's committed settings turned on
+// waits for approval, as the project's .mcp.json does.
+void add_plugins(McpSources& found, const RunContext& context) {
+  if (!context.configuration->plugins) return;
+  for (const extensions::Plugin& plugin : context.configuration->plugins->plugins) {
+    bool from_project = true;
+    for (const SettingsSource& source : context.configuration->sources) {
+      // One file may be both the user's and the project's (nib started in the home directory):
+      // the user wrote it.
+      if (source.file == plugin.enabled_in && written_by_user(source, context.cwd)) {
+        from_project = false;
+      }
+    }
+    for (const extensions::PluginConfig& config : plugin.mcp_servers) {
+      found.sources.push_back({.file = config.file,
+                               .from_project = from_project,
+                               .document = std::make_shared<const nlohmann::json>(
+                                   plugin_servers_document(plugin, config)),
+                               .origin = "plugin " + plugin.id()});
+    }
+  }
+}
+
 // Where Claude Code records its answers about the project's .mcp.json servers: its settings
 // files and the project's entry of ~/.claude.json.
 std::vector<mcp::ClaudeAnswers> claude_answers(const RunContext& context,
@@ -144,6 +169,7 @@ McpSources mcp_config_sources(const RunContext& context,
   add_scope(found, claude, claude.read.everywhere, "");
   add_scope(found, nib, nib.read.everywhere, "");
   add_settings(found, context, false);
+  add_plugins(found, context);
   // The project's: they run once approved.
   const fs::path project_file = mcp::project_servers_file(context.cwd);
   found.sources.push_back({.file = project_file,

@@ -125,7 +125,9 @@ util::Result<std::unique_ptr<RunSetup>> open_run_setup(
       // The tree's runs' background jobs, killed when the setup ends.
       std::make_shared<process::JobTable>(process::JobTableOptions{
           .notices = &setup->notices, .end_notice = tools::job_end_notice}),
-      &setup->notices, load_user_extensions(extension_roots(places, cwd, directories.global))};
+      &setup->notices,
+      load_user_extensions(extension_roots(places, cwd, directories.global, config.plugins.get()),
+                           config.plugins)};
   setup->context.spend = setup->spend.get();
   if (!options.no_session) {
     setup->context.checkpoints = TreeCheckpoints::for_tree(places, cwd, settings);

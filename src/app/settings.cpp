@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/plugin_setup.hpp"
 #include "core/schema_validator.hpp"
 
 namespace nib::app {
@@ -366,6 +367,14 @@ util::Result<Configuration> load_configuration(const ConfigDirectories& director
     if (!models.ok()) return Result::failure("nib: " + models.error());
     if (models.value()) apply_models(models.value()->document, configuration.providers);
   }
+  std::vector<extensions::SettingsDocument> claude_settings;
+  for (const SettingsSource& source : configuration.sources) {
+    if (source.claude) claude_settings.push_back({source.file, &source.document});
+  }
+  configuration.plugins = load_claude_plugins(
+      claude_settings,
+      directories.claude_user.empty() ? fs::path() : directories.claude_user.parent_path(),
+      directories.claude_project.parent_path());
   for (const auto& entry : configuration.providers) {
     if (entry.base_url.empty()) {
       return Result::failure("nib: provider \"" + entry.name +

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@
 #include "provider/model_registry.hpp"
 #include "util/result.hpp"
 #include "util/user_places.hpp"
+
+namespace nib::extensions {
+struct PluginCatalog;
+}  // namespace nib::extensions
 
 namespace nib::app {
 
@@ -92,6 +97,9 @@ struct Configuration {
   std::vector<SettingsSource> sources;
   // The built-in providers with models.json applied, then the new ones in file order.
   std::vector<provider::ProviderEntry> providers;
+  // The Claude Code plugins Claude Code's settings among `sources` enable (plugin_setup.hpp);
+  // never null once loaded.
+  std::shared_ptr<const extensions::PluginCatalog> plugins;
 
   // The provider named `name`, or nullptr.
   const provider::ProviderEntry* find_provider(const std::string& name) const;

@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 SubagentSetup setup_subagents(const RunContext& context) {
   auto environment = std::make_shared<agent::SubagentEnvironment>();
   environment->agents =
-      std::make_shared<extensions::AgentCatalog>(extensions::load_agent_definitions(
-          extension_roots(context.places, context.cwd, context.user_config_dir)));
+      std::make_shared<extensions::AgentCatalog>(extensions::load_agent_definitions(extension_roots(
+          context.places, context.cwd, context.user_config_dir, context.extensions.plugins.get())));
   environment->system_prompt = [cwd = context.cwd, instructions = context.instructions](
                                    const extensions::AgentDefinition& definition,
                                    const std::vector<core::ToolSpec>& tools) {
