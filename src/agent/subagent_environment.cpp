@@ -8,6 +8,7 @@ InheritedRun inherit_from(const core::LoopOptions& loop, std::string provider_na
   inherited.provider_name = std::move(provider_name);
   inherited.model = loop.model;
   inherited.thinking = loop.thinking;
+  inherited.web_search = loop.web_search;
   inherited.pre_tool = loop.pre_tool;
   inherited.gate = loop.gate;
   inherited.after_tool = loop.after_tool;

@@ -25,6 +25,7 @@ struct InheritedRun {
   std::string provider_name;  // for the subagent's transcript header
   core::ModelInfo model;
   core::ThinkingLevel thinking = core::ThinkingLevel::kOff;
+  bool web_search = false;      // the service's hosted search, for agents that may use it
   core::PreToolCheck pre_tool;  // every call of every level goes through the same hooks
   core::Gate gate;              // and the same gate
   core::AfterTool after_tool;   // and the same after-tool hook (PostToolUse)

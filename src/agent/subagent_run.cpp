@@ -72,6 +72,7 @@ SubagentSummary run_subagent(const SubagentEnvironment& environment, const Subag
     }
   }
   loop.thinking = definition.thinking.value_or(parent.thinking);
+  loop.web_search = parent.web_search && extensions::agent_searches_web(definition);
   loop.system_prompt = environment.system_prompt(definition, registry.specs(loop.model.edit_style));
   loop.tools = &registry;
   loop.pre_tool = parent.pre_tool;

@@ -37,8 +37,8 @@ util::Result<RunResources> open_run(const CliOptions& options, const ModelConfig
   }
   auto registry = core::ToolRegistry::create(std::move(tools), {});
   if (!registry.ok()) return Result::failure(registry.error());
-  std::vector<std::string> problems =
-      offer_tools_to_subagents(*subagents.environment, registry.value()->names(), tool_options);
+  std::vector<std::string> problems = offer_tools_to_subagents(
+      *subagents.environment, registry.value()->names(), tool_options, model.web_search);
   auto session = RunSession::open(options, context.places, context.cwd, context.existing,
                                   model.provider, model.model.id, context.checkpoints);
   if (!session.ok()) return Result::failure(session.error());

@@ -46,7 +46,8 @@ SubagentSetup setup_subagents(const RunContext& context) {
 
 std::vector<std::string> offer_tools_to_subagents(agent::SubagentEnvironment& environment,
                                                   const std::vector<std::string>& tool_names,
-                                                  const tools::BuiltinOptions& tool_options) {
+                                                  const tools::BuiltinOptions& tool_options,
+                                                  bool hosted_web_search) {
   std::vector<std::string> names = tool_names;
   std::erase(names, std::string(extensions::kTaskToolName));
   environment.make_tools = [tool_options, names] {
@@ -68,7 +69,8 @@ std::vector<std::string> offer_tools_to_subagents(agent::SubagentEnvironment& en
       report(problem);
     }
   }
-  if (std::string notice = extensions::claude_tools_nib_lacks_notice(environment.agents->agents);
+  if (std::string notice =
+          extensions::claude_tools_nib_lacks_notice(environment.agents->agents, hosted_web_search);
       !notice.empty()) {
     problems.push_back(std::move(notice));
   }

@@ -28,11 +28,12 @@ SubagentSetup setup_subagents(const RunContext& context);
 // Gives subagents fresh instances of the run's tools named `tool_names` (task is theirs only
 // when a definition grants it), and returns the problems of the agent definitions, checked
 // against those names ("an agent definition was left out or changed: <file>:<line>: <what is
-// wrong>"), for the start-up report, then one line
-// naming the Claude Code tools nib does not have that the definitions list, if any do.
+// wrong>"), for the start-up report, then one line naming the Claude Code tools nib does not
+// have that the definitions list, if any do (WebSearch is had when `hosted_web_search`).
 std::vector<std::string> offer_tools_to_subagents(agent::SubagentEnvironment& environment,
                                                   const std::vector<std::string>& tool_names,
-                                                  const tools::BuiltinOptions& tool_options);
+                                                  const tools::BuiltinOptions& tool_options,
+                                                  bool hosted_web_search);
 
 // The transcripts' directory of the session in `session_file`: "<session>/subagents" beside it
 // (the file without .jsonl); empty without a session file.

@@ -34,9 +34,13 @@ bool list_names_tool(const std::vector<std::string>& list, std::string_view name
 std::string_view nib_tool_name(std::string_view name);
 
 // Whether `name` (matched exactly) is one of Claude Code's tools that no nib tool does the job
-// of, such as NotebookEdit or WebSearch (which nib's subagents never get): a list written for
-// Claude Code names it on purpose, and whoever reads the list goes without it.
+// of, such as NotebookEdit, or WebSearch where the service has no hosted search: a list written
+// for Claude Code names it on purpose, and whoever reads the list goes without it.
 bool is_claude_tool_nib_lacks(std::string_view name);
+
+// Claude Code's web search tool. nib offers the service's hosted search instead
+// (core::LoopOptions::web_search), to the agents whose list names it when the service has one.
+inline constexpr std::string_view kClaudeWebSearchTool = "WebSearch";
 
 // Claude Code's name for nib's tool `name`: the first alias that maps to it ("edit" → "Edit",
 // "task" → "Task"), else `name` unchanged (an MCP tool's "mcp__server__tool", a tool Claude

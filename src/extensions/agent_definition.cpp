@@ -192,12 +192,14 @@ std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
   return problems;
 }
 
-std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions) {
+std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions,
+                                          bool hosted_web_search) {
   std::vector<LackedTool> lacked;
   for (const AgentDefinition& definition : definitions) {
     if (!definition.tools) continue;
     for (const std::string& tool : *definition.tools) {
       if (!core::is_claude_tool_nib_lacks(tool)) continue;
+      if (hosted_web_search && tool == core::kClaudeWebSearchTool) continue;
       auto it = std::find_if(lacked.begin(), lacked.end(),
                              [&](const LackedTool& entry) { return entry.tool == tool; });
       if (it == lacked.end()) it = lacked.insert(lacked.end(), LackedTool{tool, {}});
@@ -211,6 +213,13 @@ std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& de
   }
   return "agents name Claude Code tools nib does not have, so they run without them: " +
          comma_joined(named);
+}
+
+bool agent_searches_web(const AgentDefinition& definition) {
+  const auto names = [](const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), core::kClaudeWebSearchTool) != list.end();
+  };
+  return (!definition.tools || names(*definition.tools)) && !names(definition.disallowed_tools);
 }
 
 std::vector<std::string> agent_tool_names(const AgentDefinition& definition,

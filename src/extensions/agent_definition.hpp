@@ -95,7 +95,13 @@ std::vector<Problem> validate_agent_tools(const AgentDefinition& definition,
 // named, each with the agents naming it; "" when none do.
 //   "agents name Claude Code tools nib does not have, so they run without them: NotebookRead
 //   (code-reviewer, docs-writer), WebSearch (researcher)"
-std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions);
+// `hosted_web_search`: the service searches the web, so WebSearch is not lacking.
+std::string claude_tools_nib_lacks_notice(const std::vector<AgentDefinition>& definitions,
+                                          bool hosted_web_search);
+
+// Whether the agent may use the service's hosted web search when the run has it: its `tools`
+// name WebSearch, or it has no list (every tool), and disallowedTools does not name it.
+bool agent_searches_web(const AgentDefinition& definition);
 
 // The tools `definition` gets out of `available`, in available's order: the allowlist (or
 // every tool but task without one), less the denylist. Unknown names are passed over.

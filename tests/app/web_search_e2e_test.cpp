@@ -175,5 +175,31 @@ TEST_F(WebSearchTest, WithoutTheFlagOrSettingNoSearchIsOffered) {
   EXPECT_FALSE(contains(server_.requests()[0].body.dump(), "web_search"));
 }
 
+// Claude Code's WebSearch in an agent's tools is the service's hosted search: the agent that
+// lists it searches, the one that does not, does not, and no line calls it missing.
+TEST_F(WebSearchTest, AnAgentListingWebSearchGetsTheHostedSearch) {
+  dir_.write(".claude/agents/researcher.md",
+             "---\nname: researcher\ndescription: Looks things up\ntools: Read, WebSearch\n---\n"
+             "Research.\n");
+  dir_.write(".claude/agents/reader.md",
+             "---\nname: reader\ndescription: Reads files\ntools: Read\n---\nRead.\n");
+  const auto task = [](const std::string& agent) {
+    return json{{"description", "look"}, {"prompt", "look it up"}, {"agent", agent}}.dump();
+  };
+  server_.enqueue(responses_function_calls({{"call_1", "task", task("researcher")}}));
+  server_.enqueue(responses_text("Found it."));
+  server_.enqueue(responses_function_calls({{"call_2", "task", task("reader")}}));
+  server_.enqueue(responses_text("Read it."));
+  server_.enqueue(responses_text("Done."));
+  const auto result = run_nib({"-p", "Look it up", "--web-search", "--api", "openai-responses"},
+                              dir_.path(), openai_env());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  ASSERT_EQ(server_.requests().size(), 5u);
+  EXPECT_TRUE(offers_web_search(server_.requests()[1].body["tools"], "web_search"));
+  EXPECT_FALSE(offers_web_search(server_.requests()[3].body["tools"], "web_search"));
+  EXPECT_FALSE(contains(result.err, "WebSearch")) << result.err;
+}
+
 }  // namespace
 }  // namespace nib::testing

@@ -293,11 +293,19 @@ TEST(AgentDefinitionTest, ClaudeToolsNibLacksAreNamedOnceForAllAgents) {
   EXPECT_EQ(agent_tool_names(writer, {"read", "write", "job_output"}),
             (Names{"write", "job_output"}));
 
-  EXPECT_EQ(claude_tools_nib_lacks_notice({reviewer, writer, unlisted}),
+  EXPECT_EQ(claude_tools_nib_lacks_notice({reviewer, writer, unlisted}, false),
             "agents name Claude Code tools nib does not have, so they run without them: "
             "NotebookRead (code-reviewer, docs-writer), WebSearch (code-reviewer)");
-  EXPECT_EQ(claude_tools_nib_lacks_notice({unlisted}), "");
-  EXPECT_EQ(claude_tools_nib_lacks_notice(builtin_agents()), "");
+  // With the service's hosted search, WebSearch is there.
+  EXPECT_EQ(claude_tools_nib_lacks_notice({reviewer, writer, unlisted}, true),
+            "agents name Claude Code tools nib does not have, so they run without them: "
+            "NotebookRead (code-reviewer, docs-writer)");
+  EXPECT_EQ(claude_tools_nib_lacks_notice({unlisted}, false), "");
+  EXPECT_EQ(claude_tools_nib_lacks_notice(builtin_agents(), false), "");
+  EXPECT_TRUE(agent_searches_web(reviewer));
+  EXPECT_FALSE(agent_searches_web(writer)) << "its list does not name WebSearch";
+  EXPECT_FALSE(agent_searches_web(unlisted)) << "disallowed";
+  EXPECT_TRUE(agent_searches_web(builtin_agents().back())) << "general has every tool";
 }
 
 TEST(AgentDefinitionTest, NotesFromTheFileAreKept) {
