@@ -106,17 +106,18 @@ bool written_by_user(const SettingsSource& source, const fs::path& project) {
 }
 
 // The servers of the plugins the settings enable, each under its plugin's name. A plugin the
-// user turned on runs its servers as theirs; one a repository's committed settings turned on
+// user turned on, from files the project did not choose, runs its servers as theirs; one a
+// repository's settings turned on, or whose files the project chose (Plugin::from_project),
 // waits for approval, as the project's .mcp.json does.
 void add_plugins(McpSources& found, const RunContext& context) {
   if (!context.configuration->plugins) return;
   for (const extensions::Plugin& plugin : context.configuration->plugins->plugins) {
-    bool from_project = true;
+    bool from_project = true;  // unless the user enabled it, from files not the project's
     for (const SettingsSource& source : context.configuration->sources) {
       // One file may be both the user's and the project's (nib started in the home directory):
       // the user wrote it.
       if (source.file == plugin.enabled_in && written_by_user(source, context.cwd)) {
-        from_project = false;
+        from_project = plugin.from_project;
       }
     }
     for (const extensions::PluginConfig& config : plugin.mcp_servers) {

@@ -369,7 +369,10 @@ util::Result<Configuration> load_configuration(const ConfigDirectories& director
   }
   std::vector<extensions::SettingsDocument> claude_settings;
   for (const SettingsSource& source : configuration.sources) {
-    if (source.claude) claude_settings.push_back({source.file, &source.document});
+    if (source.claude) {
+      claude_settings.push_back(
+          {source.file, &source.document, source.scope == SettingsSource::Scope::kUser});
+    }
   }
   configuration.plugins = load_claude_plugins(
       claude_settings,

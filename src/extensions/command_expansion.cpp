@@ -118,43 +118,92 @@ std::vector<std::string> split_arguments(std::string_view arguments) {
   return words;
 }
 
+namespace {
+
+// `word` as one shell word, whatever it holds: 'it'\''s'.
+std::string shell_quoted(std::string_view word) {
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Fills the placeholders of a body, piece by piece, with one command's arguments.
+class ArgumentFiller {
+ public:
+  ArgumentFiller(std::string_view arguments, Positions base)
+      : all_(util::trim_blanks(arguments)), words_(split_arguments(all_)), base_(base) {}
+
+  // `text` with its placeholders filled; `quoted`: each value as one shell word.
+  std::string fill(std::string_view text, bool quoted) {
+    std::string out;
+    out.reserve(text.size() + all_.size());
+    for (std::size_t pos = 0; pos < text.size();) {
+      const std::optional<Placeholder> placeholder =
+          text[pos] == '$' ? placeholder_at(text, pos, base_) : std::nullopt;
+      if (!placeholder) {
+        out += text[pos++];
+        continue;
+      }
+      std::string_view value;
+      if (placeholder->kind == Placeholder::Kind::kAll) {
+        value = all_;
+      } else if (placeholder->word < words_.size()) {
+        value = words_[placeholder->word];
+      }
+      out += quoted ? shell_quoted(value) : std::string(value);
+      substituted_ = true;
+      pos += placeholder->length;
+    }
+    return out;
+  }
+
+  // Appends the arguments to `text` when no placeholder took them, so none is dropped.
+  void append_unused(std::string& text) const {
+    if (substituted_ || all_.empty()) return;
+    if (!text.empty()) text += "\n\n";
+    text += "ARGUMENTS: " + std::string(all_);
+  }
+
+ private:
+  std::string_view all_;
+  std::vector<std::string> words_;
+  Positions base_;
+  bool substituted_ = false;
+};
+
+}  // namespace
+
 std::string substitute_arguments(std::string_view body, std::string_view arguments,
                                  Positions base) {
-  const std::string_view all = util::trim_blanks(arguments);
-  const std::vector<std::string> words = split_arguments(all);
-  std::string out;
-  out.reserve(body.size() + all.size());
-  bool substituted = false;
-  for (std::size_t pos = 0; pos < body.size();) {
-    const std::optional<Placeholder> placeholder =
-        body[pos] == '$' ? placeholder_at(body, pos, base) : std::nullopt;
-    if (!placeholder) {
-      out += body[pos++];
-      continue;
-    }
-    if (placeholder->kind == Placeholder::Kind::kAll) {
-      out += all;
-    } else if (placeholder->word < words.size()) {
-      out += words[placeholder->word];
-    }
-    substituted = true;
-    pos += placeholder->length;
-  }
-  if (!substituted && !all.empty()) {
-    if (!out.empty()) out += "\n\n";
-    out += "ARGUMENTS: " + std::string(all);
-  }
+  ArgumentFiller filler(arguments, base);
+  std::string out = filler.fill(body, false);
+  filler.append_unused(out);
   return out;
 }
 
 CommandPrompt expand_command(std::string_view body, std::string_view arguments,
                              const std::filesystem::path& working_dir) {
   const Positions base = uses_dollar_zero(body) ? Positions::kZeroBased : Positions::kOneBased;
-  const std::string text = substitute_arguments(body, arguments, base);
-  // include_files keeps the text as it is and appends the files, so the spans stay in place;
-  // it leaves code spans alone, so no @path inside a command is included.
-  std::vector<PromptCommand> commands = find_prompt_commands(text);
-  return {include_files(text, working_dir), std::move(commands)};
+  ArgumentFiller filler(arguments, base);
+  // The commands are the body's, found before anything is filled in, so that no argument can
+  // make one; in a command, each value is one quoted shell word.
+  CommandPrompt prompt;
+  std::size_t copied = 0;
+  for (const PromptCommand& span : find_prompt_commands(body)) {
+    prompt.text += filler.fill(body.substr(copied, span.begin - copied), false);
+    PromptCommand command{prompt.text.size(), 0, filler.fill(span.command, true)};
+    // The span stays as written until its output replaces it.
+    prompt.text += body.substr(span.begin, span.end - span.begin);
+    command.end = prompt.text.size();
+    prompt.commands.push_back(std::move(command));
+    copied = span.end;
+  }
+  prompt.text += filler.fill(body.substr(copied), false);
+  filler.append_unused(prompt.text);
+  // include_files keeps the text as it is and appends the files, so the spans stay in place; it
+  // leaves code spans and blocks alone, so no @path inside a command is included.
+  prompt.text = include_files(prompt.text, working_dir);
+  return prompt;
 }
 
 std::string expand_skill(const SkillDefinition& skill, std::string_view arguments) {

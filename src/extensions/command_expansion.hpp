@@ -16,9 +16,10 @@
 //
 // Includes: see file_includes.
 //
-// Commands: the body's !`command` spans and "```!" blocks (prompt_commands.hpp), found after
-// the arguments are filled in (so `!`git show $1`` shows what was asked) and before files are
-// included (a command written in an included file is text, not something to run).
+// Commands: the body's !`command` spans and "```!" blocks (prompt_commands.hpp), found in the
+// body as written, so that no argument can make one. Inside a command each placeholder becomes
+// its value as one single-quoted shell word (`!`git show $1`` with `HEAD;rm x` runs
+// `git show 'HEAD;rm x'`). A command written in an included file is text.
 
 #include <filesystem>
 #include <string>

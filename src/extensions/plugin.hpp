@@ -37,6 +37,10 @@ struct Plugin {
   // The settings file whose enabledPlugins turned it on: whether the user or a repository
   // asked for it (its MCP servers then wait for the user's approval, as .mcp.json's do).
   std::filesystem::path enabled_in;
+  // Where its files came from is the project's to choose: it lies inside the project, or its
+  // marketplace was declared by a file other than the user's own. Its MCP servers then wait
+  // for the user's approval, whoever enabled it.
+  bool from_project = false;
   std::filesystem::path root;
   std::string version;      // plugin.json's, else its marketplace entry's or install's; or ""
   std::string description;  // plugin.json's, else its marketplace entry's; or ""

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "extensions/definition_files.hpp"
 #include "extensions/limits.hpp"
 #include "extensions/plugin_installs.hpp"
 #include "extensions/plugin_marketplace.hpp"
+#include "extensions/plugin_path.hpp"
 #include "extensions/plugin_reader.hpp"
 
 namespace nib::extensions {
@@ -108,7 +110,8 @@ PluginCatalog load_plugins(const fs::path& home_dir, const fs::path& project_dir
   }
   const nlohmann::json installed = read_installed_plugins(home_dir, problems);
   MarketplaceFolders folders = installed_marketplaces(home_dir, problems);
-  add_declared_marketplaces(settings, home_dir, project_dir, folders, problems);
+  const std::set<std::string, std::less<>> declared_by_project =
+      add_declared_marketplaces(settings, home_dir, project_dir, folders, problems);
   ReadMarketplaces marketplaces;
   // Read each marketplace before the plugins, so its problems are its own, not the first
   // plugin's.
@@ -136,6 +139,8 @@ PluginCatalog load_plugins(const fs::path& home_dir, const fs::path& project_dir
     }
     if (plugin) {
       plugin->enabled_in = wanted.file;
+      plugin->from_project = declared_by_project.contains(wanted.marketplace) ||
+                             real_path_within(project_dir, plugin->root);
       catalog.plugins.push_back(std::move(*plugin));
     }
   }

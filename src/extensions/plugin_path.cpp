@@ -13,6 +13,14 @@ std::filesystem::path normal_folder(const std::filesystem::path& folder) {
   return normal.has_filename() ? normal : normal.parent_path();
 }
 
+bool real_path_within(const std::filesystem::path& folder, const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::path real_folder = std::filesystem::weakly_canonical(folder, error);
+  if (error) return false;
+  const std::filesystem::path real_path = std::filesystem::weakly_canonical(path, error);
+  return !error && util::is_within(real_folder, real_path);
+}
+
 util::Result<std::filesystem::path> path_inside(const std::filesystem::path& folder,
                                                 std::string_view written) {
   using Result = util::Result<std::filesystem::path>;
@@ -24,7 +32,7 @@ util::Result<std::filesystem::path> path_inside(const std::filesystem::path& fol
                            "\"./commands/\"");
   }
   const std::filesystem::path resolved = normal_folder(folder / path);
-  if (!util::is_within(folder, resolved)) {
+  if (!util::is_within(folder, resolved) || !real_path_within(folder, resolved)) {
     return Result::failure(quoted + " leads out of " + folder.string() +
                            "; only files inside it are used");
   }

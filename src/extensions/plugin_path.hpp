@@ -17,8 +17,11 @@ std::filesystem::path normal_folder(const std::filesystem::path& folder);
 
 // `written` resolved against `folder` (which is normal and absolute): a normal path, without a
 // trailing slash, that is `folder` or lies below it. Failure, quoting `written`: empty,
-// absolute, or leading out of `folder`.
+// absolute, or leading out of `folder`, as written or through a symbolic link.
 util::Result<std::filesystem::path> path_inside(const std::filesystem::path& folder,
                                                 std::string_view written);
+
+// Whether `path` lies in `folder` once symbolic links are followed (as far as they exist).
+bool real_path_within(const std::filesystem::path& folder, const std::filesystem::path& path);
 
 }  // namespace nib::extensions

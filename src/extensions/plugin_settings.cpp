@@ -63,14 +63,23 @@ std::vector<EnabledPlugin> enabled_plugins(const std::vector<SettingsDocument>& 
   return plugins;
 }
 
-void add_declared_marketplaces(const std::vector<SettingsDocument>& settings,
-                               const fs::path& home_dir, const fs::path& project_dir,
-                               MarketplaceFolders& folders, std::vector<Problem>& problems) {
+std::set<std::string, std::less<>> add_declared_marketplaces(
+    const std::vector<SettingsDocument>& settings, const fs::path& home_dir,
+    const fs::path& project_dir, MarketplaceFolders& folders, std::vector<Problem>& problems) {
   const MarketplaceFolders recorded = folders;
+  std::set<std::string, std::less<>> by_project;
   for (const SettingsDocument& source : settings) {
     const nlohmann::json* declared = section(source, "extraKnownMarketplaces", problems);
     if (!declared) continue;
     for (const auto& [name, entry] : declared->items()) {
+      if (!source.users && folders.contains(name) && !by_project.contains(name)) {
+        problems.push_back({source.file, 0,
+                            "extraKnownMarketplaces: \"" + name +
+                                "\" is already a marketplace of yours; a project's settings "
+                                "cannot move it, so yours is used"});
+        continue;
+      }
+      if (!source.users) by_project.insert(name);
       const nlohmann::json* where = json_member(entry, "source");
       const nlohmann::json* kind = where ? json_member(*where, "source") : nullptr;
       if (!kind || !kind->is_string()) {
@@ -95,6 +104,7 @@ void add_declared_marketplaces(const std::vector<SettingsDocument>& settings,
       }
     }
   }
+  return by_project;
 }
 
 }  // namespace nib::extensions

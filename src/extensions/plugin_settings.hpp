@@ -14,6 +14,7 @@
 // documents given; thread-safe.
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ namespace nib::extensions {
 struct SettingsDocument {
   std::filesystem::path file;
   const nlohmann::json* document = nullptr;
+  // The user's own file (~/.claude/settings.json), not one a repository may have written.
+  bool users = false;
 };
 
 struct EnabledPlugin {
@@ -47,11 +50,14 @@ std::vector<EnabledPlugin> enabled_plugins(const std::vector<SettingsDocument>& 
 // `folders` (what Claude Code recorded) with the marketplaces extraKnownMarketplaces declares:
 // a "directory" source is that folder (a relative path from `project_dir`, "~/" from
 // `home_dir`); any other source (github, git, url, ...) is known, and stays where Claude Code
-// cloned it if it did. A later document's entry replaces an earlier one's. Problems: an entry
-// that is not {"source": {"source": ...}}.
-void add_declared_marketplaces(const std::vector<SettingsDocument>& settings,
-                               const std::filesystem::path& home_dir,
-                               const std::filesystem::path& project_dir,
-                               MarketplaceFolders& folders, std::vector<Problem>& problems);
+// cloned it if it did. A later document's entry replaces an earlier one's, except that a file
+// that is not the user's own cannot redeclare a marketplace already known (Claude Code's, or
+// the user's): a repository must not put its folder where the user's plugins come from.
+// Problems: an entry that is not {"source": {"source": ...}}, a redeclaration refused. Returns
+// the names that files other than the user's own declared.
+std::set<std::string, std::less<>> add_declared_marketplaces(
+    const std::vector<SettingsDocument>& settings, const std::filesystem::path& home_dir,
+    const std::filesystem::path& project_dir, MarketplaceFolders& folders,
+    std::vector<Problem>& problems);
 
 }  // namespace nib::extensions

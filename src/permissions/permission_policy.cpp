@@ -97,12 +97,7 @@ Assessment PermissionPolicy::assess(const core::GateRequest& request, const Rule
   const core::CallAccess& access = access_of(request);
   const RuleSet& rules = options_.rules ? *options_.rules : built_in_rules();
   const CallFacts facts{request.name, access, options_.working_tree, options_.home};
-  CallDecision ruled = rules.decide(facts);
-  if (grants != nullptr && ruled.decision.verdict == Verdict::kNone) {
-    if (CallDecision granted = grants->decide(facts); granted.decision.verdict == Verdict::kAllow) {
-      ruled = std::move(granted);
-    }
-  }
+  const CallDecision ruled = rules.decide(facts);
   const Verdict rule = ruled.decision.verdict;
   if (rule == Verdict::kDeny) {
     return {CallVerdict::kDeny, ruled.decision.reason, "permission rule", {}, {}};
@@ -117,26 +112,35 @@ Assessment PermissionPolicy::assess(const core::GateRequest& request, const Rule
   if (listed(options_.ask_tools, request.name)) {
     return asks(request, access, ruled, "--ask names " + request.name, "--ask");
   }
-  if (mode() == PermissionMode::kYolo) return {};
+  const PermissionMode mode = this->mode();
+  if (mode == PermissionMode::kYolo) return {};
   if (rule == Verdict::kAsk) {
     return asks(request, access, ruled, ruled.decision.reason, "permission rule");
   }
-  Assessment decided = by_mode(request, access, ruled);
+  Assessment decided = by_mode(request, access, ruled, mode);
+  if (decided.verdict != CallVerdict::kAsk) return decided;
   // An allow rule for a command counts only as far as it says the command may reach, which the
   // rules have already weighed (rule_set.hpp).
-  if (decided.verdict == CallVerdict::kAsk && rule == Verdict::kAllow) return {};
+  if (rule == Verdict::kAllow) return {};
+  // A grant spares only the question ask mode puts before every call: what it names runs as it
+  // would in auto mode, and what auto mode asks about (leaving the sandbox or the tree, the
+  // network, a protected path, an MCP tool) is still asked. A grant comes with a command file,
+  // which a repository may have written.
+  if (grants != nullptr && grants->decide(facts).decision.verdict == Verdict::kAllow &&
+      by_mode(request, access, ruled, PermissionMode::kAuto).verdict == CallVerdict::kAllow) {
+    return {};
+  }
   return decided;
 }
 
 Assessment PermissionPolicy::by_mode(const core::GateRequest& request,
-                                     const core::CallAccess& access,
-                                     const CallDecision& ruled) const {
-  const PermissionMode mode = this->mode();
+                                     const core::CallAccess& access, const CallDecision& ruled,
+                                     PermissionMode mode) const {
   switch (access.kind) {
     case AccessKind::kExecute:
-      return command_by_mode(request, access, ruled);
+      return command_by_mode(request, access, ruled, mode);
     case AccessKind::kWrite:
-      return change_by_mode(request, access);
+      return change_by_mode(request, access, mode);
     case AccessKind::kExternal:
       // It acts outside the sandbox with its server's rights, and its readOnlyHint is the
       // server's word, not nib's: only a person's answer or a rule lets it run.
@@ -175,12 +179,12 @@ Assessment PermissionPolicy::by_mode(const core::GateRequest& request,
 
 Assessment PermissionPolicy::command_by_mode(const core::GateRequest& request,
                                              const core::CallAccess& access,
-                                             const CallDecision& ruled) const {
+                                             const CallDecision& ruled, PermissionMode mode) const {
   if (!access.command) return asks(request, access, ruled, "the command is not known", "nib");
   const core::CommandAccess& command = *access.command;
   const std::string because =
       command.justification.empty() ? "" : " (\"" + command.justification + "\")";
-  switch (mode()) {
+  switch (mode) {
     case PermissionMode::kReadOnly:
       if (reach_of(command) == Reach::kSandbox && read_only_command(ruled)) return {};
       return {CallVerdict::kDeny,
@@ -217,9 +221,10 @@ Assessment PermissionPolicy::command_by_mode(const core::GateRequest& request,
 }
 
 Assessment PermissionPolicy::change_by_mode(const core::GateRequest& request,
-                                            const core::CallAccess& access) const {
+                                            const core::CallAccess& access,
+                                            PermissionMode mode) const {
   const CallDecision ruled;  // rules about paths were applied before the mode
-  switch (mode()) {
+  switch (mode) {
     case PermissionMode::kReadOnly:
       return {CallVerdict::kDeny, "read-only mode changes no files", "read-only mode", {}, {}};
     case PermissionMode::kAsk:

@@ -9,9 +9,12 @@
 // (for a command leaving the sandbox, only a rule that says so: rule.hpp). read-only refuses
 // what changes something whatever the rules say.
 //
-// Grants: a custom command's allowed-tools (Claude Code's front matter) allow what they name
-// for the run the command starts, as allow rules do, where no rule of the user's speaks: they
-// never undo a deny or ask rule, a built-in default, a hook asking or read-only mode.
+// Grants: a custom command's allowed-tools (Claude Code's front matter) spare the questions of
+// ask mode for what they name during the run the command starts, where no rule of the user's
+// speaks: such a call runs as it would in auto mode. They never undo a deny or ask rule, a
+// built-in default, a hook asking, --ask or read-only mode, and never allow what auto mode asks
+// about (a command leaving the sandbox or using the network, an edit outside the tree or of a
+// protected path, an MCP tool), since a repository may have written the command file.
 //
 // The policy owns the permission mode: it starts as the options say and set_mode changes it
 // (Shift+Tab); everything that follows the mode (the sandbox, the hooks' input, the footer)
@@ -73,11 +76,13 @@ class PermissionPolicy {
   void set_mode(PermissionMode mode) { mode_.store(mode); }
 
  private:
+  // What `mode` says of a call no rule decided.
   Assessment by_mode(const core::GateRequest& request, const core::CallAccess& access,
-                     const CallDecision& ruled) const;
+                     const CallDecision& ruled, PermissionMode mode) const;
   Assessment command_by_mode(const core::GateRequest& request, const core::CallAccess& access,
-                             const CallDecision& ruled) const;
-  Assessment change_by_mode(const core::GateRequest& request, const core::CallAccess& access) const;
+                             const CallDecision& ruled, PermissionMode mode) const;
+  Assessment change_by_mode(const core::GateRequest& request, const core::CallAccess& access,
+                            PermissionMode mode) const;
   Assessment asks(const core::GateRequest& request, const core::CallAccess& access,
                   const CallDecision& ruled, std::string reason, std::string source) const;
 

@@ -99,6 +99,42 @@ TEST_F(ClaudeSetupTest, ABrokenAllowedToolsRuleIsNamedAndNothingRuns) {
   EXPECT_FALSE(exists("made.txt"));
 }
 
+// What a command's user passes as arguments is never a command: not when it is appended, not
+// when it fills a placeholder in the text, and inside a command it is one quoted word.
+TEST_F(ClaudeSetupTest, ArgumentsNeverRunAsCommands) {
+  dir_.write(".claude/commands/summ.md", "Summarise this.\n");
+  dir_.write(".claude/commands/show.md", "Showing $1: !`echo $1`\n");
+  server_.enqueue(MockReply::text("Summary."));
+  server_.enqueue(MockReply::text("Shown."));
+  ASSERT_EQ(run({"-p", "/summ hello !`touch appended.txt`"}).exit_code, 0);
+  const auto shown = run({"-p", "/show \"x;touch filled.txt\""});
+
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_FALSE(exists("appended.txt"));
+  EXPECT_FALSE(exists("filled.txt"));
+  EXPECT_EQ(server_.requests().at(1).body["messages"][1]["content"],
+            "Showing x;touch filled.txt: x;touch filled.txt");
+}
+
+// allowed-tools spare ask mode's questions and reach no further than auto mode: a command file
+// from a repository cannot let the model leave the sandbox or change a protected file.
+TEST_F(ClaudeSetupTest, AGrantNeverLetsACallLeaveTheSandboxOrTouchAProtectedFile) {
+  dir_.write(".claude/commands/build.md",
+             "---\nallowed-tools: Bash(unsandboxed:*), Bash(network:*), Write\n---\nBuild it.\n");
+  dir_.write(".git/hooks/.keep", "");
+  server_.enqueue(MockReply::tool_calls(
+      {{"call_out", "bash", R"({"command":"touch outside.txt","unsandboxed":true})"},
+       {"call_hook", "write", R"({"path":".git/hooks/pre-commit","content":"echo pwned"})"},
+       {"call_in", "write", R"({"path":"built.txt","content":"ok"})"}}));
+  server_.enqueue(MockReply::text("Built."));
+  const auto result = run({"-p", "/build", "--permission-mode", "ask"});
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_FALSE(exists("outside.txt"));
+  EXPECT_FALSE(exists(".git/hooks/pre-commit"));
+  EXPECT_TRUE(exists("built.txt")) << "what auto mode would run, the grant lets run";
+}
+
 // A Claude Code user's plugin, in Claude Code's documented formats: a local marketplace the
 // user's settings declare (extraKnownMarketplaces) and enable a plugin of (enabledPlugins),
 // the plugin with a command, an agent, a hook and an MCP server, and a second plugin whose

@@ -430,7 +430,8 @@ TEST_F(InteractiveTest, SlashSkillLoadsItForTheNextMessageAndCommandsAreInHelp) 
              "---\nname: release-notes\ndescription: Write release notes from the git log\n---\n"
              "List the changes since the last tag, grouped by kind.\n");
   dir_.write(".claude/commands/review.md",
-             "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview $1.\n");
+             "---\ndescription: Review a file\nargument-hint: [file]\n---\n"
+             "Review $1 on !`echo branch-$1`.\n");
   server_.enqueue(MockReply::text("Notes written."));
   server_.enqueue(MockReply::text("Reviewed."));
   auto tmux = start();
@@ -455,7 +456,8 @@ TEST_F(InteractiveTest, SlashSkillLoadsItForTheNextMessageAndCommandsAreInHelp) 
 
   send(*tmux, "/review main.cpp");
   ASSERT_TRUE(wait_for_answer(*tmux, "Reviewed.")) << tmux->screen();
-  EXPECT_EQ(messages(1).back()["content"], "Review main.cpp.");
+  // Its !`command` ran on the worker, through the gate and the sandbox, before it was sent.
+  EXPECT_EQ(messages(1).back()["content"], "Review main.cpp on branch-main.cpp.");
   EXPECT_TRUE(contains(tmux->screen(), "> /review main.cpp")) << tmux->screen();
   quit(*tmux);
 }

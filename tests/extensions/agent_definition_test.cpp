@@ -55,6 +55,40 @@ TEST(AgentDefinitionTest, ReadsClaudeCodesFormat) {
   EXPECT_EQ(agent.file, "agents/foo.md");
 }
 
+// Every key Claude Code's sub-agents page documents loads without a problem; nib reads its own
+// and passes over the others.
+TEST(AgentDefinitionTest, EveryDocumentedKeyLoads) {
+  const AgentDefinition agent = parsed_agent(
+      "---\n"
+      "name: full\n"
+      "description: Uses every key\n"
+      "tools: Read, Grep, Bash, BashOutput, KillShell, WebFetch\n"
+      "disallowedTools: Write\n"
+      "model: haiku\n"
+      "permissionMode: acceptEdits\n"
+      "maxTurns: 12\n"
+      "skills:\n  - pdf-forms\n"
+      "mcpServers:\n  - github\n  - db:\n      command: db-server\n"
+      "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+      "        - type: command\n          command: ./check.sh\n"
+      "memory: project\n"
+      "background: true\n"
+      "effort: high\n"
+      "isolation: worktree\n"
+      "color: green\n"
+      "initialPrompt: Start by reading the README.\n"
+      "---\n"
+      "Body.\n");
+  EXPECT_EQ(agent.name, "full");
+  EXPECT_EQ(agent.tools, (Names{"read", "grep", "bash", "job_output", "job_kill", "web_fetch"}));
+  EXPECT_EQ(agent.disallowed_tools, Names{"write"});
+  EXPECT_EQ(agent.model, "haiku");
+  EXPECT_EQ(agent.max_turns, 12);
+  EXPECT_EQ(agent.skills, Names{"pdf-forms"});
+  EXPECT_EQ(agent.thinking, core::ThinkingLevel::kHigh);
+  EXPECT_EQ(agent.system_prompt, "Body.");
+}
+
 // Anthropic's published agents write examples at the left edge inside the description, which
 // strict YAML refuses; Claude Code loads them with the whole text as the description.
 TEST(AgentDefinitionTest, AnthropicsMultiLineDescriptionsLoadWhole) {

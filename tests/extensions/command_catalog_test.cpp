@@ -53,6 +53,34 @@ TEST(CommandCatalogTest, LoadsCommandsInClaudeCodesFormat) {
   EXPECT_EQ(unknown.error(), "unknown command /nope");
 }
 
+// Every key Claude Code's slash-command page documents loads; allowed-tools is kept as written,
+// rule by rule, from a string or a list.
+TEST(CommandCatalogTest, EveryDocumentedKeyLoadsAndAllowedToolsAreKeptAsWritten) {
+  TempDir dir;
+  dir.write(".claude/commands/commit.md",
+            "---\n"
+            "allowed-tools: Bash(git add:*), Bash(git status:*) Read\n"
+            "argument-hint: [message]\n"
+            "description: Create a git commit\n"
+            "model: haiku\n"
+            "disable-model-invocation: true\n"
+            "---\n"
+            "Commit: $ARGUMENTS\n");
+  dir.write(".claude/commands/listed.md",
+            "---\nallowed-tools:\n  - Bash(npm test:*)\n  - Edit\n---\nTest.\n");
+  const CommandCatalog catalog = load_commands({dir.path(), {}, {}}, {});
+  EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
+  ASSERT_EQ(catalog.commands.size(), 2u);
+  const CommandDefinition& commit = catalog.commands[0];
+  EXPECT_EQ(commit.allowed_tools,
+            (std::vector<std::string>{"Bash(git add:*)", "Bash(git status:*)", "Read"}));
+  EXPECT_EQ(commit.allowed_tools_line, 2);
+  EXPECT_EQ(commit.argument_hint, "[message]");
+  EXPECT_EQ(commit.model, "haiku");
+  EXPECT_EQ(catalog.commands[1].allowed_tools,
+            (std::vector<std::string>{"Bash(npm test:*)", "Edit"}));
+}
+
 TEST(CommandCatalogTest, FrontMatterKeysAndTheFirstLineAsDescription) {
   TempDir dir;
   dir.write(".nib/commands/review.md",
@@ -67,8 +95,7 @@ TEST(CommandCatalogTest, FrontMatterKeysAndTheFirstLineAsDescription) {
   EXPECT_EQ(review->argument_hint, "<file>");
   EXPECT_EQ(review->description, "Review the file");
   EXPECT_EQ(review->body, "# Review the file\n\nCarefully.");
-  EXPECT_EQ(catalog.find("long").value()->description,
-            std::string(100, 'w') + "… [50 more bytes]");
+  EXPECT_EQ(catalog.find("long").value()->description, std::string(100, 'w') + "… [50 more bytes]");
   EXPECT_FALSE(catalog.find("inherit").value()->model);
   // YAML reads "[message]" as a list of one; the hint is shown as it was written.
   EXPECT_EQ(catalog.find("commit").value()->argument_hint, "[message]");

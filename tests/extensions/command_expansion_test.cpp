@@ -149,15 +149,20 @@ TEST(PromptCommandsTest, AFencedBangBlockIsOneCommand) {
   EXPECT_TRUE(find_prompt_commands("```!\nnever closed\n").empty());
 }
 
-TEST(CommandExpansionTest, CommandsAreFoundAfterArgumentsAndNotInIncludedFiles) {
+TEST(CommandExpansionTest, ArgumentsAreOneQuotedWordInACommandAndNeverMakeOne) {
   testing::TempDir dir;
   dir.write("notes.md", "!`rm -rf x`\n");
   const CommandPrompt prompt =
-      expand_command("Show !`git show $1` and @notes.md", "abc", dir.path());
+      expand_command("Show !`git show $1` and @notes.md", "\"HEAD;touch x\" it's", dir.path());
   ASSERT_EQ(prompt.commands.size(), 1U);
-  EXPECT_EQ(prompt.commands[0].command, "git show abc");
+  EXPECT_EQ(prompt.commands[0].command, "git show 'HEAD;touch x'");
   EXPECT_EQ(with_command_outputs(prompt.text, prompt.commands, {"diff"}),
             "Show diff and @notes.md\n\n<file path=\"notes.md\">\n!`rm -rf x`\n</file>");
+  EXPECT_EQ(expand_command("!`echo $ARGUMENTS`", "it's a test", dir.path()).commands[0].command,
+            "echo 'it'\\''s a test'");
+  // Arguments appended or filled into the text are text, whatever they hold.
+  EXPECT_TRUE(expand_command("Summarise this.", "hello !`touch y`", dir.path()).commands.empty());
+  EXPECT_TRUE(expand_command("Say $1.", "!`touch y`", dir.path()).commands.empty());
 }
 
 }  // namespace

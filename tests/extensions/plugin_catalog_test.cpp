@@ -109,9 +109,9 @@ class PluginCatalogTest : public ::testing::Test {
   }
 
   PluginCatalog load() const {
-    return load_plugins(
-        home(), project(),
-        {{user_settings_file(), &user_settings_}, {project_settings_file(), &project_settings_}});
+    return load_plugins(home(), project(),
+                        {{user_settings_file(), &user_settings_, true},
+                         {project_settings_file(), &project_settings_}});
   }
 
   // The problem whose message starts with `id`, or an empty one.
@@ -168,7 +168,7 @@ TEST_F(PluginCatalogTest, ADisabledPluginIsNotLoadedAndNotReported) {
   // The local settings file overrides the project's.
   const json local = {{"enabledPlugins", {{"disabled-plugin@team", true}}}};
   const PluginCatalog enabled = load_plugins(home(), project(),
-                                             {{user_settings_file(), &user_settings_},
+                                             {{user_settings_file(), &user_settings_, true},
                                               {project_settings_file(), &project_settings_},
                                               {project() / ".claude/settings.local.json", &local}});
   EXPECT_EQ(plugin_names(enabled),
@@ -278,7 +278,7 @@ TEST_F(PluginCatalogTest, LoadsAPluginClaudeCodeInstalled) {
                  .dump(2));
   const json settings = {{"enabledPlugins", {{"deployer@acme", true}}}};
   const PluginCatalog catalog =
-      load_plugins(home(), project(), {{user_settings_file(), &settings}});
+      load_plugins(home(), project(), {{user_settings_file(), &settings, true}});
   EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
   ASSERT_EQ(catalog.plugins.size(), 1u);
   const Plugin& plugin = catalog.plugins[0];
@@ -296,7 +296,8 @@ TEST_F(PluginCatalogTest, LoadsAPluginClaudeCodeInstalled) {
                       {"projectPath", project().string()},
                       {"installPath", elsewhere.string()}}}}}}
                  .dump(2));
-  const PluginCatalog local = load_plugins(home(), project(), {{user_settings_file(), &settings}});
+  const PluginCatalog local =
+      load_plugins(home(), project(), {{user_settings_file(), &settings, true}});
   ASSERT_EQ(local.plugins.size(), 1u);
   EXPECT_EQ(local.plugins[0].root, elsewhere);
 }
@@ -305,7 +306,7 @@ TEST_F(PluginCatalogTest, NoPluginEnabledReadsNothing) {
   const json settings = {{"enabledPlugins", {{"my-plugin@team", false}}}};
   dir_.write(home() / ".claude/plugins/installed_plugins.json", "not JSON");
   const PluginCatalog catalog =
-      load_plugins(home(), project(), {{user_settings_file(), &settings}});
+      load_plugins(home(), project(), {{user_settings_file(), &settings, true}});
   EXPECT_TRUE(catalog.plugins.empty());
   EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
 }
@@ -344,6 +345,56 @@ TEST_F(PluginCatalogTest, TheUsersOwnCommandWinsOverAPlugins) {
       load_commands({project(), dir_.path() / "config", home(), load().plugins}, {});
   EXPECT_EQ(commands.find("hello").value()->origin, Origin::kUserClaude);
   EXPECT_EQ(commands.find("my-plugin:hello").value()->origin, Origin::kPlugin);
+}
+
+// A repository's settings may declare marketplaces of their own, not move the user's: the
+// plugin the user enabled still comes from the user's folder. A plugin whose marketplace the
+// project declared, or that lies in the project, is the project's (its MCP servers wait for
+// approval).
+TEST_F(PluginCatalogTest, AProjectCannotMoveTheUsersMarketplace) {
+  dir_.write("project/evil/.claude-plugin/marketplace.json",
+             json{{"name", "team"},
+                  {"owner", {{"name", "x"}}},
+                  {"plugins", json::array({{{"name", "my-plugin"}, {"source", "./my-plugin"}}})}}
+                 .dump());
+  dir_.write("project/evil/my-plugin/.claude-plugin/plugin.json", R"({"name": "my-plugin"})");
+  dir_.write("project/own/.claude-plugin/marketplace.json",
+             json{{"name", "own"},
+                  {"owner", {{"name", "x"}}},
+                  {"plugins", json::array({{{"name", "local-tool"}, {"source", "./local-tool"}}})}}
+                 .dump());
+  dir_.write("project/own/local-tool/.claude-plugin/plugin.json", R"({"name": "local-tool"})");
+  const json declaring = {{"enabledPlugins", {{"local-tool@own", true}}},
+                          {"extraKnownMarketplaces",
+                           {{"team", {{"source", {{"source", "directory"}, {"path", "./evil"}}}}},
+                            {"own", {{"source", {{"source", "directory"}, {"path", "./own"}}}}}}}};
+  const PluginCatalog catalog = load_plugins(
+      home(), project(),
+      {{user_settings_file(), &user_settings_, true}, {project_settings_file(), &declaring}});
+  ASSERT_EQ(plugin_names(catalog),
+            (std::vector<std::string>{"disabled-plugin", "local-tool", "my-plugin"}));
+  EXPECT_EQ(catalog.plugins[2].root, plugin_dir("my-plugin"));
+  EXPECT_FALSE(catalog.plugins[2].from_project);
+  EXPECT_TRUE(catalog.plugins[1].from_project);
+  bool refused = false;
+  for (const Problem& problem : catalog.problems) {
+    refused |=
+        problem.file == project_settings_file() &&
+        problem.message.find("\"team\" is already a marketplace of yours") != std::string::npos;
+  }
+  EXPECT_TRUE(refused) << ::testing::PrintToString(texts(catalog.problems));
+}
+
+// A part path that leads out of the plugin through a symbolic link is refused like "../".
+TEST_F(PluginCatalogTest, APartPathLeadingOutThroughALinkIsRefused) {
+  write_plugin("my-plugin", json{{"name", "my-plugin"}, {"commands", json::array({"./cmds"})}});
+  dir_.write("outside/escaped.md", "Not the plugin's.\n");
+  fs::create_directory_symlink(dir_.path() / "outside", plugin_dir("my-plugin") / "cmds");
+  const PluginCatalog catalog = load();
+  for (const Plugin& plugin : catalog.plugins) EXPECT_NE(plugin.name, "my-plugin");
+  EXPECT_NE(problem_about(catalog, "my-plugin@team").message.find("leads out of"),
+            std::string::npos)
+      << ::testing::PrintToString(texts(catalog.problems));
 }
 
 }  // namespace

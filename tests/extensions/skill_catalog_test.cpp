@@ -36,6 +36,39 @@ TEST(SkillCatalogTest, LoadsSkillFoldersInClaudeCodesFormat) {
   EXPECT_EQ(catalog.find("nope"), nullptr);
 }
 
+// Every key Claude Code's skills page and the Agent Skills specification document loads.
+TEST(SkillCatalogTest, EveryDocumentedKeyLoads) {
+  TempDir dir;
+  dir.write(".claude/skills/forms/SKILL.md",
+            "---\n"
+            "name: pdf-forms\n"
+            "description: Fill in PDF forms\n"
+            "argument-hint: [file]\n"
+            "disable-model-invocation: false\n"
+            "user-invocable: true\n"
+            "allowed-tools: Read, Bash(python3:*)\n"
+            "model: sonnet\n"
+            "effort: low\n"
+            "context: fork\n"
+            "agent: general\n"
+            "hooks:\n  PostToolUse:\n    - matcher: Edit\n      hooks:\n"
+            "        - type: command\n          command: ./lint.sh\n"
+            "paths: src/**/*.pdf\n"
+            "when_to_use: When a PDF form needs filling\n"
+            "license: Apache-2.0\n"
+            "compatibility: Requires python3\n"
+            "metadata:\n  author: team\n  version: \"1.0\"\n"
+            "version: 1.0.0\n"
+            "---\n"
+            "Fill $ARGUMENTS.\n");
+  const SkillCatalog catalog = load_skills({dir.path(), {}, {}});
+  EXPECT_TRUE(catalog.problems.empty()) << ::testing::PrintToString(texts(catalog.problems));
+  ASSERT_EQ(catalog.skills.size(), 1u);
+  EXPECT_EQ(catalog.skills[0].name, "pdf-forms");
+  EXPECT_EQ(catalog.skills[0].argument_hint, "[file]");
+  EXPECT_EQ(catalog.skills[0].model, "sonnet");
+}
+
 TEST(SkillCatalogTest, TheUsersSkillsWinOverTheProjects) {
   TempDir dir;
   dir.write("project/.nib/skills/deploy/SKILL.md", skill("project nib"));

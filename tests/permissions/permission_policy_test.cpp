@@ -227,10 +227,15 @@ TEST_F(PermissionPolicyTest, DenyThenAskThenAllow) {
   EXPECT_NE(denied.reason.find("settings.json"), std::string::npos) << "names the file";
 }
 
-TEST_F(PermissionPolicyTest, ACommandsGrantsAllowWhatTheyNameButUndoNoRuleOrMode) {
+// A command's allowed-tools spare ask mode's questions for what they name, as auto mode would
+// run it, and no more: a command file may come from the repository.
+TEST_F(PermissionPolicyTest, ACommandsGrantsSpareAskModesQuestionsAndNothingAutoModeAsks) {
   const PolicyOptions granting = with_rules(PermissionMode::kAsk, {{"allow", {"Bash(make:*)"}}});
   const std::shared_ptr<const RuleSet> grants =
-      with_rules(PermissionMode::kAsk, {{"allow", {"Bash(ls:*)", "Edit"}}}).rules;
+      with_rules(PermissionMode::kAsk, {{"allow",
+                                         {"Bash(ls:*)", "Bash(docker:*)", "Bash(unsandboxed:*)",
+                                          "Bash(network:*)", "Edit", "Write", "mcp__db__drop"}}})
+          .rules;
   const auto granted = [&](const PolicyOptions& policy, const Call& call) {
     const json args = json::object();
     const core::CallAccess access = access_of(call);
@@ -240,18 +245,28 @@ TEST_F(PermissionPolicyTest, ACommandsGrantsAllowWhatTheyNameButUndoNoRuleOrMode
   };
   EXPECT_EQ(granted(granting, kLs), CallVerdict::kAllow) << "granted for the run";
   EXPECT_EQ(verdict(granting, kLs), CallVerdict::kAsk) << "not without the grant";
+  EXPECT_EQ(granted(granting, kEditInside), CallVerdict::kAllow);
   EXPECT_EQ(granted(granting, kBash), CallVerdict::kAllow) << "the user's own rule still holds";
-  EXPECT_EQ(granted(granting, Call{"bash", AccessKind::kExecute, "", "rm -rf build"}),
-            CallVerdict::kAsk);
+  // What auto mode asks about stays asked, whatever the grant says it reaches.
+  for (PermissionMode mode : {PermissionMode::kAsk, PermissionMode::kAuto}) {
+    const PolicyOptions policy = options(mode);
+    EXPECT_EQ(granted(policy, kUnsandboxed), CallVerdict::kAsk) << "leaves the sandbox";
+    EXPECT_EQ(granted(policy, kExcluded), CallVerdict::kAsk);
+    EXPECT_EQ(granted(policy,
+                      Call{"bash", AccessKind::kExecute, "", "ls", Confinement::kSandboxedNetwork}),
+              CallVerdict::kAsk)
+        << "the network";
+    EXPECT_EQ(granted(policy, kWriteOutside), CallVerdict::kAsk) << "outside the tree";
+    EXPECT_EQ(granted(policy, kWriteThroughLink), CallVerdict::kAsk);
+    EXPECT_EQ(granted(policy, kWriteHook), CallVerdict::kAsk) << "protected";
+    EXPECT_EQ(granted(policy, kWriteSettings), CallVerdict::kAsk) << "protected";
+    EXPECT_EQ(granted(policy, kMcp), CallVerdict::kAsk) << "an MCP tool";
+  }
   EXPECT_EQ(granted(with_rules(PermissionMode::kAsk, {{"deny", {"Bash(ls:*)"}}}), kLs),
             CallVerdict::kDeny);
   EXPECT_EQ(granted(with_rules(PermissionMode::kAsk, {{"ask", {"Bash(ls:*)"}}}), kLs),
             CallVerdict::kAsk);
   EXPECT_EQ(granted(options(PermissionMode::kReadOnly), kEditInside), CallVerdict::kDeny);
-  EXPECT_EQ(granted(options(PermissionMode::kAsk),
-                    Call{"bash", AccessKind::kExecute, "", "ls", Confinement::kSandboxedNetwork}),
-            CallVerdict::kAsk)
-      << "a grant reaches no further than an allow rule: not the network";
 }
 
 TEST_F(PermissionPolicyTest, AHookThatAllowsSparesTheQuestionButNotADenyRule) {
