@@ -4,12 +4,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 #include "extensions/limits.hpp"
 #include "extensions/yaml_leniency.hpp"
+#include "util/bounded_read.hpp"
 #include "util/byte_size.hpp"
 #include "util/utf8.hpp"
 
@@ -208,13 +206,9 @@ MarkdownParse parse_markdown(std::string_view text, const std::filesystem::path&
 }
 
 MarkdownParse read_markdown(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return {std::nullopt, {file, 0, std::string("cannot be read: ") + std::strerror(errno)}};
-  }
-  std::string content(kMaxDefinitionFileBytes + 1, '\0');
-  in.read(content.data(), static_cast<std::streamsize>(content.size()));
-  content.resize(static_cast<std::size_t>(in.gcount()));
+  auto read = util::read_at_most(file, kMaxDefinitionFileBytes);
+  if (!read.ok()) return {std::nullopt, {file, 0, read.error()}};
+  const std::string& content = read.value();
   if (content.size() > kMaxDefinitionFileBytes) {
     return {std::nullopt,
             {file, 0,

@@ -1,11 +1,9 @@
 #include "extensions/plugin_json.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <string>
 
 #include "extensions/limits.hpp"
+#include "util/bounded_read.hpp"
 #include "util/byte_size.hpp"
 #include "util/json_depth.hpp"
 
@@ -19,13 +17,9 @@ util::Result<std::optional<nlohmann::json>> read_json_object(const std::filesyst
     return std::optional<nlohmann::json>();
   if (error) return Result::failure("cannot be read: " + error.message());
   if (!std::filesystem::is_regular_file(status)) return Result::failure("is not a file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Result::failure(std::string("cannot be read: ") + std::strerror(errno));
-  // Read one byte past the limit, so a file that is too big is told apart from one that fits.
-  std::string text(kMaxPluginJsonFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return Result::failure("cannot be read");
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  auto read = util::read_at_most(file, kMaxPluginJsonFileBytes);
+  if (!read.ok()) return Result::failure(read.error());
+  const std::string& text = read.value();
   if (text.size() > kMaxPluginJsonFileBytes) {
     return Result::failure("is larger than " + util::format_byte_size(kMaxPluginJsonFileBytes));
   }
