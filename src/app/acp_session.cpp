@@ -228,8 +228,9 @@ void AcpSession::run_prompt(const json& id, const json& prompt, std::stop_token 
     blocks.after.push_back(std::move(block));
   }
   for (core::ContentBlock& block : input.media) blocks.after.push_back(std::move(block));
-  if (auto refused = admit_prompt(*run_.hooks, run_.session, input.text, std::move(blocks),
-                                  session_start, &setup_->notices, stop, front_end.notice)) {
+  if (auto refused =
+          admit_prompt(*run_.hooks, run_.session, input.text, std::move(blocks), session_start,
+                       &setup_->notices, stop, front_end.notice, input.finish)) {
     update(text_chunk("agent_message_chunk", "The prompt was refused by " + *refused));
     peer_.respond(id, {{"stopReason", "refusal"}});
     return;

@@ -122,6 +122,7 @@ CheckedPrompt check_prompt(hooks::HookSet& hooks, const std::string& prompt,
     report(started, notice);
     if (!started.context.empty()) content.push_back(core::TextBlock{started.context});
   }
+  const std::size_t prompt_block = content.size();
   content.push_back(core::TextBlock{prompt});
   if (hooks.has(HookEvent::kUserPromptSubmit)) {
     const hooks::HookOutcome checked =
@@ -129,11 +130,11 @@ CheckedPrompt check_prompt(hooks::HookSet& hooks, const std::string& prompt,
     report(checked, notice);
     if (checked.blocks() || checked.stop_run) {
       const std::string reason = checked.blocks() ? checked.reason : checked.stop_reason;
-      return CheckedPrompt{std::nullopt, checked.source + ": " + reason};
+      return CheckedPrompt{std::nullopt, checked.source + ": " + reason, 0};
     }
     if (!checked.context.empty()) content.push_back(core::TextBlock{checked.context});
   }
-  return CheckedPrompt{core::UserMessage{std::move(content)}, ""};
+  return CheckedPrompt{core::UserMessage{std::move(content)}, "", prompt_block};
 }
 
 void end_session_hooks(hooks::HookSet& hooks, const std::string& reason, const HookNotice& notice) {

@@ -51,6 +51,7 @@ void install_stop_hooks(core::LoopOptions& loop, agent::SubagentEnvironment& sub
 struct CheckedPrompt {
   std::optional<core::UserMessage> message;  // none: refused
   std::string refusal;                       // "hook <command>: <reason>"
+  std::size_t prompt_block = 0;              // the prompt's text block in message->content
 };
 // `session_start` names the SessionStart source ("startup", "resume") for the session's first
 // prompt, empty for later ones.

@@ -87,19 +87,16 @@ void InteractiveSession::run_user_command(const ui::CommandLine& command, const 
     }
   }
   SlashPrompt expanded = *slash.value();
-  if (expanded.prompt.commands.empty()) {
-    return start_run(text, std::move(expanded.prompt.text), model, {}, expanded.grants);
+  PromptFinish finish;
+  if (!expanded.prompt.commands.empty()) {
+    // On the worker's thread once the hooks let the prompt through, where a slow command can be
+    // interrupted.
+    finish = [this, prompt = expanded.prompt, name = expanded.name,
+              grants = expanded.grants](std::stop_token stop) {
+      return run_prompt_commands(prompt, name, *context_.guard, grants, stop);
+    };
   }
-  // The command's !`command`s run on the worker's thread, where a slow one can be interrupted.
-  start_run(
-      text, "", model,
-      [this, prompt = std::move(expanded.prompt), name = expanded.name,
-       grants = expanded.grants](std::stop_token stop) -> util::Result<McpPromptTurn> {
-        auto ran = run_prompt_commands(prompt, name, *context_.guard, grants, stop);
-        if (!ran.ok()) return util::Result<McpPromptTurn>::failure(ran.error());
-        return McpPromptTurn{std::move(ran.value()), {}};
-      },
-      expanded.grants);
+  start_run(text, std::move(expanded.prompt.text), model, {}, expanded.grants, std::move(finish));
 }
 
 void InteractiveSession::pick_argument(const std::string& command) {

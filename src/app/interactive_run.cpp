@@ -121,7 +121,8 @@ void InteractiveSession::start_run(std::string prompt) {
 
 void InteractiveSession::start_run(std::string shown, std::string sent, const ModelConfig& model,
                                    FetchTurn fetch,
-                                   std::shared_ptr<const permissions::RuleSet> grants) {
+                                   std::shared_ptr<const permissions::RuleSet> grants,
+                                   PromptFinish finish) {
   transcript_.add_user(shown);
   const std::string session_start =
       session_started_.exchange(true) ? std::string() : session_source_;
@@ -142,8 +143,8 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
        .take_steering = [this] { return worker_.take_steering(); }});
   start_working("Working");
   worker_.start([this, loop = std::move(loop), sent = std::move(sent),
-                 skill = std::exchange(pending_skill_, {}), session_start,
-                 fetch = std::move(fetch)](std::stop_token stop) mutable {
+                 skill = std::exchange(pending_skill_, {}), session_start, fetch = std::move(fetch),
+                 finish = std::move(finish)](std::stop_token stop) mutable {
     core::Content media;  // an MCP prompt's images, after its text
     if (fetch) {
       auto turn = fetch(stop);
@@ -160,7 +161,7 @@ void InteractiveSession::start_run(std::string shown, std::string sent, const Mo
     PromptBlocks blocks{{}, std::move(media)};
     if (!skill.empty()) blocks.before.push_back(core::TextBlock{skill});
     if (auto refused = admit_prompt(*hooks_, *session_, sent, std::move(blocks), session_start,
-                                    context_.notices, stop, job_notice())) {
+                                    context_.notices, stop, job_notice(), finish)) {
       worker_.post(ui::JobNotice{"The prompt was refused by " + *refused, true});
       return;
     }

@@ -21,6 +21,7 @@
 #include "app/hook_setup.hpp"
 #include "app/mcp_prompts.hpp"
 #include "app/model_config.hpp"
+#include "app/prompt_input.hpp"
 #include "app/run_assembly.hpp"
 #include "app/run_context.hpp"
 #include "app/session_setup.hpp"
@@ -88,13 +89,13 @@ class InteractiveSession {
   void start_run(std::string prompt);
   // Starts a run with the prompt `shown` in the transcript and `sent` to the model (a custom
   // command's expansion), with a skill loaded by /NAME before it, on `model` (the session's,
-  // or a command's own). `fetch` (an MCP prompt's, or a command's that runs !`command`s) gives
-  // the turn on the worker's thread instead of `sent`; when it fails, a notice says why and
-  // nothing is sent. `grants`: what a command's allowed-tools allow during the run.
+  // or a command's own). `fetch` (an MCP prompt's) gives the turn on the worker's thread
+  // instead of `sent`; when it fails, a notice says why and nothing is sent. `grants`: what a
+  // command's allowed-tools allow during the run; `finish`: its !`command`s (admit_prompt).
   using FetchTurn = std::function<util::Result<McpPromptTurn>(std::stop_token)>;
   void start_run(std::string shown, std::string sent, const ModelConfig& model,
-                 FetchTurn fetch = {},
-                 std::shared_ptr<const permissions::RuleSet> grants = nullptr);
+                 FetchTurn fetch = {}, std::shared_ptr<const permissions::RuleSet> grants = nullptr,
+                 PromptFinish finish = {});
   // /compact: summarises the conversation on the worker, following `instructions`.
   void compact(const std::string& instructions);
   // The footer's working indicator, labelled `label`, for the job about to start.

@@ -124,7 +124,7 @@ int run_print_mode(const CliOptions& options, const ModelConfig& model, const Ru
                                               [&session] { session.record_forced_quit(); });
   if (auto refused = admit_prompt(*run.hooks, session, prompt, {{}, std::move(input.media)},
                                   context.existing ? "resume" : "startup", context.notices, stop,
-                                  hook_notice)) {
+                                  hook_notice, input.finish)) {
     std::cerr << "nib: the prompt was refused by " << *refused << '\n';
     end_session_hooks(*run.hooks, "other", hook_notice);
     return 1;

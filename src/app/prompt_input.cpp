@@ -29,10 +29,14 @@ std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& promp
   if (!expanded.ok()) return PromptFailure{expanded.error(), true};
   if (!expanded.value()) return input;
   const SlashPrompt& slash = *expanded.value();
-  auto text = run_prompt_commands(slash.prompt, slash.name, *context.guard, slash.grants, stop);
-  if (!text.ok()) return PromptFailure{text.error(), false};
-  input.text = std::move(text.value());
+  input.text = slash.prompt.text;
   input.grants = slash.grants;
+  if (!slash.prompt.commands.empty()) {
+    input.finish = [prompt = slash.prompt, name = slash.name, guard = context.guard,
+                    grants = slash.grants](std::stop_token run_stop) {
+      return run_prompt_commands(prompt, name, *guard, grants, run_stop);
+    };
+  }
   if (slash.model && context.configuration != nullptr) {
     auto named = with_named_model(model, *context.configuration, *slash.model);
     if (named.ok()) {
@@ -49,10 +53,15 @@ std::optional<std::string> admit_prompt(hooks::HookSet& hooks, RunSession& sessi
                                         const std::string& text, PromptBlocks blocks,
                                         const std::string& session_start,
                                         core::PendingNotices* notices, std::stop_token stop,
-                                        const HookNotice& notice) {
+                                        const HookNotice& notice, const PromptFinish& finish) {
   CheckedPrompt checked = check_prompt(hooks, text, session_start, stop, notice);
   if (!checked.message) return checked.refusal;
   core::Content& content = checked.message->content;
+  if (finish) {
+    auto finished = finish(stop);
+    if (!finished.ok()) return finished.error();
+    std::get<core::TextBlock>(content.at(checked.prompt_block)).text = std::move(finished.value());
+  }
   content.insert(content.begin(), std::make_move_iterator(blocks.before.begin()),
                  std::make_move_iterator(blocks.before.end()));
   for (core::ContentBlock& block : blocks.after) content.push_back(std::move(block));

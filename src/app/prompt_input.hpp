@@ -5,6 +5,7 @@
 // expanded as the custom command or skill NAME (on the model it names, when its provider has it,
 // its !`command`s run through the run's guard: command_shell.hpp), anything else as it is.
 
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -19,13 +20,19 @@
 
 namespace nib::app {
 
+// What turns an admitted prompt's text into the one sent: a custom command's !`command`s run
+// (command_shell.hpp), once the UserPromptSubmit hooks let the prompt through. A failure says
+// why nothing is sent.
+using PromptFinish = std::function<util::Result<std::string>(std::stop_token)>;
+
 struct PromptInput {
-  std::string text;
-  core::Content media;                // after the text in the user's turn
-  ModelConfig model;                  // the run's: `model`, or the one a command names
+  std::string text;     // a command's !`command`s as written, until `finish` runs them
+  core::Content media;  // after the text in the user's turn
+  ModelConfig model;    // the run's: `model`, or the one a command names
   std::vector<std::string> warnings;  // a named model that could not be had, and the like
   // What a custom command's allowed-tools allow during the run (FrontEndWiring::grants).
   std::shared_ptr<const permissions::RuleSet> grants;
+  PromptFinish finish;  // for admit_prompt; empty when there is nothing to run
 };
 
 struct PromptFailure {
@@ -33,9 +40,9 @@ struct PromptFailure {
   bool usage = false;  // the prompt names no such command or prompt (print mode: exit 2)
 };
 
-// `prompt` resolved; a failure says why nothing can be sent (a command's !`command` refused
-// among the reasons). An MCP prompt's server may still be starting: waited for (within its
-// startup timeout) or until `stop`.
+// `prompt` resolved; a failure says why nothing can be sent. A command's !`command`s wait for
+// admit_prompt (PromptInput::finish). An MCP prompt's server may still be starting: waited for
+// (within its startup timeout) or until `stop`.
 std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& prompt,
                                                         const ModelConfig& model,
                                                         const RunContext& context,
@@ -51,13 +58,14 @@ struct PromptBlocks {
 
 // Puts `text` through the UserPromptSubmit hooks (and, for the session's first prompt, the
 // SessionStart hooks, `session_start` naming the source; "" for later ones) and, when they let
-// it through, adds it to `session` as the next prompt, `blocks` around it, with `notices`
-// (core::PendingNotices) first. Returns the refusal ("hook <command>: <reason>"), or nothing
-// when the prompt was added.
+// it through, runs `finish` on it (a command's !`command`s: nothing runs for a refused prompt)
+// and adds the result to `session` as the next prompt, `blocks` around it, with `notices`
+// (core::PendingNotices) first. Returns the refusal ("hook <command>: <reason>", or why
+// `finish` failed), or nothing when the prompt was added.
 std::optional<std::string> admit_prompt(hooks::HookSet& hooks, RunSession& session,
                                         const std::string& text, PromptBlocks blocks,
                                         const std::string& session_start,
                                         core::PendingNotices* notices, std::stop_token stop,
-                                        const HookNotice& notice);
+                                        const HookNotice& notice, const PromptFinish& finish = {});
 
 }  // namespace nib::app

@@ -310,7 +310,7 @@ class SdkSession {
     for (core::ContentBlock& block : input.media) blocks.after.push_back(std::move(block));
     if (auto refused = admit_prompt(*run_->hooks, run_->session, input.text, std::move(blocks),
                                     std::exchange(session_started_, true) ? "" : "startup",
-                                    context_.notices, run_stop.get_token(), notice)) {
+                                    context_.notices, run_stop.get_token(), notice, input.finish)) {
       forget_run_stop();
       return fail("the prompt was refused by " + *refused);
     }

@@ -77,6 +77,20 @@ TEST_F(ClaudeSetupTest, ABangCommandNothingAllowsIsNotRunAndNothingIsSent) {
   EXPECT_TRUE(server_.requests().empty());
 }
 
+// The hooks that decide whether a prompt is sent decide before its commands run.
+TEST_F(ClaudeSetupTest, APromptTheHooksRefuseRunsNoneOfItsCommands) {
+  dir_.write(".claude/settings.json",
+             R"json({"hooks": {"UserPromptSubmit": [{"hooks": [
+                 {"type": "command", "command": "echo not now >&2; exit 2"}]}]}})json");
+  dir_.write(".claude/commands/make.md", "Made: !`touch made.txt`\n");
+  const auto result = run({"-p", "/make"});
+
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("not now"));
+  EXPECT_FALSE(exists("made.txt"));
+  EXPECT_TRUE(server_.requests().empty());
+}
+
 TEST_F(ClaudeSetupTest, ADenyRuleOutranksACommandsAllowedTools) {
   dir_.write(".claude/settings.json", R"json({"permissions": {"deny": ["Bash(touch:*)"]}})json");
   dir_.write(".claude/commands/make.md",
