@@ -98,7 +98,9 @@ std::vector<hooks::HookSource> plugin_hook_sources(const extensions::PluginCatal
   std::vector<hooks::HookSource> sources;
   for (const extensions::Plugin& plugin : catalog.plugins) {
     for (const extensions::PluginConfig& config : plugin.hooks) {
-      sources.push_back({config.file, &config.value});
+      // Scripts read the plugin's folder from the environment too, as Claude Code exports it.
+      sources.push_back(
+          {config.file, &config.value, {{"CLAUDE_PLUGIN_ROOT", plugin.root.string()}}});
     }
   }
   return sources;

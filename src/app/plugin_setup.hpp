@@ -24,7 +24,8 @@ std::shared_ptr<const extensions::PluginCatalog> load_claude_plugins(
     const std::vector<extensions::SettingsDocument>& claude_settings,
     const std::filesystem::path& home, const std::filesystem::path& project);
 
-// Every plugin's hooks, for hooks::parse_hook_config (valid while `catalog` lives).
+// Every plugin's hooks, for hooks::parse_hook_config (valid while `catalog` lives), each with
+// CLAUDE_PLUGIN_ROOT in its environment.
 std::vector<hooks::HookSource> plugin_hook_sources(const extensions::PluginCatalog& catalog);
 
 // The name a plugin's MCP server runs under, as Claude Code names it, so that its tools are

@@ -17,7 +17,10 @@ using Json = nlohmann::json;
 class SourceParser {
  public:
   SourceParser(const HookSource& source, HookConfig& config)
-      : file_(source.file.string()), config_(config), hooks_(*source.hooks) {}
+      : file_(source.file.string()),
+        config_(config),
+        hooks_(*source.hooks),
+        environment_(source.environment) {}
 
   util::Status parse() {
     if (hooks_.is_null()) return util::Status::success();
@@ -76,6 +79,7 @@ class SourceParser {
     if (!hook.is_object()) return failure("", "must be an object {type, command}");
     HookCommand command;
     command.origin = file_ + ": " + path;
+    command.environment = environment_;
     const auto type = hook.find("type");
     if (type == hook.end() || !type->is_string()) {
       return failure(".type", "must be a string (\"command\")");
@@ -116,6 +120,7 @@ class SourceParser {
   std::string file_;
   HookConfig& config_;
   const Json& hooks_;
+  const std::vector<std::pair<std::string, std::string>>& environment_;
 };
 
 }  // namespace

@@ -50,6 +50,8 @@ struct HookCommand {
   // Set for a hook nib cannot run (a "prompt" or "http" hook): why, said when it fails.
   std::string unsupported;
   std::string origin;  // "<file>: hooks.PreToolUse[0].hooks[1]", for messages
+  // Given to its process besides the project's: a plugin's CLAUDE_PLUGIN_ROOT (HookSource).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct HookGroup {
@@ -71,6 +73,8 @@ struct HookConfig {
 struct HookSource {
   std::filesystem::path file;
   const nlohmann::json* hooks = nullptr;
+  // Variables every hook of this source gets (HookCommand::environment).
+  std::vector<std::pair<std::string, std::string>> environment = {};
 };
 
 // Every source's hooks. A malformed entry is an error naming the file and the entry

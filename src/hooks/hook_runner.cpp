@@ -28,13 +28,16 @@ HookRun run_hook(const HookCommand& hook, const std::string& input, const HookRu
     return run;
   }
   const std::string project_dir = settings.project_dir.string();
+  process::EnvironmentOverrides environment = {{"CLAUDE_PROJECT_DIR", project_dir},
+                                               {"NIB_PROJECT_DIR", project_dir}};
+  environment.insert(environment.end(), hook.environment.begin(), hook.environment.end());
   process::CommandRequest request{
       .command = hook.command,
       .shell = "/bin/sh",
       .stdin_text = input,
       .cwd = settings.cwd,
       .timeout = std::chrono::duration<double>(hook.timeout),
-      .environment = {{"CLAUDE_PROJECT_DIR", project_dir}, {"NIB_PROJECT_DIR", project_dir}},
+      .environment = std::move(environment),
       .withheld_environment = settings.withheld_environment,
       .call_id = "hook",
       .stdout_log = no_log,

@@ -181,10 +181,11 @@ class ClaudePluginTest : public ClaudeSetupTest {
                              {"command", "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/guard.py"}}}}}}}}}}
                     .dump());
     home_.write("market/plugins/my-plugin/hooks/guard.py",
-                "import json, sys\n"
+                "import json, os, sys\n"
                 "call = json.load(sys.stdin)\n"
                 "if 'forbidden' in call['tool_input'].get('command', ''):\n"
-                "    print('the plugin forbids it', file=sys.stderr)\n"
+                "    print('the plugin at', os.environ['CLAUDE_PLUGIN_ROOT'], 'forbids it',\n"
+                "          file=sys.stderr)\n"
                 "    sys.exit(2)\n");
     home_.write(
         "market/plugins/my-plugin/.mcp.json",
@@ -266,7 +267,8 @@ TEST_F(ClaudePluginTest, APluginHookBlocksACall) {
 
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_FALSE(exists("forbidden.txt"));
-  EXPECT_THAT(tool_result(1, "call_bash"), HasSubstr("the plugin forbids it"));
+  // The hook found its plugin's folder in its command and in its environment.
+  EXPECT_THAT(tool_result(1, "call_bash"), HasSubstr("the plugin at " + root() + " forbids it"));
 }
 
 TEST_F(ClaudePluginTest, APluginMcpServersToolIsCalled) {
