@@ -215,10 +215,5 @@ int run(int argc, char** argv) {
 }  // namespace nib::bench
 
 int main(int argc, char** argv) {
-  try {
-    return nib::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "mcp_bench: " << e.what() << '\n';
-    return 1;
-  }
+  return nib::bench::bench_main("mcp_bench", nib::bench::run, argc, argv);
 }

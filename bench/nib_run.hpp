@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,17 @@ inline FirstRequestTimes time_first_request(const std::filesystem::path& dir,
   finish_successfully(process, "first request");
   const auto exited = std::chrono::steady_clock::now();
   return {ms_between(spawned, server.requests().at(0).arrived_at), ms_between(spawned, exited)};
+}
+
+// A benchmark's main: `run`'s exit status, or 1 with "NAME: why" on stderr when it throws (a
+// run that failed, a mock that could not start).
+inline int bench_main(const char* name, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << '\n';
+    return 1;
+  }
 }
 
 }  // namespace nib::bench

@@ -1,5 +1,7 @@
 #include "extensions/plugin_installs.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "extensions/plugin_json.hpp"
 #include "extensions/plugin_path.hpp"
 

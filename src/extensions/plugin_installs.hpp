@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "extensions/plugin_marketplace.hpp"
 #include "extensions/problem.hpp"

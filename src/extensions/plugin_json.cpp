@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "extensions/limits.hpp"
 #include "util/bounded_read.hpp"
 #include "util/byte_size.hpp"

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "extensions/limits.hpp"
 #include "extensions/plugin_json.hpp"
 #include "extensions/plugin_path.hpp"

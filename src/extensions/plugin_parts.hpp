@@ -22,7 +22,7 @@
 #include <filesystem>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "extensions/plugin.hpp"
 #include "extensions/problem.hpp"

@@ -1,5 +1,7 @@
 #include "extensions/plugin_reader.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "extensions/definition_files.hpp"
 #include "extensions/plugin_json.hpp"
 #include "extensions/plugin_parts.hpp"

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "extensions/plugin_json.hpp"
 #include "extensions/plugin_path.hpp"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "extensions/plugin_marketplace.hpp"
 #include "extensions/problem.hpp"

@@ -79,11 +79,7 @@ class ArgumentFuzzTest : public ::testing::Test {
     // A skill, so that the skill tool is offered; an MCP server with a tool.
     dir_.write(".nib/skills/demo/SKILL.md",
                "---\nname: demo\ndescription: A demo skill\n---\nDo the demo.\n");
-    dir_.write(
-        "servers.json",
-        json{{"mcpServers",
-              {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
-            .dump());
+    dir_.write("servers.json", json{{"mcpServers", {{"fake", fake_mcp_server("normal")}}}}.dump());
     dir_.write(".nib/settings.json", R"({"permissions": {"allow": ["mcp__fake"]}})");
   }
   NibResult run() {

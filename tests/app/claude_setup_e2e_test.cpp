@@ -187,11 +187,8 @@ class ClaudePluginTest : public ClaudeSetupTest {
                 "    print('the plugin at', os.environ['CLAUDE_PLUGIN_ROOT'], 'forbids it',\n"
                 "          file=sys.stderr)\n"
                 "    sys.exit(2)\n");
-    home_.write(
-        "market/plugins/my-plugin/.mcp.json",
-        json{{"mcpServers",
-              {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
-            .dump());
+    home_.write("market/plugins/my-plugin/.mcp.json",
+                json{{"mcpServers", {{"fake", fake_mcp_server("normal")}}}}.dump());
     home_.write("market/plugins/broken/.claude-plugin/plugin.json", "{\"name\": ");
     home_.write(
         ".claude/settings.json",

@@ -13,6 +13,7 @@
 #include "support/mock_model_server.hpp"
 #include "support/mock_responses_replies.hpp"
 #include "support/nib_process.hpp"
+#include "support/small_window_models.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 
@@ -127,11 +128,7 @@ TEST_P(CostContextTest, EachRequestExtendsThePreviousOneByteForByte) {
   dir_.write("notes.txt", "the answer is 42\n");
   dir_.write(".claude/skills/demo/SKILL.md",
              "---\nname: demo\ndescription: A demo skill. Use it for demos.\n---\nSay DEMO.\n");
-  dir_.write(
-      "servers.json",
-      json{{"mcpServers",
-            {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
-          .dump());
+  dir_.write("servers.json", json{{"mcpServers", {{"fake", fake_mcp_server("normal")}}}}.dump());
   dir_.write(".nib/settings.json", R"({"permissions": {"allow": ["mcp__fake"]}})");
   server_.enqueue(calls({{"c1", "read", R"({"path":"notes.txt"})"}}));
   server_.enqueue(calls({{"c2", "bash", R"({"command":"echo hi"})"}}));
@@ -258,14 +255,7 @@ TEST_F(CompactionCarryTest, ACapOnAnUnpricedModelSaysItCannotBeEnforced) {
 // verbatim, the plan, and the file read before the second, as it is now; the PreCompact hooks
 // saw what was carried each time.
 TEST_F(CompactionCarryTest, TheTaskThePlanAndTheFilesInHandSurviveTwoCompactions) {
-  dir_.write(".nib/models.json",
-             json{{"providers",
-                   {{"small",
-                     {{"api", "openai-chat"},
-                      {"baseUrl", server_.base_url()},
-                      {"defaultModel", "tiny"},
-                      {"models", {{{"id", "tiny"}, {"contextWindow", 3000}}}}}}}}}
-                 .dump());
+  dir_.write(".nib/models.json", small_window_models(server_.base_url()));
   dir_.write(".nib/settings.json",
              R"({"provider": "small", "compaction": {"threshold": 0.5, "keepRecentTokens": 200}})");
   dir_.write(".claude/settings.json", R"({"hooks": {"PreCompact": [{"hooks": [{"type": "command",

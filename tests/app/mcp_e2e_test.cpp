@@ -198,8 +198,7 @@ TEST_F(McpE2eTest, AServerThatCrashesMidCallIsAnErrorAndIsRestartedOnce) {
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__fake__crash", "{}"}}));
   server_.enqueue(MockReply::tool_calls({{"c2", "mcp__fake__echo", R"({"text":"back"})"}}));
   server_.enqueue(MockReply::text("ok"));
-  const NibResult result =
-      run({{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}});
+  const NibResult result = run({{"fake", fake_mcp_server("normal")}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(tool_content(1, "c1").find("the MCP server fake stopped before it answered: the "
                                        "server exited with status 1"),
@@ -212,8 +211,7 @@ TEST_F(McpE2eTest, AServerThatCrashesMidCallIsAnErrorAndIsRestartedOnce) {
 TEST_F(McpE2eTest, GarbageOnStdoutIsSkipped) {
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__noisy__echo", R"({"text":"clean"})"}}));
   server_.enqueue(MockReply::text("ok"));
-  const NibResult result =
-      run({{"noisy", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "garbage"}}}}});
+  const NibResult result = run({{"noisy", fake_mcp_server("garbage")}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(tool_content(1, "c1"), "echo: clean");
   // The tool whose schema cannot be compiled is left out; the others are offered.
@@ -238,11 +236,7 @@ TEST_F(McpE2eTest, FilesystemServerReadsAFile) {
 }
 
 TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
-  dir_.write(
-      ".mcp.json",
-      json{{"mcpServers",
-            {{"repo", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
-          .dump());
+  dir_.write(".mcp.json", json{{"mcpServers", {{"repo", fake_mcp_server("normal")}}}}.dump());
   server_.enqueue(MockReply::text("one"));
   const NibResult refused = run_nib({"-p", "hi"}, dir_.path(), env());
   ASSERT_EQ(refused.exit_code, 0) << refused.err;
@@ -266,11 +260,7 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
   const NibResult listed = run_nib({"mcp", "list"}, dir_.path(), env());
   EXPECT_EQ(listed.out, "repo  ready  4 tools  .mcp.json\n") << listed.err;
   // A changed entry must be approved again.
-  dir_.write(
-      ".mcp.json",
-      json{{"mcpServers",
-            {{"repo", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "garbage"}}}}}}}
-          .dump());
+  dir_.write(".mcp.json", json{{"mcpServers", {{"repo", fake_mcp_server("garbage")}}}}.dump());
   EXPECT_NE(run_nib({"mcp", "list"}, dir_.path(), env()).out.find("repo  not approved"),
             std::string::npos);
 }
@@ -278,11 +268,7 @@ TEST_F(McpE2eTest, AProjectServerRunsOnlyOnceApproved) {
 // A server's tool acts outside the sandbox: without a rule, auto mode's print run refuses the
 // call, naming the rule that would allow it, and the server never sees it.
 TEST_F(McpE2eTest, AToolCallWithoutARuleIsRefusedInAutoModeNamingTheRule) {
-  dir_.write(
-      "servers.json",
-      json{{"mcpServers",
-            {{"fake", {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}}}}}}
-          .dump());
+  dir_.write("servers.json", json{{"mcpServers", {{"fake", fake_mcp_server("normal")}}}}.dump());
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__fake__echo", R"({"text":"x"})"}}));
   server_.enqueue(MockReply::text("done"));
   const NibResult result =
@@ -372,7 +358,7 @@ TEST_F(McpE2eTest, ClaudeCodesAddAndAddJsonWriteTheFileOfTheirScope) {
   ASSERT_EQ(web.exit_code, 0) << web.err;
   const std::filesystem::path file = dir_.path() / ".config/nib/mcp.json";
   EXPECT_EQ(web.out, "Added the MCP server web in " + file.string() + "\n");
-  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  const json fake = fake_mcp_server("normal");
   const NibResult local =
       run_nib({"mcp", "add-json", "-s", "local", "fake", fake.dump()}, dir_.path(), env());
   ASSERT_EQ(local.exit_code, 0) << local.err;
@@ -418,7 +404,7 @@ TEST_F(McpE2eTest, ClaudeCodesAddAndAddJsonWriteTheFileOfTheirScope) {
 // scope in this project only (another project's stays there). The file is Claude Code's: a
 // broken one is said, and nib goes on without it.
 TEST_F(McpE2eTest, ServersOfClaudeCodesOwnFileAreListedByScope) {
-  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  const json fake = fake_mcp_server("normal");
   dir_.write(".claude.json", json{{"numStartups", 3},
                                   {"mcpServers", {{"claude-user", fake}}},
                                   {"projects",
@@ -461,7 +447,7 @@ TEST_F(McpE2eTest, ServersOfClaudeCodesOwnFileAreListedByScope) {
 TEST_F(McpE2eTest, ClaudeCodesAnswersCountFromTheUsersFilesOnly) {
   TempDir home;
   ASSERT_EQ(std::system(("git -C '" + dir_.path().string() + "' init -q").c_str()), 0);
-  const json fake = {{"command", "python3"}, {"args", {fake_mcp_server_script(), "normal"}}};
+  const json fake = fake_mcp_server("normal");
   dir_.write(".mcp.json",
              json{{"mcpServers", {{"mine", fake}, {"off", fake}, {"theirs", fake}, {"kept", fake}}}}
                  .dump());

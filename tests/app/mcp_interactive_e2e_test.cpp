@@ -19,10 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-json fake_server(const std::string& mode) {
-  return {{"command", "python3"}, {"args", {fake_mcp_server_script(), mode}}};
-}
-
 class McpInteractiveTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -79,7 +75,8 @@ TEST_F(McpInteractiveTest, SlashMcpShowsEachServersStateTransportToolsAndPrompts
   server_.enqueue(MockReply::tool_calls(
       {{"c1", "mcp__fake__echo", R"({"text":"x"})"}, {"c2", "mcp__broken__anything", "{}"}}));
   server_.enqueue(MockReply::text("both settled"));
-  auto tmux = start_with({{"fake", fake_server("prompts")}, {"broken", fake_server("exit")}});
+  auto tmux =
+      start_with({{"fake", fake_mcp_server("prompts")}, {"broken", fake_mcp_server("exit")}});
   exchange(*tmux, "wait for them", "both settled");
   tmux->type("/mcp");  // the built-in command is the menu's first choice; the prompts follow
   tmux->press("Enter");
@@ -136,7 +133,7 @@ TEST_F(McpInteractiveTest, AFirstPromptThatCouldNotBeFetchedLeavesTheSessionStar
                        {"hooks", {{{"type", "command"}, {"command", "echo on-branch-main"}}}}}}}}}}
                  .dump());
   server_.enqueue(MockReply::text("Hello."));
-  auto tmux = start_with({{"fake", fake_server("prompts")}});
+  auto tmux = start_with({{"fake", fake_mcp_server("prompts")}});
   // Without a prompt (which would start the session), until /mcp shows the server ready: a
   // prompt command is refused without a run while its server is still starting.
   bool ready = false;
@@ -155,9 +152,10 @@ TEST_F(McpInteractiveTest, AFirstPromptThatCouldNotBeFetchedLeavesTheSessionStar
 }
 
 TEST_F(McpInteractiveTest, AProjectsServersAreAskedAboutOnceAndTheAnswersRemembered) {
-  dir_.write(".mcp.json",
-             json{{"mcpServers", {{"one", fake_server("normal")}, {"two", fake_server("normal")}}}}
-                 .dump());
+  dir_.write(
+      ".mcp.json",
+      json{{"mcpServers", {{"one", fake_mcp_server("normal")}, {"two", fake_mcp_server("normal")}}}}
+          .dump());
   server_.enqueue(MockReply::tool_calls({{"c1", "mcp__two__echo", R"({"text":"approved"})"}}));
   server_.enqueue(MockReply::text("two answered"));
   auto tmux = start();

@@ -11,6 +11,7 @@
 
 #include "support/mock_model_server.hpp"
 #include "support/nib_process.hpp"
+#include "support/small_window_models.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 
@@ -195,14 +196,7 @@ TEST_F(RewindTest, EveryFileToolsAndASubagentsChangesAreTakenBack) {
 // conversation goes on from the messages before that prompt, in full.
 TEST_F(RewindTest, RewindingPastACompactionDropsItsSummary) {
   dir_.write("tree/big.txt", std::string(12000, 'x') + "\n");
-  dir_.write("tree/.nib/models.json",
-             json{{"providers",
-                   {{"small",
-                     {{"api", "openai-chat"},
-                      {"baseUrl", server_.base_url()},
-                      {"defaultModel", "tiny"},
-                      {"models", {{{"id", "tiny"}, {"contextWindow", 3000}}}}}}}}}
-                 .dump());
+  dir_.write("tree/.nib/models.json", small_window_models(server_.base_url()));
   dir_.write(
       "tree/.nib/settings.json",
       R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");

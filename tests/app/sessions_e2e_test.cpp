@@ -14,6 +14,7 @@
 #include "support/mock_model_server.hpp"
 #include "support/mock_responses_replies.hpp"
 #include "support/nib_process.hpp"
+#include "support/small_window_models.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_match.hpp"
 
@@ -46,14 +47,7 @@ class SessionsTest : public ::testing::Test {
   // A project provider "small" serving `model` over `api` with a 3,000-token window, compacting
   // early; run with small_window_env() so that the settings choose it.
   void use_small_window_model(const std::string& api, const std::string& model) {
-    dir_.write(".nib/models.json",
-               json{{"providers",
-                     {{"small",
-                       {{"api", api},
-                        {"baseUrl", server_.base_url()},
-                        {"defaultModel", model},
-                        {"models", {{{"id", model}, {"contextWindow", 3000}}}}}}}}}
-                   .dump());
+    dir_.write(".nib/models.json", small_window_models(server_.base_url(), api, model));
     dir_.write(
         ".nib/settings.json",
         R"({"provider": "small", "compaction": {"reserveTokens": 500, "keepRecentTokens": 200}})");
