@@ -10,7 +10,6 @@
 #include "mcp/server_approval.hpp"
 #include "process/subprocess.hpp"
 #include "util/path_within.hpp"
-#include "workspace/git_paths.hpp"
 
 namespace nib::app {
 namespace {
@@ -94,35 +93,14 @@ void add_named(McpSources& found, const std::vector<std::string>& extra_files,
   }
 }
 
-// Whether the user wrote the Claude Code settings `source` (mcp/claude_answers.hpp): their own
-// settings, yes; the project's committed ones, never; the project's local ones when git ignores
-// them, as Claude Code arranges: a repository may hold a settings.local.json of its own, and
-// then it is the repository's word, not the user's.
-bool written_by_user(const SettingsSource& source, const fs::path& project) {
-  if (source.scope == SettingsSource::Scope::kLocal) {
-    return !workspace::git_ignored(project, {source.file}).empty();
-  }
-  return source.scope == SettingsSource::Scope::kUser;
-}
-
-// The servers of the plugins the settings enable, each under its plugin's name. A plugin the
-// user turned on, from files the project did not choose, runs its servers as theirs; one a
-// repository's settings turned on, or whose files the project chose (Plugin::from_project),
-// waits for approval, as the project's .mcp.json does.
+// The servers of the plugins the settings enable, each under its plugin's name. One the project
+// had a say in (Plugin::from_project) waits for approval, as the project's .mcp.json does.
 void add_plugins(McpSources& found, const RunContext& context) {
   if (!context.configuration->plugins) return;
   for (const extensions::Plugin& plugin : context.configuration->plugins->plugins) {
-    bool from_project = true;  // unless the user enabled it, from files not the project's
-    for (const SettingsSource& source : context.configuration->sources) {
-      // One file may be both the user's and the project's (nib started in the home directory):
-      // the user wrote it.
-      if (source.file == plugin.enabled_in && written_by_user(source, context.cwd)) {
-        from_project = plugin.from_project;
-      }
-    }
     for (const extensions::PluginConfig& config : plugin.mcp_servers) {
       found.sources.push_back({.file = config.file,
-                               .from_project = from_project,
+                               .from_project = plugin.from_project,
                                .document = std::make_shared<const nlohmann::json>(
                                    plugin_servers_document(plugin, config)),
                                .origin = "plugin " + plugin.id()});
@@ -137,8 +115,8 @@ std::vector<mcp::ClaudeAnswers> claude_answers(const RunContext& context,
   std::vector<mcp::ClaudeAnswers> answers;
   for (const SettingsSource& source : context.configuration->sources) {
     if (!source.claude) continue;
-    answers.push_back(mcp::read_claude_answers(shown(source, context), source.document,
-                                               written_by_user(source, context.cwd)));
+    answers.push_back(
+        mcp::read_claude_answers(shown(source, context), source.document, source.written_by_user));
   }
   answers.push_back(
       mcp::read_claude_answers(claude_state.shown, claude_state.read.this_project, true));

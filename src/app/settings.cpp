@@ -8,6 +8,7 @@
 
 #include "app/plugin_setup.hpp"
 #include "core/schema_validator.hpp"
+#include "workspace/git_paths.hpp"
 
 namespace nib::app {
 namespace {
@@ -325,6 +326,27 @@ std::vector<std::string> Configuration::api_key_variables() const {
   return names;
 }
 
+namespace {
+
+// Sets written_by_user: the user's files are; the local ones when git ignores them, asked of git
+// once for all of them, and only when there is one.
+void mark_written_by_user(std::vector<SettingsSource>& sources, const fs::path& project) {
+  std::vector<fs::path> local;
+  for (SettingsSource& source : sources) {
+    source.written_by_user = source.scope == SettingsSource::Scope::kUser;
+    if (source.scope == SettingsSource::Scope::kLocal) local.push_back(source.file);
+  }
+  if (local.empty()) return;
+  const std::vector<fs::path> ignored = workspace::git_ignored(project, local);
+  for (SettingsSource& source : sources) {
+    if (std::find(ignored.begin(), ignored.end(), source.file) != ignored.end()) {
+      source.written_by_user = true;
+    }
+  }
+}
+
+}  // namespace
+
 ConfigDirectories config_directories(const util::UserPlaces& places, const fs::path& cwd) {
   return {places.config_home.empty() ? fs::path() : places.config_home / "nib", cwd / ".nib",
           places.home.empty() ? fs::path() : places.home / ".claude", cwd / ".claude"};
@@ -361,6 +383,7 @@ util::Result<Configuration> load_configuration(const ConfigDirectories& director
     configuration.sources.push_back(
         {path, file.scope, file.claude, std::move(read.document), std::move(read.text)});
   }
+  mark_written_by_user(configuration.sources, directories.project.parent_path());
   for (const fs::path& directory : {directories.global, directories.project}) {
     if (directory.empty()) continue;
     const auto models = read_config_file(directory / "models.json", models_schema());
@@ -370,8 +393,7 @@ util::Result<Configuration> load_configuration(const ConfigDirectories& director
   std::vector<extensions::SettingsDocument> claude_settings;
   for (const SettingsSource& source : configuration.sources) {
     if (source.claude) {
-      claude_settings.push_back(
-          {source.file, &source.document, source.scope == SettingsSource::Scope::kUser});
+      claude_settings.push_back({source.file, &source.document, source.written_by_user});
     }
   }
   configuration.plugins = load_claude_plugins(

@@ -88,6 +88,11 @@ struct SettingsSource {
   bool claude = false;  // Claude Code's file: only the shared sections are nib's to read
   nlohmann::json document;
   std::string text;  // the file as written (the permission rules' lines are found in it)
+  // The user's word, not a repository's: their own file, or this checkout's local file when git
+  // ignores it (a repository may commit a settings.local.json of its own). What only the user
+  // may decide (approving a project's MCP servers, a plugin's servers running as theirs) is
+  // read from these alone.
+  bool written_by_user = false;
 };
 
 struct Configuration {

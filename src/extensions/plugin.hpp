@@ -34,12 +34,9 @@ struct PluginConfig {
 struct Plugin {
   std::string name;         // "my-plugin": its manifest's name (kebab-case), the namespace
   std::string marketplace;  // "team-tools": the marketplace it is enabled from
-  // The settings file whose enabledPlugins turned it on: whether the user or a repository
-  // asked for it (its MCP servers then wait for the user's approval, as .mcp.json's do).
-  std::filesystem::path enabled_in;
-  // Where its files came from is the project's to choose: it lies inside the project, or its
-  // marketplace was declared by a file other than the user's own. Its MCP servers then wait
-  // for the user's approval, whoever enabled it.
+  // The project had a say in it: a file other than the user's own enabled it, or declared its
+  // marketplace, or it lies inside the project. Its MCP servers then wait for the user's
+  // approval, as the project's .mcp.json does.
   bool from_project = false;
   std::filesystem::path root;
   std::string version;      // plugin.json's, else its marketplace entry's or install's; or ""

@@ -138,8 +138,7 @@ PluginCatalog load_plugins(const fs::path& home_dir, const fs::path& project_dir
       problems[at].message = wanted.id() + ": " + problems[at].message;
     }
     if (plugin) {
-      plugin->enabled_in = wanted.file;
-      plugin->from_project = declared_by_project.contains(wanted.marketplace) ||
+      plugin->from_project = !wanted.by_user || declared_by_project.contains(wanted.marketplace) ||
                              real_path_within(project_dir, plugin->root);
       catalog.plugins.push_back(std::move(*plugin));
     }

@@ -37,7 +37,11 @@ fs::path declared_folder(const std::string& written, const fs::path& home_dir,
 std::vector<EnabledPlugin> enabled_plugins(const std::vector<SettingsDocument>& settings,
                                            std::vector<Problem>& problems) {
   // By id: whether it is on, and the file that says so (the last that names it).
-  std::map<std::string, std::pair<bool, fs::path>> decided;
+  struct Decision {
+    bool on = false;
+    const SettingsDocument* source = nullptr;
+  };
+  std::map<std::string, Decision> decided;
   for (const SettingsDocument& source : settings) {
     const nlohmann::json* enabled = section(source, "enabledPlugins", problems);
     if (!enabled) continue;
@@ -47,20 +51,21 @@ std::vector<EnabledPlugin> enabled_plugins(const std::vector<SettingsDocument>& 
             {source.file, 0, "enabledPlugins: \"" + id + "\": must be true or false"});
         continue;
       }
-      decided[id] = {value.get<bool>(), source.file};
+      decided[id] = {value.get<bool>(), &source};
     }
   }
   std::vector<EnabledPlugin> plugins;
   for (const auto& [id, decision] : decided) {
-    if (!decision.first) continue;
+    if (!decision.on) continue;
     const std::size_t at = id.find('@');
     if (at == 0 || at == std::string::npos || at + 1 == id.size()) {
       problems.push_back(
-          {decision.second, 0,
+          {decision.source->file, 0,
            "enabledPlugins: \"" + id + "\" names no marketplace; write \"plugin@marketplace\""});
       continue;
     }
-    plugins.push_back({id.substr(0, at), id.substr(at + 1), decision.second});
+    plugins.push_back(
+        {id.substr(0, at), id.substr(at + 1), decision.source->file, decision.source->users});
   }
   return plugins;
 }

@@ -29,7 +29,8 @@ namespace nib::extensions {
 struct SettingsDocument {
   std::filesystem::path file;
   const nlohmann::json* document = nullptr;
-  // The user's own file (~/.claude/settings.json), not one a repository may have written.
+  // The user's word, not a repository's: their own file, or this checkout's local one when git
+  // ignores it (app::SettingsSource::written_by_user).
   bool users = false;
 };
 
@@ -37,6 +38,7 @@ struct EnabledPlugin {
   std::string name;            // "formatter"
   std::string marketplace;     // "team-tools"
   std::filesystem::path file;  // the settings file that enables it
+  bool by_user = false;        // that file is the user's own (SettingsDocument::users)
 
   // "formatter@team-tools"
   std::string id() const { return name + "@" + marketplace; }

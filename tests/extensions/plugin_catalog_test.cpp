@@ -139,6 +139,8 @@ TEST_F(PluginCatalogTest, LoadsAPluginWithEveryKindOfPartFromALocalMarketplace) 
   const Plugin& plugin = catalog.plugins[1];
   const fs::path root = plugin_dir("my-plugin");
   EXPECT_EQ(plugin.id(), "my-plugin@team");
+  EXPECT_FALSE(plugin.from_project) << "the user enabled it from the user's marketplace";
+  EXPECT_TRUE(catalog.plugins[0].from_project) << "the project's settings enabled entry-plugin";
   EXPECT_EQ(plugin.root, root);
   EXPECT_EQ(plugin.version, "1.2.0");  // plugin.json's wins over the marketplace entry's
   EXPECT_EQ(plugin.description, "Greets and reviews");
