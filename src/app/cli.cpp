@@ -1,9 +1,12 @@
 #include "app/cli.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
+
+#include "util/blank_text.hpp"
 
 namespace nib::app {
 namespace {
@@ -264,9 +267,9 @@ McpAddArgs mcp_add_args(const McpAddInput& input, std::vector<std::string> comma
   }
   for (const std::string& header : input.headers) {
     const std::size_t colon = header.find(':');
-    const std::size_t start = header.find_first_not_of(' ', colon + 1);
     args.headers.emplace_back(header.substr(0, colon),
-                              start == std::string::npos ? "" : header.substr(start));
+                              std::string(util::trim_blanks(std::string_view(header).substr(
+                                  std::min(colon + 1, header.size())))));
   }
   if (input.url_word && args.url) {
     throw CLI::ValidationError("give the URL once: after NAME or with --url");

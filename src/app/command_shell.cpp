@@ -55,4 +55,13 @@ util::Result<std::string> run_prompt_commands(const extensions::CommandPrompt& p
   return extensions::with_command_outputs(prompt.text, prompt.commands, outputs);
 }
 
+PromptFinish command_finish(extensions::CommandPrompt prompt, std::string name, RunGuard& guard,
+                            std::shared_ptr<const permissions::RuleSet> grants) {
+  if (prompt.commands.empty()) return {};
+  return [prompt = std::move(prompt), name = std::move(name), &guard,
+          grants = std::move(grants)](std::stop_token stop) {
+    return run_prompt_commands(prompt, name, guard, grants, stop);
+  };
+}
+
 }  // namespace nib::app

@@ -7,6 +7,7 @@
 // allowed-tools do not allow is refused and the prompt is not sent. Thread-safe as the guard is.
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -32,5 +33,14 @@ util::Result<std::string> run_prompt_commands(const extensions::CommandPrompt& p
                                               const std::string& name, RunGuard& guard,
                                               std::shared_ptr<const permissions::RuleSet> grants,
                                               std::stop_token stop);
+
+// What turns an admitted prompt's text into the one sent (prompt_input.hpp's admit_prompt, once
+// the UserPromptSubmit hooks let the prompt through); a failure says why nothing is sent.
+using PromptFinish = std::function<util::Result<std::string>(std::stop_token)>;
+
+// run_prompt_commands for the command /`name`'s `prompt`, for when its prompt is admitted;
+// empty when the prompt runs no command. `guard` must outlive it.
+PromptFinish command_finish(extensions::CommandPrompt prompt, std::string name, RunGuard& guard,
+                            std::shared_ptr<const permissions::RuleSet> grants);
 
 }  // namespace nib::app

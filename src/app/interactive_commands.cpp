@@ -86,17 +86,11 @@ void InteractiveSession::run_user_command(const ui::CommandLine& command, const 
              ui::NoticeKind::kWarning);
     }
   }
-  SlashPrompt expanded = *slash.value();
-  PromptFinish finish;
-  if (!expanded.prompt.commands.empty()) {
-    // On the worker's thread once the hooks let the prompt through, where a slow command can be
-    // interrupted.
-    finish = [this, prompt = expanded.prompt, name = expanded.name,
-              grants = expanded.grants](std::stop_token stop) {
-      return run_prompt_commands(prompt, name, *context_.guard, grants, stop);
-    };
-  }
-  start_run(text, std::move(expanded.prompt.text), model, {}, expanded.grants, std::move(finish));
+  const SlashPrompt& expanded = *slash.value();
+  // Its commands run on the worker's thread once the hooks let the prompt through, where a slow
+  // one can be interrupted.
+  start_run(text, expanded.prompt.text, model, {}, expanded.grants,
+            command_finish(expanded.prompt, expanded.name, *context_.guard, expanded.grants));
 }
 
 void InteractiveSession::pick_argument(const std::string& command) {

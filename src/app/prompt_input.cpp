@@ -31,12 +31,7 @@ std::variant<PromptInput, PromptFailure> resolve_prompt(const std::string& promp
   const SlashPrompt& slash = *expanded.value();
   input.text = slash.prompt.text;
   input.grants = slash.grants;
-  if (!slash.prompt.commands.empty()) {
-    input.finish = [prompt = slash.prompt, name = slash.name, guard = context.guard,
-                    grants = slash.grants](std::stop_token run_stop) {
-      return run_prompt_commands(prompt, name, *guard, grants, run_stop);
-    };
-  }
+  input.finish = command_finish(slash.prompt, slash.name, *context.guard, slash.grants);
   if (slash.model && context.configuration != nullptr) {
     auto named = with_named_model(model, *context.configuration, *slash.model);
     if (named.ok()) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_shell.hpp"
 #include "app/hook_setup.hpp"
 #include "app/model_config.hpp"
 #include "app/run_context.hpp"
@@ -19,11 +20,6 @@
 #include "mcp/server_set.hpp"
 
 namespace nib::app {
-
-// What turns an admitted prompt's text into the one sent: a custom command's !`command`s run
-// (command_shell.hpp), once the UserPromptSubmit hooks let the prompt through. A failure says
-// why nothing is sent.
-using PromptFinish = std::function<util::Result<std::string>(std::stop_token)>;
 
 struct PromptInput {
   std::string text;     // a command's !`command`s as written, until `finish` runs them

@@ -93,9 +93,7 @@ std::string_view value_to_quote(std::string_view line) {
   }
   const std::size_t colon = line.find(": ");
   if (colon == std::string_view::npos) return {};
-  std::string_view value = line.substr(colon + 2);
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  const std::string_view value = util::trim_blanks(line.substr(colon + 2));
   if (value.empty() || kLeaveAloneStarts.find(value.front()) != std::string_view::npos) return {};
   if ((value.front() == '[' || value.front() == '{') && !first_collection_closes(value)) return {};
   return parses(value) ? std::string_view{} : value;
